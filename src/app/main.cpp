@@ -1,0 +1,7 @@
+// mpsph command-line entry point.
+#include <cstdio>
+
+int main() {
+  std::puts("mpsph " MPSPH_VERSION);
+  return 0;
+}

@@ -1,0 +1,58 @@
+// THE field table of the particle store. Every per-particle quantity is declared here once, with
+// its HDF5 name, physical dimension, whether it must survive between steps, and which particle
+// types carry it. Host storage, device storage, reordering, checkpoints and snapshot output are all
+// generated from this list: adding a field is a one-line change here.
+//
+// X(member, element type, HDF5 dataset name, dimension {length, mass, velocity exponents},
+//   persistence, types, description)
+//   persistence: Kept    = state, restored from checkpoints
+//                Scratch = recomputed every step (may still be written to snapshots on request)
+//   types:       AllTypes or GasOnly (gas-only fields are written for PartType0 only)
+//   dimension:   code units are length L, mass M, velocity V; time is L/V.
+#pragma once
+
+#include <cstdint>
+
+#include "core/vec3.hpp"
+
+namespace mpsph {
+
+struct UnitDim {
+  int length, mass, velocity;
+};
+
+enum class Persistence { Kept, Scratch };
+enum TypeMask : unsigned { GasOnly = 1u, AllTypes = 0x3Fu };
+
+// clang-format off
+#define MPSPH_PARTICLE_FIELDS(X)                                                                    \
+  /* --- state (kept between steps, in checkpoints) --- */                                         \
+  X(pos,      Vec3d,    "Coordinates",         (UnitDim{1, 0, 0}),  Persistence::Kept,    AllTypes, "position")                 \
+  X(vel,      Vec3d,    "Velocities",          (UnitDim{0, 0, 1}),  Persistence::Kept,    AllTypes, "velocity")                 \
+  X(mass,     double,   "Masses",              (UnitDim{0, 1, 0}),  Persistence::Kept,    AllTypes, "particle mass")            \
+  X(id,       uint64_t, "ParticleIDs",         (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "unique particle id")       \
+  X(type,     uint8_t,  "",                    (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "particle type 0..5")       \
+  X(u,        double,   "InternalEnergy",      (UnitDim{0, 0, 2}),  Persistence::Kept,    GasOnly,  "specific internal energy") \
+  X(h,        float,    "SmoothingLength",     (UnitDim{1, 0, 0}),  Persistence::Kept,    GasOnly,  "smoothing length (kernel support 2h)") \
+  X(rho,      float,    "Density",             (UnitDim{-3, 1, 0}), Persistence::Kept,    GasOnly,  "SPH density")              \
+  X(acc,      Vec3d,    "Acceleration",        (UnitDim{-1, 0, 2}), Persistence::Kept,    AllTypes, "total acceleration at the last force evaluation") \
+  X(dudt,     double,   "dUdt",                (UnitDim{-1, 0, 3}), Persistence::Kept,    GasOnly,  "du/dt at the last force evaluation") \
+  /* --- per-step quantities (recomputed) --- */                                                   \
+  X(acc_grav, Vec3d,    "GravityAcceleration", (UnitDim{-1, 0, 2}), Persistence::Scratch, AllTypes, "gravitational acceleration") \
+  X(pot,      double,   "Potential",           (UnitDim{0, 0, 2}),  Persistence::Scratch, AllTypes, "gravitational potential per unit mass") \
+  X(divv,     float,    "DivV",                (UnitDim{-1, 0, 1}), Persistence::Scratch, GasOnly,  "SPH velocity divergence") \
+  X(curlv,    float,    "CurlV",               (UnitDim{-1, 0, 1}), Persistence::Scratch, GasOnly,  "|curl v| (SPH estimate)")  \
+  X(pressure, float,    "Pressure",            (UnitDim{-3, 1, 2}), Persistence::Scratch, GasOnly,  "pressure")                 \
+  X(csound,   float,    "SoundSpeed",          (UnitDim{0, 0, 1}),  Persistence::Scratch, GasOnly,  "sound speed")              \
+  X(balsara,  float,    "Balsara",             (UnitDim{0, 0, 0}),  Persistence::Scratch, GasOnly,  "Balsara switch factor f_i") \
+  X(nngb,     int32_t,  "NumNeighbours",       (UnitDim{0, 0, 0}),  Persistence::Scratch, GasOnly,  "neighbours inside 2h")     \
+  X(vsig,     float,    "MaxSignalVelocity",   (UnitDim{0, 0, 1}),  Persistence::Scratch, GasOnly,  "max viscous signal velocity") \
+  /* --- start-of-step copies for the predictor-corrector (valid within a step) --- */            \
+  X(pos0,     Vec3d,    "",                    (UnitDim{1, 0, 0}),  Persistence::Scratch, AllTypes, "position at step start")   \
+  X(vel0,     Vec3d,    "",                    (UnitDim{0, 0, 1}),  Persistence::Scratch, AllTypes, "velocity at step start")   \
+  X(u0,       double,   "",                    (UnitDim{0, 0, 2}),  Persistence::Scratch, GasOnly,  "u at step start")          \
+  X(acc0,     Vec3d,    "",                    (UnitDim{-1, 0, 2}), Persistence::Scratch, AllTypes, "acceleration at step start") \
+  X(dudt0,    double,   "",                    (UnitDim{-1, 0, 3}), Persistence::Scratch, GasOnly,  "du/dt at step start")
+// clang-format on
+
+}  // namespace mpsph

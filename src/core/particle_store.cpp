@@ -1,0 +1,61 @@
+#include "core/particle_store.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace mpsph {
+
+std::size_t ParticleStore::n_gas() const {
+  // Gas first (sort_by_type invariant): the first non-gas index.
+  return static_cast<std::size_t>(
+      std::partition_point(type.begin(), type.end(), [](uint8_t t) { return t == kGas; }) -
+      type.begin());
+}
+
+std::array<std::size_t, kNumTypes> ParticleStore::count_by_type() const {
+  std::array<std::size_t, kNumTypes> c{};
+  for (uint8_t t : type) ++c[t];
+  return c;
+}
+
+void ParticleStore::resize(std::size_t n) {
+  for_each_field([n](const FieldInfo&, auto& v) { v.resize(n); });
+}
+
+void ParticleStore::permute(const std::vector<std::size_t>& perm) {
+  for_each_field([&perm](const FieldInfo&, auto& v) {
+    using V = std::remove_reference_t<decltype(v)>;
+    V out(v.size());
+    for (std::size_t i = 0; i < perm.size(); ++i) out[i] = v[perm[i]];
+    v.swap(out);
+  });
+}
+
+bool ParticleStore::sort_by_type() {
+  if (std::is_sorted(type.begin(), type.end())) return false;
+  std::vector<std::size_t> perm(size());
+  std::iota(perm.begin(), perm.end(), std::size_t{0});
+  std::stable_sort(perm.begin(), perm.end(),
+                   [this](std::size_t a, std::size_t b) { return type[a] < type[b]; });
+  permute(perm);
+  return true;
+}
+
+ParticleView ParticleStore::view() {
+  ParticleView v{};
+#define MPSPH_VIEW_ASSIGN(name, ...) v.name = name.data();
+  MPSPH_PARTICLE_FIELDS(MPSPH_VIEW_ASSIGN)
+#undef MPSPH_VIEW_ASSIGN
+  v.n = size();
+  v.n_gas = n_gas();
+  return v;
+}
+
+std::vector<FieldInfo> particle_field_table() {
+  std::vector<FieldInfo> t;
+  ParticleStore empty;
+  empty.for_each_field([&t](const FieldInfo& f, auto&) { t.push_back(f); });
+  return t;
+}
+
+}  // namespace mpsph

@@ -1,0 +1,83 @@
+// Structure-of-arrays particle store, generated from the field table (particle_fields.hpp).
+//
+// Invariant kept by the `order` stage: particles are sorted by type, so gas (type 0) occupies
+// [0, n_gas) and the SPH loops never test the type.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/particle_fields.hpp"
+
+namespace mpsph {
+
+enum ParticleType : uint8_t {
+  kGas = 0,
+  kDarkMatter = 1,
+  kCloud = 2,
+  kOldStar = 3,
+  kNewStar = 4,
+  kSink = 5,
+};
+constexpr int kNumTypes = 6;
+
+struct FieldInfo {
+  const char* member;     // C++ member name, e.g. "pos"
+  const char* hdf5_name;  // dataset name in snapshots ("" = never written)
+  UnitDim dim;
+  Persistence persistence;
+  unsigned types;  // TypeMask
+  const char* description;
+};
+
+// Raw-pointer view of the store for kernels (host or device pointers), generated from the table.
+struct ParticleView {
+#define MPSPH_VIEW_MEMBER(name, T, ...) T* name;
+  MPSPH_PARTICLE_FIELDS(MPSPH_VIEW_MEMBER)
+#undef MPSPH_VIEW_MEMBER
+  std::size_t n;
+  std::size_t n_gas;
+};
+
+class ParticleStore {
+ public:
+#define MPSPH_STORE_MEMBER(name, T, ...) std::vector<T> name;
+  MPSPH_PARTICLE_FIELDS(MPSPH_STORE_MEMBER)
+#undef MPSPH_STORE_MEMBER
+
+  std::size_t size() const { return mass.size(); }
+  // Number of gas particles; valid after sort_by_type() (or when built gas-first).
+  std::size_t n_gas() const;
+  std::array<std::size_t, kNumTypes> count_by_type() const;
+
+  void resize(std::size_t n);
+  // Reorders every field: new[i] = old[perm[i]].
+  void permute(const std::vector<std::size_t>& perm);
+  // Stable sort by particle type (gas first); returns true if anything moved.
+  bool sort_by_type();
+  ParticleView view();
+
+  // Calls f(const FieldInfo&, std::vector<T>&) for every field in table order.
+  template <class F>
+  void for_each_field(F&& f) {
+#define MPSPH_VISIT(name, T, h5, dim, pers, types, desc) \
+  f(FieldInfo{#name, h5, dim, pers, types, desc}, name);
+    MPSPH_PARTICLE_FIELDS(MPSPH_VISIT)
+#undef MPSPH_VISIT
+  }
+  template <class F>
+  void for_each_field(F&& f) const {
+#define MPSPH_VISIT(name, T, h5, dim, pers, types, desc) \
+  f(FieldInfo{#name, h5, dim, pers, types, desc}, name);
+    MPSPH_PARTICLE_FIELDS(MPSPH_VISIT)
+#undef MPSPH_VISIT
+  }
+};
+
+// The table, for documentation and for code that needs the list without a store.
+std::vector<FieldInfo> particle_field_table();
+
+}  // namespace mpsph

@@ -1,0 +1,22 @@
+// The complete parameter schema of the program: each module contributes its own keys.
+#include "core/config.hpp"
+#include "core/units.hpp"
+#include "gravity/gravity_params.hpp"
+#include "sph/sph_params.hpp"
+#include "timestep/timestep_params.hpp"
+
+namespace mpsph {
+
+const Schema& program_schema() {
+  static const Schema schema = [] {
+    Schema s;
+    add_unit_params(s);
+    add_sph_params(s);
+    add_gravity_params(s);
+    add_timestep_params(s);
+    return s;
+  }();
+  return schema;
+}
+
+}  // namespace mpsph

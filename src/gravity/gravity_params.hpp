@@ -1,0 +1,29 @@
+// Parameters of self-gravity (PHYSICS.md section 2); member initialisers are the defaults.
+#pragma once
+
+#include <array>
+
+namespace mpsph {
+
+class Config;
+class Schema;
+
+enum class GravityMethod { Tree, Direct };
+enum class OpeningCriterion { Geometric, Relative };
+enum class SofteningKernel { Plummer, Spline };
+
+struct GravityParams {
+  bool enabled = true;
+  GravityMethod method = GravityMethod::Tree;
+  OpeningCriterion criterion = OpeningCriterion::Geometric;
+  double theta = 0.5;        // Barnes-Hut opening angle (geometric criterion)
+  double rel_tol = 0.0025;   // GADGET relative criterion: alpha in G M/r^2 (l/r)^2 <= alpha |a_old|
+  int leaf_size = 16;        // max particles in a leaf
+  SofteningKernel kernel = SofteningKernel::Plummer;
+  std::array<double, 6> softening{};  // per particle type (code length)
+};
+
+void add_gravity_params(Schema& schema);
+GravityParams gravity_params_from(const Config& cfg);
+
+}  // namespace mpsph

@@ -1,0 +1,25 @@
+// Time-step criteria of the seed scheme (PHYSICS.md section 3); member initialisers are defaults.
+//   dt = C min( sqrt(2 h/|a|), h/|v|, h/c, u/|du/dt| ), each term switchable, plus the optional
+//   viscous signal-velocity Courant term h/(c + 1.2 (alpha c + beta max mu)).
+#pragma once
+
+namespace mpsph {
+
+class Config;
+class Schema;
+
+struct TimestepParams {
+  double courant = 0.1;     // C
+  bool use_acceleration = true;
+  bool use_velocity = true; // h/|v|: not Galilean invariant (seed); switch off for moving frames
+  bool use_sound = true;
+  bool use_energy = true;
+  bool use_signal_velocity = false;
+  double dt_max = 0.0;      // 0 = no maximum (code time)
+  double dt_min = 0.0;      // abort when dt falls below this (0 = never)
+};
+
+void add_timestep_params(Schema& schema);
+TimestepParams timestep_params_from(const Config& cfg);
+
+}  // namespace mpsph
