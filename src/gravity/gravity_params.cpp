@@ -23,9 +23,10 @@ void add_gravity_params(Schema& s) {
          "", "maximum particles per octree leaf"});
   s.add({"gravity.kernel", ParamType::Choice, "plummer", 0, 0, false, false, {"plummer", "spline"},
          "", "softening: Plummer (seed) or the SPH cubic spline (GADGET)"});
-  s.add({"gravity.softening", ParamType::DoubleList, std::nullopt, 0, 1e300, false, false, {},
+  s.add({"gravity.softening", ParamType::DoubleList, "[]", 0, 1e300, false, false, {},
          "code length",
-         "softening length: one value for all types, or six (types 0..5)"});
+         "softening length: one value for all types, or six (types 0..5); required when gravity "
+         "is enabled"});
 }
 
 GravityParams gravity_params_from(const Config& c) {
@@ -40,11 +41,14 @@ GravityParams gravity_params_from(const Config& c) {
   p.kernel = c.get_string("gravity.kernel") == "spline" ? SofteningKernel::Spline
                                                         : SofteningKernel::Plummer;
   const std::vector<double> eps = c.get_double_list("gravity.softening");
-  if (eps.size() == 1) {
+  if (eps.empty() && p.enabled) {
+    throw Error(c.source() + ": gravity.softening is required when gravity.enabled is true " +
+                "(one value, or six for particle types 0..5)");
+  } else if (eps.size() == 1) {
     p.softening.fill(eps[0]);
   } else if (eps.size() == 6) {
     for (int t = 0; t < 6; ++t) p.softening[t] = eps[t];
-  } else {
+  } else if (!eps.empty()) {
     throw Error(c.source() + ": gravity.softening: expected 1 value or 6 (one per particle type), got " +
                 std::to_string(eps.size()));
   }

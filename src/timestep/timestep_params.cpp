@@ -7,22 +7,86 @@ namespace mpsph {
 
 void add_timestep_params(Schema& s) {
   const TimestepParams d;
-  s.add({"timestep.courant", ParamType::Double, param_text(d.courant), 0, 1, true, false, {}, "",
+  s.add({"timestep.courant",
+         ParamType::Double,
+         param_text(d.courant),
+         0,
+         1,
+         true,
+         false,
+         {},
+         "",
          "C in dt = C min(...)"});
-  s.add({"timestep.use_acceleration", ParamType::Bool, param_text(d.use_acceleration), 0, 0, false,
-         false, {}, "", "criterion sqrt(2 h/|a|) (sqrt(2 eps/|a|) for non-gas particles)"});
-  s.add({"timestep.use_velocity", ParamType::Bool, param_text(d.use_velocity), 0, 0, false, false,
-         {}, "", "criterion h/|v| (seed; not Galilean invariant)"});
-  s.add({"timestep.use_sound", ParamType::Bool, param_text(d.use_sound), 0, 0, false, false, {}, "",
+  s.add({"timestep.use_acceleration",
+         ParamType::Bool,
+         param_text(d.use_acceleration),
+         0,
+         0,
+         false,
+         false,
+         {},
+         "",
+         "criterion sqrt(2 h/|a|) (sqrt(2 eps/|a|) for non-gas particles)"});
+  s.add({"timestep.use_velocity",
+         ParamType::Bool,
+         param_text(d.use_velocity),
+         0,
+         0,
+         false,
+         false,
+         {},
+         "",
+         "criterion h/|v| (seed; not Galilean invariant)"});
+  s.add({"timestep.use_sound",
+         ParamType::Bool,
+         param_text(d.use_sound),
+         0,
+         0,
+         false,
+         false,
+         {},
+         "",
          "criterion h/c"});
-  s.add({"timestep.use_energy", ParamType::Bool, param_text(d.use_energy), 0, 0, false, false, {},
-         "", "criterion u/|du/dt|"});
-  s.add({"timestep.use_signal_velocity", ParamType::Bool, param_text(d.use_signal_velocity), 0, 0,
-         false, false, {}, "", "criterion h/(c + 1.2 (alpha c + beta max mu)) (viscous Courant)"});
-  s.add({"timestep.dt_max", ParamType::Double, param_text(d.dt_max), 0, 1e300, false, false, {},
-         "code time", "largest allowed step (0 = no limit)"});
-  s.add({"timestep.dt_min", ParamType::Double, param_text(d.dt_min), 0, 1e300, false, false, {},
-         "code time", "stop with an error if dt falls below this (0 = never)"});
+  s.add({"timestep.use_energy",
+         ParamType::Bool,
+         param_text(d.use_energy),
+         0,
+         0,
+         false,
+         false,
+         {},
+         "",
+         "criterion u/|du/dt|"});
+  s.add({"timestep.use_signal_velocity",
+         ParamType::Bool,
+         param_text(d.use_signal_velocity),
+         0,
+         0,
+         false,
+         false,
+         {},
+         "",
+         "criterion h/(c + 1.2 (alpha c + beta max mu)) (viscous Courant)"});
+  s.add({"timestep.dt_max",
+         ParamType::Double,
+         param_text(d.dt_max),
+         0,
+         1e300,
+         false,
+         false,
+         {},
+         "code time",
+         "largest allowed step (0 = no limit)"});
+  s.add({"timestep.dt_min",
+         ParamType::Double,
+         param_text(d.dt_min),
+         0,
+         1e300,
+         false,
+         false,
+         {},
+         "code time",
+         "stop with an error if dt falls below this (0 = never)"});
 }
 
 TimestepParams timestep_params_from(const Config& c) {

@@ -9,14 +9,14 @@ class Config;
 class Schema;
 
 struct TimestepParams {
-  double courant = 0.1;     // C
+  double courant = 0.1;  // C
   bool use_acceleration = true;
-  bool use_velocity = true; // h/|v|: not Galilean invariant (seed); switch off for moving frames
+  bool use_velocity = true;  // h/|v|: not Galilean invariant (seed); switch off for moving frames
   bool use_sound = true;
   bool use_energy = true;
   bool use_signal_velocity = false;
-  double dt_max = 0.0;      // 0 = no maximum (code time)
-  double dt_min = 0.0;      // abort when dt falls below this (0 = never)
+  double dt_max = 0.0;  // 0 = no maximum (code time)
+  double dt_min = 0.0;  // abort when dt falls below this (0 = never)
 };
 
 void add_timestep_params(Schema& schema);

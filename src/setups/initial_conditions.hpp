@@ -1,0 +1,21 @@
+// Chooses and runs the initial-condition generator named by `setup.type` (or reads an HDF5 file).
+#pragma once
+
+#include "core/box.hpp"
+#include "core/particle_store.hpp"
+
+namespace mpsph {
+
+class Config;
+class Schema;
+
+struct InitialState {
+  ParticleStore particles;  // sorted gas first
+  Box box;
+  double time = 0.0;
+};
+
+void add_setup_params(Schema& schema);
+InitialState make_initial_state(const Config& cfg);
+
+}  // namespace mpsph

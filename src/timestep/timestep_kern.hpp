@@ -1,0 +1,45 @@
+// Per-particle time-step limit of the seed (PHYSICS.md section 3):
+//   dt_i = C min( sqrt(2 h_i/|a_i|), h_i/|v_i|, h_i/c_i, u_i/|udot_i| )
+// with each term switchable, and the optional viscous signal-velocity Courant term
+// h_i/v_sig,i (v_sig = c + 1.2 (alpha c + beta max mu), computed in the force loop).
+// Collisionless particles use their softening length in place of h (acceleration term only).
+#pragma once
+
+#include <cfloat>
+#include <cmath>
+
+#include "core/annotation.hpp"
+#include "core/vec3.hpp"
+
+namespace mpsph {
+
+struct TimestepCriteria {
+  double courant;
+  bool use_acceleration, use_velocity, use_sound, use_energy, use_signal_velocity;
+};
+
+struct TimestepInput {
+  double h;  // smoothing length (gas) or softening (others)
+  Vec3d acc, vel;
+  double csound;   // 0 for collisionless particles
+  double u, dudt;  // u = 0 for collisionless particles
+  double vsig;     // max signal velocity (gas), 0 otherwise
+  bool gas;
+};
+
+// Returns DBL_MAX when no criterion limits the particle.
+MPSPH_HD double particle_timestep(const TimestepInput& in, const TimestepCriteria& c) {
+  double dt = DBL_MAX;
+  const double a = norm(in.acc);
+  if (c.use_acceleration && a > 0.0 && in.h > 0.0) dt = std::fmin(dt, std::sqrt(2.0 * in.h / a));
+  if (in.gas) {
+    const double v = norm(in.vel);
+    if (c.use_velocity && v > 0.0) dt = std::fmin(dt, in.h / v);
+    if (c.use_sound && in.csound > 0.0) dt = std::fmin(dt, in.h / in.csound);
+    if (c.use_energy && in.dudt != 0.0 && in.u > 0.0) dt = std::fmin(dt, in.u / std::fabs(in.dudt));
+    if (c.use_signal_velocity && in.vsig > 0.0) dt = std::fmin(dt, in.h / in.vsig);
+  }
+  return dt == DBL_MAX ? dt : c.courant * dt;
+}
+
+}  // namespace mpsph
