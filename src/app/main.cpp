@@ -1,7 +1,116 @@
-// mpsph command-line entry point.
+// mpsph command-line entry point: `mpsph run | info | params`.
+#include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
 
-int main() {
-  std::puts("mpsph " MPSPH_VERSION);
+#include "core/config.hpp"
+#include "core/error.hpp"
+#include "core/simulation.hpp"
+#include "io/snapshot_info.hpp"
+
+namespace {
+
+const char* kUsage =
+    "mpsph " MPSPH_VERSION " - multi-phase SPH for galaxies and molecular clouds\n"
+    "\n"
+    "usage:\n"
+    "  mpsph run <config.yaml> [--device auto|cpu|gpu] [--output-dir DIR] [--set a.b.c=VALUE]...\n"
+    "  mpsph run --restart <checkpoint.h5> [<config.yaml>] [--set a.b.c=VALUE]...\n"
+    "  mpsph info <snapshot.h5>        counts, time, units and field ranges of a snapshot\n"
+    "  mpsph params [--markdown]       every configuration key with default, range and unit\n"
+    "  mpsph --help | --version\n"
+    "\n"
+    "A run writes into run.output_dir: snapshot_NNNN.h5 (GADGET-4/SWIFT HDF5 layout),\n"
+    "energy.csv, config_resolved.yaml, checkpoint.h5 and timing.txt. SIGINT/SIGTERM write a\n"
+    "checkpoint and stop; `mpsph run --restart` continues bit-identically.\n"
+    "Exit codes: 0 success, 1 error (one-line cause on stderr), 2 usage error, 3 stopped early.\n";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void on_signal(int) { mpsph::Simulation::request_stop(); }
+
+int cmd_run(const std::vector<std::string>& args) {
+  mpsph::RunOptions opt;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* flag) -> std::string {
+      if (i + 1 >= args.size()) throw UsageError(std::string(flag) + " needs a value");
+      return args[++i];
+    };
+    if (a == "--device") {
+      opt.device = value("--device");
+    } else if (a == "--output-dir") {
+      opt.output_dir = value("--output-dir");
+    } else if (a == "--set") {
+      opt.overrides.push_back(value("--set"));
+    } else if (a == "--restart") {
+      opt.restart_path = value("--restart");
+    } else if (a == "--quiet") {
+      opt.quiet = true;
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError("unknown option '" + a + "' for 'mpsph run'");
+    } else if (opt.config_path.empty()) {
+      opt.config_path = a;
+    } else {
+      throw UsageError("more than one config file given ('" + opt.config_path + "', '" + a + "')");
+    }
+  }
+  if (opt.config_path.empty() && opt.restart_path.empty())
+    throw UsageError("'mpsph run' needs a config file or --restart <checkpoint>");
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  mpsph::Simulation sim(opt);
+  return sim.run() ? 0 : 3;
+}
+
+int cmd_info(const std::vector<std::string>& args) {
+  if (args.size() != 1) throw UsageError("'mpsph info' takes one snapshot file");
+  std::fputs(mpsph::snapshot_info(args[0]).c_str(), stdout);
   return 0;
+}
+
+int cmd_params(const std::vector<std::string>& args) {
+  if (args.size() > 1 || (args.size() == 1 && args[0] != "--markdown"))
+    throw UsageError("usage: mpsph params [--markdown]");
+  std::fputs(mpsph::schema_markdown(mpsph::program_schema()).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+      std::fputs(kUsage, args.empty() ? stderr : stdout);
+      return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version") {
+      std::puts("mpsph " MPSPH_VERSION);
+      return 0;
+    }
+    const std::string cmd = args[0];
+    args.erase(args.begin());
+    if (cmd == "run") return cmd_run(args);
+    if (cmd == "info") return cmd_info(args);
+    if (cmd == "params") return cmd_params(args);
+    throw UsageError("unknown command '" + cmd + "' (commands: run, info, params; see --help)");
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "mpsph: %s\n", e.what());
+    return 2;
+  } catch (const mpsph::Error& e) {
+    std::fprintf(stderr, "mpsph: error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "mpsph: error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mpsph: internal error: %s\n", e.what());
+    return 1;
+  }
 }
