@@ -394,7 +394,7 @@ class Flattener {
 
  private:
   void walk(const YAML::Node& map, const std::string& prefix) {
-    std::map<std::string, int> seen;  // key -> line (1-based)
+    std::map<std::string, YAML::Mark> seen;  // key -> where it was first given
     for (const auto& kv : map) {
       const YAML::Node k = kv.first;
       const int line = k.Mark().line + 1;
@@ -402,10 +402,17 @@ class Flattener {
       if (!k.IsScalar())
         throw Error(where + ": a key must be a plain name, got " + describe_node(k));
       const std::string name = k.Scalar();
-      const auto [pos, fresh] = seen.emplace(name, line);
-      if (!fresh)
-        throw Error(where + ": duplicate key '" + prefix + name + "' (also given at line " +
-                    std::to_string(pos->second) + ")");
+      const auto [pos, fresh] = seen.emplace(name, k.Mark());
+      if (!fresh) {
+        // Both on one line (a flow map): the columns tell them apart.
+        const YAML::Mark& first = pos->second;
+        const std::string what = first.line + 1 == line
+                                     ? "given twice on line " + std::to_string(line) +
+                                           ", columns " + std::to_string(first.column + 1) +
+                                           " and " + std::to_string(k.Mark().column + 1)
+                                     : "also given at line " + std::to_string(first.line + 1);
+        throw Error(where + ": duplicate key '" + prefix + name + "' (" + what + ")");
+      }
       leaf_or_section(prefix + name, kv.second, where, line);
     }
   }
