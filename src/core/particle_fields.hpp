@@ -37,6 +37,9 @@ enum TypeMask : unsigned { GasOnly = 1u, AllTypes = 0x3Fu };
   X(rho,      float,    "Density",             (UnitDim{-3, 1, 0}), Persistence::Kept,    GasOnly,  "SPH density")              \
   X(acc,      Vec3d,    "Acceleration",        (UnitDim{-1, 0, 2}), Persistence::Kept,    AllTypes, "total acceleration at the last force evaluation") \
   X(dudt,     double,   "dUdt",                (UnitDim{-1, 0, 3}), Persistence::Kept,    GasOnly,  "du/dt at the last force evaluation") \
+  X(x_h,      double,   "HydrogenMassFraction", (UnitDim{0, 0, 0}), Persistence::Kept,    AllTypes, "hydrogen mass fraction X_H (0 = not set: cooling uses its configured X_H and [Fe/H])") \
+  X(z_fe,     double,   "IronMassFraction",    (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "iron mass fraction")       \
+  X(z_o,      double,   "OxygenMassFraction",  (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "oxygen mass fraction")     \
   /* --- per-step quantities (recomputed) --- */                                                   \
   X(acc_grav, Vec3d,    "GravityAcceleration", (UnitDim{-1, 0, 2}), Persistence::Scratch, AllTypes, "gravitational acceleration") \
   X(pot,      double,   "Potential",           (UnitDim{0, 0, 2}),  Persistence::Scratch, AllTypes, "gravitational potential per unit mass") \
@@ -47,6 +50,8 @@ enum TypeMask : unsigned { GasOnly = 1u, AllTypes = 0x3Fu };
   X(balsara,  float,    "Balsara",             (UnitDim{0, 0, 0}),  Persistence::Scratch, GasOnly,  "Balsara switch factor f_i") \
   X(nngb,     int32_t,  "NumNeighbours",       (UnitDim{0, 0, 0}),  Persistence::Scratch, GasOnly,  "neighbours inside 2h")     \
   X(vsig,     float,    "MaxSignalVelocity",   (UnitDim{0, 0, 1}),  Persistence::Scratch, GasOnly,  "max viscous signal velocity") \
+  X(temperature, float, "Temperature",         (UnitDim{0, 0, 0}),  Persistence::Scratch, GasOnly,  "temperature in K, from u and mu (set by the cooling stage)") \
+  X(dudt_cool, double,  "CoolingRate",         (UnitDim{-1, 0, 3}), Persistence::Scratch, GasOnly,  "radiative du/dt (heating - cooling; < 0 when cooling) at the end of the step") \
   /* --- start-of-step copies for the predictor-corrector (valid within a step) --- */            \
   X(pos0,     Vec3d,    "",                    (UnitDim{1, 0, 0}),  Persistence::Scratch, AllTypes, "position at step start")   \
   X(vel0,     Vec3d,    "",                    (UnitDim{0, 0, 1}),  Persistence::Scratch, AllTypes, "velocity at step start")   \
