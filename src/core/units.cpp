@@ -53,20 +53,22 @@ void check_scale(const char* what, double v) {
                 fmt("%g", v));
 }
 
-// One code length in the most readable astronomical unit.
+// One code length in the largest astronomical unit in which it is at least 0.1 (pc -> 1 pc,
+// kpc -> 1 kpc, 500 pc -> 0.5 kpc).
 std::string natural_length(double cm) {
   const std::pair<const char*, double> scale[] = {
       {"Mpc", 1e6 * cgs::pc}, {"kpc", cgs::kpc}, {"pc", cgs::pc}, {"au", cgs::au}, {"km", 1e5}};
   for (const auto& [name, v] : scale)
-    if (cm >= v) return fmt("%.5g ", cm / v) + name;
+    if (cm >= 0.1 * v) return fmt("%.5g ", cm / v) + name;
   return fmt("%.5g cm", cm);
 }
 
+// Likewise for time: pc/(km/s) -> 0.9778 Myr, kpc/(km/s) -> 0.9778 Gyr.
 std::string natural_time(double s) {
   const std::pair<const char*, double> scale[] = {
       {"Gyr", cgs::Gyr}, {"Myr", cgs::Myr}, {"yr", cgs::year}};
   for (const auto& [name, v] : scale)
-    if (s >= v) return fmt("%.5g ", s / v) + name;
+    if (s >= 0.1 * v) return fmt("%.5g ", s / v) + name;
   return fmt("%.5g s", s);
 }
 

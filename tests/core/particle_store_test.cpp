@@ -1,0 +1,137 @@
+// Particle store: resize, permute and sort_by_type move every field of the table together; view()
+// exposes the same storage. Each particle's fields are filled from its id, so after any reordering
+// every field must still agree with the id stored beside it.
+#include "core/particle_store.hpp"
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "catch.hpp"
+
+using namespace mpsph;
+
+namespace {
+
+// A value for field number f of the particle with id `id`, distinct across fields and ids.
+template <class T>
+T tag_value(std::size_t f, uint64_t id) {
+  const double v = double(f) * 1000.0 + double(id);
+  if constexpr (std::is_same_v<T, Vec3d> || std::is_same_v<T, Vec3f>) {
+    using S = decltype(T::x);
+    return T{S(v), S(v + 0.25), S(v + 0.5)};
+  } else {
+    return T(v);
+  }
+}
+
+// Fills every field (except id and type) of particle i from id[i].
+void fill_from_ids(ParticleStore& s) {
+  std::size_t f = 0;
+  s.for_each_field([&](const FieldInfo& info, auto& v) {
+    using T = typename std::remove_reference_t<decltype(v)>::value_type;
+    ++f;
+    if (std::string(info.member) == "id" || std::string(info.member) == "type") return;
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = tag_value<T>(f, s.id[i]);
+  });
+}
+
+// Number of (field, particle) entries that disagree with the particle's id.
+std::size_t mismatches(ParticleStore& s) {
+  std::size_t f = 0, bad = 0;
+  s.for_each_field([&](const FieldInfo& info, auto& v) {
+    using T = typename std::remove_reference_t<decltype(v)>::value_type;
+    ++f;
+    if (std::string(info.member) == "id" || std::string(info.member) == "type") return;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const T want = tag_value<T>(f, s.id[i]);
+      if constexpr (std::is_same_v<T, Vec3d> || std::is_same_v<T, Vec3f>) {
+        bad += !(v[i].x == want.x && v[i].y == want.y && v[i].z == want.z);
+      } else {
+        bad += !(v[i] == want);
+      }
+    }
+  });
+  return bad;
+}
+
+// A store of n particles with ids 0..n-1 and types cycling through a non-sorted pattern.
+ParticleStore make_store(std::size_t n) {
+  ParticleStore s;
+  s.resize(n);
+  const uint8_t pattern[] = {3, 0, 1, 0, 5, 2, 0, 4, 1};
+  for (std::size_t i = 0; i < n; ++i) {
+    s.id[i] = i;
+    s.type[i] = pattern[i % 9];
+  }
+  fill_from_ids(s);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("particle store: resize gives every field the same length", "[core][store]") {
+  ParticleStore s;
+  s.resize(37);
+  std::size_t fields = 0;
+  s.for_each_field([&](const FieldInfo&, auto& v) {
+    CHECK(v.size() == 37);
+    ++fields;
+  });
+  CHECK(s.size() == 37);
+  CHECK(fields == particle_field_table().size());
+  s.resize(5);
+  s.for_each_field([&](const FieldInfo&, auto& v) { CHECK(v.size() == 5); });
+}
+
+TEST_CASE("particle store: permute moves every field together", "[core][store]") {
+  ParticleStore s = make_store(100);
+  REQUIRE(mismatches(s) == 0);
+  // new[i] = old[perm[i]]: a reversal composed with a stride-7 shuffle (7 is coprime to 100).
+  std::vector<std::size_t> perm(100);
+  for (std::size_t i = 0; i < 100; ++i) perm[i] = (99 - i) * 7 % 100;
+  s.permute(perm);
+  for (std::size_t i = 0; i < 100; ++i) REQUIRE(s.id[i] == perm[i]);
+  CHECK(mismatches(s) == 0);
+}
+
+TEST_CASE("particle store: sort_by_type puts gas first, stable, fields consistent",
+          "[core][store]") {
+  ParticleStore s = make_store(90);
+  const auto counts = s.count_by_type();
+  // Pattern {3,0,1,0,5,2,0,4,1} repeated 10 times.
+  CHECK(counts[kGas] == 30);
+  CHECK(counts[kDarkMatter] == 20);
+  CHECK(counts[kSink] == 10);
+  REQUIRE(s.sort_by_type());
+  CHECK(s.count_by_type() == counts);
+  CHECK(s.n_gas() == 30);
+  for (std::size_t i = 1; i < s.size(); ++i) {
+    REQUIRE(s.type[i - 1] <= s.type[i]);
+    // Stable: original order (= id order) kept within a type.
+    if (s.type[i - 1] == s.type[i]) REQUIRE(s.id[i - 1] < s.id[i]);
+  }
+  for (std::size_t i = 0; i < s.size(); ++i) REQUIRE((s.type[i] == kGas) == (i < 30));
+  CHECK(mismatches(s) == 0);
+  // Already sorted: nothing moves.
+  CHECK_FALSE(s.sort_by_type());
+}
+
+TEST_CASE("particle store: view() points at the storage", "[core][store]") {
+  ParticleStore s = make_store(45);
+  s.sort_by_type();
+  const ParticleView v = s.view();
+  CHECK(v.n == 45);
+  CHECK(v.n_gas == 15);
+  CHECK(v.pos == s.pos.data());
+  CHECK(v.mass == s.mass.data());
+  CHECK(v.h == s.h.data());
+  CHECK(v.dudt0 == s.dudt0.data());
+  // Writing through the view is writing the store.
+  v.mass[3] = -1.0;
+  CHECK(s.mass[3] == -1.0);
+
+  ParticleStore none = make_store(0);
+  CHECK(none.n_gas() == 0);
+  CHECK(none.view().n == 0);
+}
