@@ -751,6 +751,19 @@ std::string md_escape(const std::string& s) {
   return out;
 }
 
+// A default as the reader would write it: numbers in their shortest exact form (0.05, not the
+// 0.050000000000000003 of "%.17g"), an empty string as "".
+std::string default_display(const ParamSpec& s) {
+  if (s.type == ParamType::Double || s.type == ParamType::DoubleList) {
+    try {
+      return default_canonical(s);
+    } catch (const Error&) {
+      // An invalid default is reported by schema_problems(); show it as written.
+    }
+  }
+  return s.default_value->empty() ? "\"\"" : *s.default_value;
+}
+
 std::string allowed_text(const ParamSpec& s) {
   switch (s.type) {
     case ParamType::Int:
@@ -781,10 +794,7 @@ std::string schema_markdown(const Schema& schema) {
     md += "|---|---|---|---|---|---|---|\n";
     for (const ParamSpec& s : schema.specs()) {
       if (split_path(s.path)[0] != section) continue;
-      const std::string def =
-          s.default_value
-              ? "`" + (s.default_value->empty() ? std::string("\"\"") : *s.default_value) + "`"
-              : "**required**";
+      const std::string def = s.default_value ? "`" + default_display(s) + "`" : "**required**";
       md += "| `" + s.path + "` | " + type_name(s.type) + " | " + md_escape(def) + " | " +
             md_escape(allowed_text(s)) + " | " + md_escape(s.unit) + " | " +
             (s.when.empty() ? "" : "`" + s.when + "`") + " | " + md_escape(s.doc) + " |\n";
@@ -797,7 +807,7 @@ std::string schema_markdown(const Schema& schema) {
 std::string parameters_document(const Schema& schema) {
   return "<!-- Generated from the program's parameter schema by parameters_document() "
          "(src/core/config.cpp); do not edit.\n"
-         "     Regenerate: MPSPH_UPDATE_DOCS=1 ./mpsph_unit_tests \"[docs]\" -->\n"
+         "     Regenerate: MPSPH_UPDATE_DOCS=1 <build>/tests/mpsph_unit_tests \"[docs]\" -->\n"
          "# Parameters\n\n"
          "Every key of the run's YAML file. A key is either required or has the default shown;\n"
          "unknown keys, duplicate keys, wrong types and out-of-range values are errors. Keys with "
