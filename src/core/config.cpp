@@ -29,7 +29,6 @@ namespace {
 constexpr double kUnbounded = 1e300;
 
 struct Leaf {
-  std::string path;
   YAML::Node node;
   std::string origin;  // "<file>:<line>" or "--set a.b.c"
 };
@@ -89,25 +88,20 @@ std::string double_text(double v) {
   return buf;
 }
 
-// A bound as the reader would write it: 1, 0.5, 1e-06.
-std::string bound_text(double v) {
-  return double_text(v);
-}
-
 // "out of range" explanation for a value violating [min, max] of the spec.
 std::string range_text(const ParamSpec& s) {
   const bool has_min = std::isfinite(s.min) && std::fabs(s.min) < kUnbounded;
   const bool has_max = std::isfinite(s.max) && std::fabs(s.max) < kUnbounded;
   if (has_min && has_max && s.min == s.max && !s.min_exclusive && !s.max_exclusive)
-    return "must be " + bound_text(s.min);
+    return "must be " + double_text(s.min);
   std::vector<std::string> parts;
   if (has_min) {
     if (s.min_exclusive && s.min == 0)
       parts.push_back("> 0 (positive)");
     else
-      parts.push_back((s.min_exclusive ? "> " : ">= ") + bound_text(s.min));
+      parts.push_back((s.min_exclusive ? "> " : ">= ") + double_text(s.min));
   }
-  if (has_max) parts.push_back((s.max_exclusive ? "< " : "<= ") + bound_text(s.max));
+  if (has_max) parts.push_back((s.max_exclusive ? "< " : "<= ") + double_text(s.max));
   return parts.empty() ? "" : "must be " + join(parts, " and ");
 }
 
@@ -246,8 +240,7 @@ YAML::Node default_node(const ParamSpec& s) {
 }
 
 std::string default_canonical(const ParamSpec& s) {
-  const std::string text = Checker(s, "default of ").canonical(default_node(s));
-  return text;
+  return Checker(s, "default of ").canonical(default_node(s));
 }
 
 // Damerau-Levenshtein (optimal string alignment) distance: a swap of two letters counts 1.
@@ -387,9 +380,7 @@ class Flattener {
   }
 
   void override_value(const std::string& path, const YAML::Node& value) {
-    source_.clear();
-    override_ = "--set " + path;
-    leaf_or_section(path, value, override_, -1);
+    leaf_or_section(path, value, "--set " + path, -1);
   }
 
  private:
@@ -417,6 +408,7 @@ class Flattener {
     }
   }
 
+  // `line` < 0 marks an override, which replaces what the file gave.
   void leaf_or_section(const std::string& path, const YAML::Node& value, const std::string& where,
                        int line) {
     const bool is_key = index_.by_path.count(path) > 0;
@@ -440,13 +432,12 @@ class Flattener {
     if (prev != leaves_.end() && line >= 0)
       throw Error(where + ": duplicate key '" + path + "' (also given at " + prev->second.origin +
                   ")");
-    leaves_[path] = Leaf{path, value, where};
+    leaves_[path] = Leaf{value, where};
   }
 
   const Index& index_;
   std::map<std::string, Leaf>& leaves_;
   std::string source_;
-  std::string override_;
 };
 
 YAML::Node parse_yaml(const std::string& text, const std::string& where) {
