@@ -8,6 +8,7 @@
 //                SmoothingLength, ... each with unit attributes
 //
 // Files are written to "<path>.tmp" and renamed, so a killed run never leaves a broken snapshot.
+// Every group, attribute, dataset, type and unit is listed in docs/file_format.md.
 #pragma once
 
 #include <string>
@@ -20,11 +21,19 @@
 namespace mpsph {
 
 struct SnapshotMeta {
-  double time = 0.0;       // code time
+  double time = 0.0;  // code time
   long step = 0;
   UnitSystem units;
+  bool units_in_file = false;  // set by read_snapshot: /Units was present (else `units` is default)
   Box box;
-  std::string config_yaml; // resolved config, stored under /Parameters
+  std::string config_yaml;  // resolved config, stored under /Parameters
+  // Physics switches reported as the GADGET header flags Flag_Sfr, Flag_Cooling, Flag_Feedback,
+  // Flag_StellarAge and Flag_Metals (readers use them to know which datasets to expect).
+  bool flag_sfr = false;
+  bool flag_cooling = false;
+  bool flag_feedback = false;
+  bool flag_stellar_age = false;
+  bool flag_metals = false;
 };
 
 // Fields always written: Coordinates, Velocities, Masses, ParticleIDs and, for gas,
