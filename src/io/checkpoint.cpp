@@ -1,0 +1,129 @@
+#include "io/checkpoint.hpp"
+
+#include <cstdint>
+#include <type_traits>
+
+#include "core/error.hpp"
+#include "io/hdf5_util.hpp"
+
+namespace mpsph {
+
+namespace {
+
+constexpr const char* kVersionAttr = "mpsph_checkpoint_version";
+
+template <class F>
+void for_each_kept_field(const ParticleStore& store, F&& f) {
+  store.for_each_field([&](const FieldInfo& info, const auto& v) {
+    if (info.persistence == Persistence::Kept) f(info, v);
+  });
+}
+
+}  // namespace
+
+void write_checkpoint(const std::string& path, const ParticleStore& store,
+                      const CheckpointState& state) {
+  const std::string ctx = "cannot write checkpoint '" + path + "'";
+  const std::size_t n = store.size();
+  for_each_kept_field(store, [&](const FieldInfo& f, const auto& v) {
+    if (v.size() != n)
+      throw Error(ctx + ": field '" + f.member + "' has " + std::to_string(v.size()) +
+                  " entries but the store has " + std::to_string(n) + " particles");
+  });
+
+  h5::TempFile file(path, "checkpoint");
+  const hid_t root = file.id();
+  h5::write_scalar_attribute(root, kVersionAttr, int32_t{kCheckpointVersion}, ctx);
+  h5::write_scalar_attribute(root, "NumParticles", uint64_t{n}, ctx);
+  h5::write_string_attribute(root, "Code", "mpsph " MPSPH_VERSION, ctx);
+
+  h5::Group st = h5::create_group(root, "State", ctx);
+  h5::write_scalar_attribute(st.get(), "Time", state.time, ctx);
+  h5::write_scalar_attribute(st.get(), "TimeStep", state.dt, ctx);
+  h5::write_scalar_attribute(st.get(), "Step", int64_t{state.step}, ctx);
+  h5::write_scalar_attribute(st.get(), "NextSnapshot", int64_t{state.next_snapshot}, ctx);
+  h5::write_string_attribute(st.get(), "ConfigYAML", state.config_yaml, ctx);
+  // One attribute per entry: the name is the key, the value is stored exactly.
+  h5::Group scalars = h5::create_group(st.get(), "Scalars", ctx);
+  for (const auto& [key, value] : state.scalars) {
+    if (key.empty()) throw Error(ctx + ": a scalar has an empty name");
+    h5::write_scalar_attribute(scalars.get(), key, value, ctx);
+  }
+  h5::Group counters = h5::create_group(st.get(), "Counters", ctx);
+  for (const auto& [key, value] : state.counters) {
+    if (key.empty()) throw Error(ctx + ": a counter has an empty name");
+    h5::write_scalar_attribute(counters.get(), key, int64_t{value}, ctx);
+  }
+
+  h5::Group particles = h5::create_group(root, "Particles", ctx);
+  for_each_kept_field(store, [&](const FieldInfo& f, const auto& v) {
+    h5::write_dataset(particles.get(), f.member, v, ctx);
+  });
+  file.commit();
+}
+
+ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_out) {
+  h5::File file = h5::open_for_reading(path, "checkpoint");
+  const std::string ctx = "checkpoint '" + path + "'";
+  const hid_t root = file.get();
+  if (!h5::has_attribute(root, kVersionAttr))
+    throw Error("'" + path + "' is not an mpsph checkpoint (no " + kVersionAttr + " attribute)");
+  const auto version = h5::read_int64_attribute(root, kVersionAttr, ctx);
+  if (version.size() != 1 || version[0] != kCheckpointVersion)
+    throw Error(ctx + " has format version " +
+                (version.empty() ? std::string("?") : std::to_string(version[0])) +
+                "; this build reads version " + std::to_string(kCheckpointVersion));
+  const auto count = h5::read_uint64_attribute(root, "NumParticles", ctx);
+  if (count.size() != 1) throw Error(ctx + ": NumParticles must be one value");
+  const std::size_t n = count[0];
+  const std::string count_source = "NumParticles = " + std::to_string(n);
+
+  ParticleStore store;
+  store.resize(n);
+  h5::Group particles = h5::open_group(root, "Particles", ctx);
+  store.for_each_field([&](const FieldInfo& f, auto& v) {
+    if (f.persistence != Persistence::Kept) return;
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    using S = typename h5::Traits<T>::Scalar;
+    const std::string dataset = std::string("/Particles/") + f.member;
+    if (!h5::has_link(particles.get(), f.member)) throw Error(ctx + ": missing dataset " + dataset);
+    // A bit-identical restart needs the native element type, not an HDF5 conversion.
+    h5::Dataset d(H5Dopen2(particles.get(), f.member, H5P_DEFAULT));
+    if (!d.valid()) throw Error(ctx + ": " + dataset + " is not a dataset");
+    if (h5::dataset_info(d.get(), dataset, ctx).element_size != sizeof(S))
+      throw Error(ctx + ": dataset " + dataset + " does not hold " + std::to_string(sizeof(S)) +
+                  "-byte values as written by this build");
+    h5::read_rows(root, dataset, v.data(), n, ctx, count_source);
+  });
+
+  if (state_out) {
+    h5::Group st = h5::open_group(root, "State", ctx);
+    const std::string sctx = ctx + ": /State";
+    auto one_double = [&](hid_t loc, const std::string& name, const std::string& c) {
+      const auto v = h5::read_double_attribute(loc, name, c);
+      if (v.size() != 1) throw Error(c + ": attribute '" + name + "' must be one value");
+      return v[0];
+    };
+    auto one_long = [&](hid_t loc, const std::string& name, const std::string& c) {
+      const auto v = h5::read_int64_attribute(loc, name, c);
+      if (v.size() != 1) throw Error(c + ": attribute '" + name + "' must be one value");
+      return static_cast<long>(v[0]);
+    };
+    CheckpointState state;
+    state.time = one_double(st.get(), "Time", sctx);
+    state.dt = one_double(st.get(), "TimeStep", sctx);
+    state.step = one_long(st.get(), "Step", sctx);
+    state.next_snapshot = one_long(st.get(), "NextSnapshot", sctx);
+    state.config_yaml = h5::read_string_attribute(st.get(), "ConfigYAML", sctx);
+    h5::Group scalars = h5::open_group(st.get(), "Scalars", ctx);
+    for (const std::string& key : h5::attribute_names(scalars.get(), sctx + "/Scalars"))
+      state.scalars[key] = one_double(scalars.get(), key, sctx + "/Scalars");
+    h5::Group counters = h5::open_group(st.get(), "Counters", ctx);
+    for (const std::string& key : h5::attribute_names(counters.get(), sctx + "/Counters"))
+      state.counters[key] = one_long(counters.get(), key, sctx + "/Counters");
+    *state_out = std::move(state);
+  }
+  return store;
+}
+
+}  // namespace mpsph

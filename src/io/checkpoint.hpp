@@ -1,0 +1,38 @@
+// Checkpoints: the complete state of a run, so that a restarted run continues bit-for-bit.
+//
+// Every field of the field table with Persistence::Kept is stored in its native type (Vec3d as
+// N x 3 doubles), all particles in one array per field in store order, under
+// /Particles/<member name>; the driver's scalars, counters (step, RNG counters, ...) and resolved
+// config are stored beside them. The layout is in docs/file_format.md. Files are written to
+// "<path>.tmp" and renamed.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "core/particle_store.hpp"
+
+namespace mpsph {
+
+struct CheckpointState {
+  double time = 0.0;
+  double dt = 0.0;
+  long step = 0;
+  long next_snapshot = 0;
+  std::map<std::string, double> scalars;  // e.g. radiated energy, t_start
+  std::map<std::string, long> counters;   // e.g. RNG stream counters
+  std::string config_yaml;                // resolved config of the run
+};
+
+// Format version written to and required from the "mpsph_checkpoint_version" root attribute.
+constexpr int kCheckpointVersion = 1;
+
+// Throws mpsph::Error "cannot write checkpoint '<path>': <reason>".
+void write_checkpoint(const std::string& path, const ParticleStore& store,
+                      const CheckpointState& state);
+
+// Throws mpsph::Error naming the file and the problem: missing file, not HDF5 or truncated, not a
+// checkpoint / other version, a missing or mis-typed dataset.
+ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_out);
+
+}  // namespace mpsph
