@@ -2,6 +2,8 @@
 // from it. When a module adds parameters, regenerate the file:
 //   MPSPH_UPDATE_DOCS=1 <build>/tests/mpsph_unit_tests "[docs]"
 #include <cstdlib>
+#include <exception>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -55,4 +57,27 @@ TEST_CASE("program schema: docs/parameters.md is up to date", "[core][config][do
             << "and commit it.");
   CHECK(diff.empty());
   CHECK(text.str() == expected);  // also catches a difference in the final newline
+}
+
+TEST_CASE("program schema: every ready-to-run setups/*.yaml loads and round-trips",
+          "[core][config]") {
+  std::size_t files = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(MPSPH_SOURCE_DIR) + "/setups")) {
+    const std::string ext = entry.path().extension().string();
+    if (ext != ".yaml" && ext != ".yml") continue;
+    ++files;
+    const std::string path = entry.path().string();
+    INFO(path);
+    std::string message;
+    try {
+      const Config c = Config::from_file(path, program_schema());
+      const Config back = Config::from_string(c.resolved_yaml(), path, program_schema());
+      CHECK(back.values() == c.values());
+    } catch (const std::exception& e) {
+      message = e.what();
+    }
+    CHECK(message == "");
+  }
+  CHECK(files >= 1);  // the directory is part of the source tree
 }
