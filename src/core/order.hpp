@@ -1,0 +1,21 @@
+// The `order` stage: particles sorted by (type, Morton key), so gas stays in [0, n_gas) and
+// particles that are close in space are close in memory.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/box.hpp"
+#include "core/particle_store.hpp"
+
+namespace mpsph {
+
+// Morton keys of all particles. Periodic box: positions are wrapped into it and the key cube is
+// [box.lo, box.lo + max edge). Open box: the cube spans the particles' bounding box.
+std::vector<uint64_t> morton_keys(const ParticleStore& store, const Box& box);
+
+// Stable sort by (type, Morton key) through ParticleStore::permute; equal keys keep their order.
+// Keeps the gas-first invariant of the store. Returns true if anything moved.
+bool order_particles(ParticleStore& store, const Box& box);
+
+}  // namespace mpsph

@@ -1,0 +1,39 @@
+// The order stage: gas first, Morton order within each type, data moved with the particles.
+#include "core/order.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "catch.hpp"
+#include "core/rng.hpp"
+
+using namespace mpsph;
+
+TEST_CASE("order_particles sorts by (type, Morton key) and keeps particles intact",
+          "[core][order]") {
+  const std::size_t n = 5000;
+  ParticleStore s;
+  s.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    s.pos[i] = {random_uniform(i, 1, kStreamSetup, 0), random_uniform(i, 1, kStreamSetup, 1),
+                random_uniform(i, 1, kStreamSetup, 2)};
+    s.type[i] = uint8_t(random_uniform(i, 1, kStreamSetup, 3) * 3.0);  // gas, DM, clouds mixed
+    s.id[i] = i;
+    s.mass[i] = 1.0 + double(i);  // a field that identifies the particle
+  }
+  for (const bool periodic : {false, true}) {
+    Box box;
+    if (periodic) box = Box{true, {0, 0, 0}, {1, 1, 1}};
+    CHECK(order_particles(s, box));
+    const std::vector<uint64_t> keys = morton_keys(s, box);
+    for (std::size_t i = 1; i < n; ++i) {
+      REQUIRE(s.type[i - 1] <= s.type[i]);
+      if (s.type[i - 1] == s.type[i]) REQUIRE(keys[i - 1] <= keys[i]);
+    }
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(s.mass[i] == 1.0 + double(s.id[i]));
+    const auto counts = s.count_by_type();
+    CHECK(s.n_gas() == counts[kGas]);
+    CHECK(counts[kGas] > 1000);
+    CHECK_FALSE(order_particles(s, box));  // already ordered: nothing moves
+  }
+}
