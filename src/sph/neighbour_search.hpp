@@ -1,0 +1,80 @@
+// Neighbour search of the CPU SPH backend: a nanoflann kd-tree over the gas positions, and the
+// symmetric pair lists that the density and force passes of one step share.
+//
+// Periodic boxes (nanoflann has no periodic metric): the tree holds the gas positions wrapped
+// into the box plus ghost copies - images shifted by +-L along one, two or three axes - of every
+// particle within `ghost_width` of a face. A query from a point inside the box therefore finds
+// every periodic image within ghost_width. Search radii must stay below half the smallest box edge
+// so that a particle has at most one image in range (checked; mpsph::Error otherwise).
+//
+// Distances that decide physics are never the tree's: callers recompute them from the store with
+// min_image() in double ("canonical" distances), and tree radii are widened by kTreeRadiusSlack so
+// that the tree always returns a superset of the canonical set.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/box.hpp"
+#include "core/vec3.hpp"
+
+namespace mpsph {
+
+class ParticleStore;
+
+// Relative widening of tree search radii: covers the rounding of wrapped/ghost coordinates as long
+// as |x| / h < ~1e9.
+constexpr double kTreeRadiusSlack = 1e-6;
+
+class SphNeighbours {
+ public:
+  SphNeighbours();
+  ~SphNeighbours();
+  SphNeighbours(SphNeighbours&&) noexcept;
+  SphNeighbours& operator=(SphNeighbours&&) noexcept;
+
+  // --- kd-tree -------------------------------------------------------------------------------
+  // (Re)builds the tree over gas [0, n_gas) of `store`; ghost_width is ignored in an open box and
+  // capped at half the smallest edge of a periodic one. Drops the pair lists.
+  void build_tree(const ParticleStore& store, const Box& box, double ghost_width);
+  // Rebuilds the tree when its ghost layer is narrower than `width` (periodic box only). Throws
+  // mpsph::Error when width reaches half the smallest box edge.
+  void ensure_ghost_width(const ParticleStore& store, const Box& box, double width);
+  double ghost_width() const { return ghost_width_; }
+  std::size_t n_gas() const { return n_gas_; }
+  // Position of gas particle i as stored in the tree (wrapped into a periodic box): the query
+  // point for i's own searches.
+  Vec3d tree_position(std::size_t i) const { return points_[i]; }
+
+  // The k nearest tree points to x: gas indices (ghosts mapped to their particle) and tree
+  // squared distances, nearest first. Returns how many were found (< k only if the tree is
+  // smaller). Thread-safe.
+  std::size_t nearest(const Vec3d& x, std::size_t k, uint32_t* index, double* dist2) const;
+  // Gas indices of the tree points with tree distance < radius (unordered). Thread-safe.
+  void within(const Vec3d& x, double radius, std::vector<uint32_t>& out) const;
+
+  // --- pair lists ----------------------------------------------------------------------------
+  // Builds, for every gas i, the sorted list of all gas j != i with canonical r_ij < h_i + h_j
+  // (i.e. r_ij < 2 h_ij). Every such pair is listed from both sides. Uses store.h; the tree must
+  // hold the current positions (it is widened here if its ghost layer is too thin).
+  void build_pairs(const ParticleStore& store, const Box& box);
+  bool has_pairs() const { return !offsets_.empty(); }
+  std::size_t num_pair_entries() const { return neighbours_.size(); }  // = 2 x number of pairs
+  const uint32_t* pairs_begin(std::size_t i) const { return neighbours_.data() + offsets_[i]; }
+  const uint32_t* pairs_end(std::size_t i) const { return neighbours_.data() + offsets_[i + 1]; }
+
+ private:
+  struct Tree;
+  std::unique_ptr<Tree> tree_;
+  std::vector<Vec3d> points_;       // [0, n_gas): wrapped gas positions; then ghost images
+  std::vector<uint32_t> ghost_of_;  // gas index of ghost k (tree point n_gas + k)
+  std::size_t n_gas_ = 0;
+  double ghost_width_ = 0.0;
+  bool periodic_ = false;
+  std::vector<uint64_t> offsets_;     // CSR offsets, size n_gas + 1 (empty: no pair lists)
+  std::vector<uint32_t> neighbours_;  // CSR entries
+};
+
+}  // namespace mpsph

@@ -1,0 +1,138 @@
+// Smoothing lengths: exactly N_B gas particles (self included) inside 2h, checked by brute force.
+#include "sph/smoothing_length.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "catch.hpp"
+#include "core/error.hpp"
+#include "sph_test_setup.hpp"
+
+using namespace mpsph;
+using namespace mpsph::test;
+
+namespace {
+
+// Brute-force check of one particle after the stage. nngb must equal the true count always. The
+// count must be exactly N_B unless d_N and d_{N+1} are closer than the float resolution of h
+// (relative 2^-23; the test allows 2^-21), where no float h can separate them and the documented
+// rule takes both (count > N_B). Returns false on a violation; counts near-ties.
+bool check_particle(const ParticleStore& s, std::size_t i, const Box& box, int n_b,
+                    int& near_ties) {
+  std::vector<double> d2(s.n_gas());
+  for (std::size_t j = 0; j < s.n_gas(); ++j) d2[j] = dist2(s, i, j, box);
+  std::sort(d2.begin(), d2.end());
+  const int count = brute_force_count(s, i, box);
+  if (s.nngb[i] != count || !(s.h[i] > 0.f)) return false;
+  if (count == n_b) return true;
+  const double d_n = std::sqrt(d2[n_b - 1]), d_n1 = std::sqrt(d2[n_b]);
+  const bool near_tie = d_n1 - d_n < std::ldexp(d_n, -21);
+  near_ties += near_tie;
+  return near_tie && count > n_b;
+}
+
+// Runs the stage and returns the number of particles that break the rule above. Exact integer
+// property: tolerance 0. Near-ties must stay rare (random points: about 1 in 10^4).
+int particles_without_exact_nb(ParticleStore& s, const Box& box, int n_b) {
+  SphParams p;
+  p.n_neighbours = n_b;
+  SphNeighbours nb;
+  compute_smoothing_lengths(s, box, p, nb);
+  int bad = 0, near_ties = 0;
+  for (std::size_t i = 0; i < s.n_gas(); ++i) bad += !check_particle(s, i, box, n_b, near_ties);
+  CHECK(near_ties <= 2);
+  return bad;
+}
+
+}  // namespace
+
+TEST_CASE("h: exactly N_B neighbours inside 2h, uniform random points, open box", "[sph][h]") {
+  ParticleStore s = gas_store(uniform_points(3000, {-1, 2, 0}, {2, 1, 3}, 11), 1.0);
+  CHECK(particles_without_exact_nb(s, Box{}, 50) == 0);
+  CHECK(particles_without_exact_nb(s, Box{}, 7) == 0);
+}
+
+TEST_CASE("h: exactly N_B neighbours inside 2h, clustered r ~ U^3, open box", "[sph][h]") {
+  ParticleStore s = gas_store(clustered_points(3000, {0.5, -0.5, 2}, 1.0, 12), 1.0);
+  CHECK(particles_without_exact_nb(s, Box{}, 50) == 0);
+  // The set spans several decades in h, the point of the test.
+  const auto [lo, hi] = std::minmax_element(s.h.begin(), s.h.end());
+  CHECK(*hi / *lo > 1e3);
+}
+
+TEST_CASE("h: exactly N_B neighbours inside 2h in a periodic box", "[sph][h][periodic]") {
+  const Box box = periodic_box({-1, 0, 2}, {1, 1.5, 1.2});
+  SECTION("uniform") {
+    ParticleStore s = gas_store(uniform_points(3000, box.lo, box.size, 13), 1.0);
+    CHECK(particles_without_exact_nb(s, box, 50) == 0);
+  }
+  SECTION("clustered across a corner, positions partly outside the box") {
+    // The cluster centre is a box corner: neighbours of most particles are periodic images.
+    ParticleStore s = gas_store(clustered_points(3000, box.lo, 0.5, 14), 1.0);
+    CHECK(particles_without_exact_nb(s, box, 50) == 0);
+  }
+  SECTION("dense clump plus sparse background: the ghost layer must widen") {
+    // The first ghost layer is 1.5x the neighbour radius of a uniform set of the same size
+    // (0.23 here); the sparse background particles need ~0.4.
+    std::vector<Vec3d> pos = clustered_points(1000, {-0.5, 0.75, 2.6}, 0.1, 15);
+    for (const Vec3d& x : uniform_points(80, box.lo, box.size, 16)) pos.push_back(x);
+    ParticleStore s = gas_store(pos, 1.0);
+    SphParams p;
+    p.n_neighbours = 8;
+    SphNeighbours nb;
+    compute_smoothing_lengths(s, box, p, nb);
+    const double first_width = 1.5 * std::cbrt(3.0 * 9 * 1.8 / (4.0 * cgs::kPi * 1080));
+    CHECK(nb.ghost_width() > 1.2 * first_width);
+    int bad = 0, near_ties = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) bad += !check_particle(s, i, box, 8, near_ties);
+    CHECK(bad == 0);
+    CHECK(near_ties <= 2);
+  }
+}
+
+TEST_CASE("h on a lattice: ties include the whole shell", "[sph][h][periodic]") {
+  // Cubic lattice, N_B = 50 falls inside the shell r^2 = 5 a^2 (cumulative counts 33 and 57):
+  // the rule takes the smallest float h with 2h > sqrt(5) a, so all 57 are inside.
+  const int n = 10;
+  const double a = 0.1;
+  const Box box = periodic_box({0, 0, 0}, {n * a, n * a, n * a});
+  ParticleStore s = gas_store(cubic_lattice({0, 0, 0}, a, n, n, n), 1.0);
+  SphParams p;
+  SphNeighbours nb;
+  compute_smoothing_lengths(s, box, p, nb);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    REQUIRE(s.nngb[i] == 57);
+    REQUIRE(brute_force_count(s, i, box) == 57);
+    // 2h exceeds sqrt(5) a by no more than lattice rounding (~1e-15) plus one float step (1.2e-7).
+    CHECK(2.0 * s.h[i] == Approx(std::sqrt(5.0) * a).epsilon(2e-7));
+  }
+}
+
+TEST_CASE("h: the h_min floor raises h and nngb counts the larger support", "[sph][h]") {
+  ParticleStore s = gas_store(clustered_points(2000, {0, 0, 0}, 1.0, 16), 1.0);
+  SphParams p;
+  p.h_min = 0.05;
+  SphNeighbours nb;
+  compute_smoothing_lengths(s, Box{}, p, nb);
+  int floored = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    REQUIRE(s.h[i] >= float(p.h_min));
+    REQUIRE(s.nngb[i] == brute_force_count(s, i, Box{}));
+    REQUIRE(s.nngb[i] >= p.n_neighbours);
+    floored += s.h[i] == float(p.h_min);
+  }
+  CHECK(floored > 100);  // the dense core is floored, so the floor was exercised
+}
+
+TEST_CASE("h: user errors name the problem", "[sph][h]") {
+  SphParams p;
+  SphNeighbours nb;
+  ParticleStore few = gas_store(uniform_points(30, {0, 0, 0}, {1, 1, 1}, 17), 1.0);
+  CHECK_THROWS_AS(compute_smoothing_lengths(few, Box{}, p, nb), Error);
+  // 200 particles and N_B = 150 in a periodic box: the neighbour sphere exceeds half the box.
+  const Box box = periodic_box({0, 0, 0}, {1, 1, 1});
+  ParticleStore s = gas_store(uniform_points(200, box.lo, box.size, 18), 1.0);
+  p.n_neighbours = 150;
+  CHECK_THROWS_AS(compute_smoothing_lengths(s, box, p, nb), Error);
+}
