@@ -17,7 +17,8 @@
 
 namespace mpsph::h5 {
 
-// HDF5 view of a store element type: scalar type and number of components per particle.
+// HDF5 view of a store element type: scalar type, its file type name and the number of components
+// per particle.
 template <class T>
 struct Traits;
 template <>
@@ -25,48 +26,56 @@ struct Traits<double> {
   using Scalar = double;
   static constexpr int components = 1;
   static hid_t native() { return H5T_NATIVE_DOUBLE; }
+  static constexpr const char* name = "float64";
 };
 template <>
 struct Traits<float> {
   using Scalar = float;
   static constexpr int components = 1;
   static hid_t native() { return H5T_NATIVE_FLOAT; }
+  static constexpr const char* name = "float32";
 };
 template <>
 struct Traits<uint64_t> {
   using Scalar = uint64_t;
   static constexpr int components = 1;
   static hid_t native() { return H5T_NATIVE_UINT64; }
+  static constexpr const char* name = "uint64";
 };
 template <>
 struct Traits<uint32_t> {
   using Scalar = uint32_t;
   static constexpr int components = 1;
   static hid_t native() { return H5T_NATIVE_UINT32; }
+  static constexpr const char* name = "uint32";
 };
 template <>
 struct Traits<int64_t> {
   using Scalar = int64_t;
   static constexpr int components = 1;
   static hid_t native() { return H5T_NATIVE_INT64; }
+  static constexpr const char* name = "int64";
 };
 template <>
 struct Traits<int32_t> {
   using Scalar = int32_t;
   static constexpr int components = 1;
   static hid_t native() { return H5T_NATIVE_INT32; }
+  static constexpr const char* name = "int32";
 };
 template <>
 struct Traits<uint8_t> {
   using Scalar = uint8_t;
   static constexpr int components = 1;
   static hid_t native() { return H5T_NATIVE_UINT8; }
+  static constexpr const char* name = "uint8";
 };
 template <>
 struct Traits<Vec3d> {
   using Scalar = double;
   static constexpr int components = 3;
   static hid_t native() { return H5T_NATIVE_DOUBLE; }
+  static constexpr const char* name = "float64";
 };
 static_assert(sizeof(Vec3d) == 3 * sizeof(double), "Vec3d must be three packed doubles");
 

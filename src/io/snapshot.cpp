@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <type_traits>
 
 #include "core/error.hpp"
@@ -147,6 +148,12 @@ void check_extra_fields(const std::vector<std::string>& extra, const std::string
 
 // ------------------------------------------------------------------ reading
 
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
 // Fields whose values must be finite for the run to start.
 bool must_be_finite(const std::string& name) {
   return name == "Coordinates" || name == "Velocities" || name == "Masses" ||
@@ -261,6 +268,26 @@ Box read_box(hid_t header, const std::string& ctx) {
 
 }  // namespace
 
+std::string code_unit_expression(double l, double m, double v) {
+  std::string s;
+  const char* symbols[] = {"L", "M", "V"};
+  const double exps[] = {l, m, v};
+  for (int i = 0; i < 3; ++i) {
+    if (exps[i] == 0) continue;
+    s += (s.empty() ? "" : " ") + std::string(symbols[i]);
+    if (exps[i] != 1) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "^%g", exps[i]);
+      s += buf;
+    }
+  }
+  return s.empty() ? "1" : s;
+}
+
+std::vector<std::string> default_snapshot_fields() {
+  return {std::begin(kAlwaysWritten), std::end(kAlwaysWritten)};
+}
+
 std::vector<std::string> optional_snapshot_fields() {
   std::vector<std::string> names;
   for (const FieldInfo& f : particle_field_table())
@@ -365,7 +392,7 @@ ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
       const double m = mass_table[t];
       if (!(std::isfinite(m) && m > 0))
         throw Error(ctx + ": " + prefix + "Masses is missing and /Header MassTable[" +
-                    std::to_string(t) + "] = " + std::to_string(m) + " is not a positive mass");
+                    std::to_string(t) + "] = " + number(m) + " is not a positive mass");
       std::fill_n(store.mass.begin() + off, n, m);
     }
     // Default ids: 1..N in file order (position in the file over all types, plus one).
@@ -375,7 +402,7 @@ ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
     for (std::size_t k = 0; k < n; ++k)
       if (!(store.mass[off + k] > 0))
         throw Error(ctx + ": dataset " + prefix + "Masses has non-positive mass " +
-                    std::to_string(store.mass[off + k]) + " at particle " + std::to_string(k));
+                    number(store.mass[off + k]) + " at particle " + std::to_string(k));
     off += n;
   }
   store.sort_by_type();

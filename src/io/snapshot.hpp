@@ -46,6 +46,13 @@ void write_snapshot(const std::string& path, const ParticleStore& store, const S
 // The HDF5 names that may appear in `extra_fields`.
 std::vector<std::string> optional_snapshot_fields();
 
+// "L^-3 M" for the code unit L^l M^m V^v ("1" when dimensionless), where L, M, V are the code units
+// of length, mass and velocity.
+std::string code_unit_expression(double l, double m, double v);
+
+// The HDF5 names written to every snapshot (for the types they apply to).
+std::vector<std::string> default_snapshot_fields();
+
 // Reads a GADGET/SWIFT-layout HDF5 file as initial conditions (files by other tools too).
 // Required: /Header NumPart_ThisFile (or NumPart_Total) and per type Coordinates; Masses unless
 // MassTable gives the type's mass. Optional fields get documented defaults (Velocities 0,

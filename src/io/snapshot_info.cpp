@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/particle_store.hpp"
 #include "io/hdf5_util.hpp"
+#include "io/snapshot.hpp"
 
 namespace mpsph {
 
@@ -49,19 +50,6 @@ std::string element_type_text(hid_t dataset) {
     default:
       return "other";
   }
-}
-
-// "L^-3 M" from the exponents of code length, mass and velocity.
-std::string code_unit_expression(double l, double m, double v) {
-  std::string s;
-  const char* symbols[] = {"L", "M", "V"};
-  const double exps[] = {l, m, v};
-  for (int i = 0; i < 3; ++i) {
-    if (exps[i] == 0) continue;
-    s += (s.empty() ? "" : " ") + std::string(symbols[i]);
-    if (exps[i] != 1) s += fmt("^%g", exps[i]);
-  }
-  return s.empty() ? "1" : s;
 }
 
 // The unit of a dataset from its GADGET-4 attributes, else its SWIFT attributes.
