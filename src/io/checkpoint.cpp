@@ -95,6 +95,10 @@ ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_ou
                   "-byte values as written by this build");
     h5::read_rows(root, dataset, v.data(), n, ctx, count_source);
   });
+  for (std::size_t i = 0; i < n; ++i)
+    if (store.type[i] >= kNumTypes)
+      throw Error(ctx + ": dataset /Particles/type has type " + std::to_string(store.type[i]) +
+                  " at particle " + std::to_string(i) + " (valid: 0..5)");
 
   if (state_out) {
     h5::Group st = h5::open_group(root, "State", ctx);

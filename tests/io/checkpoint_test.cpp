@@ -126,6 +126,15 @@ TEST_CASE("checkpoint reader refuses damaged and foreign files", "[io][checkpoin
     msg = error_message([&] { read_checkpoint(path, nullptr); });
     CHECK(contains(msg, "/Particles/id has 2 rows but NumParticles = 3"));
   }
+  SECTION("particle type out of range") {
+    write_checkpoint(path, s, sample_state());
+    const uint8_t types[3] = {0, 9, 1};
+    test::edit_file(path, [&](hid_t f) {
+      test::replace_dataset(f, "Particles/type", H5T_NATIVE_UINT8, {3}, types);
+    });
+    msg = error_message([&] { read_checkpoint(path, nullptr); });
+    CHECK(contains(msg, "/Particles/type has type 9 at particle 1"));
+  }
   SECTION("unwritable destination") {
     const std::string bad = test::scratch_path("no_such_dir") + "/restart.h5";
     msg = error_message([&] { write_checkpoint(bad, s, sample_state()); });
