@@ -16,12 +16,20 @@
 
 namespace mpsph::test {
 
-// A per-process scratch directory under the system temp dir.
+// A per-process scratch directory under the system temp dir, removed when the process exits.
+struct ScratchDir {
+  std::filesystem::path path = std::filesystem::temp_directory_path() /
+                               ("mpsph_io_test_" + std::to_string(static_cast<long>(getpid())));
+  ScratchDir() { std::filesystem::create_directories(path); }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
 inline std::string scratch_path(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("mpsph_io_test_" + std::to_string(static_cast<long>(getpid())));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
+  static const ScratchDir dir;
+  return (dir.path / name).string();
 }
 
 // `types` gives each particle's type (any order). Values are random with full mantissas, plus a
