@@ -86,7 +86,7 @@ void write_header(hid_t file, const std::array<uint64_t, kNumTypes>& counts,
   // GADGET's box is a cube [0, BoxSize)^3 (0 = open); BoxCorner/BoxEdges keep mpsph's exact box.
   h5::write_scalar_attribute(h, "BoxSize", meta.box.periodic ? meta.box.size.x : 0.0, ctx);
   h5::write_scalar_attribute(h, "NumFilesPerSnapshot", int32_t{1}, ctx);
-  // Non-cosmological run: yt and GADGET readers switch cosmology off when OmegaLambda is 0.
+  // Non-cosmological run: yt's GADGET frontend switches cosmology off when OmegaLambda is 0.
   h5::write_scalar_attribute(h, "Omega0", 0.0, ctx);
   h5::write_scalar_attribute(h, "OmegaLambda", 0.0, ctx);
   h5::write_scalar_attribute(h, "HubbleParam", 1.0, ctx);
@@ -96,7 +96,7 @@ void write_header(hid_t file, const std::array<uint64_t, kNumTypes>& counts,
   h5::write_scalar_attribute(h, "Flag_StellarAge", int32_t{meta.flag_stellar_age}, ctx);
   h5::write_scalar_attribute(h, "Flag_Metals", int32_t{meta.flag_metals}, ctx);
   h5::write_scalar_attribute(h, "Flag_DoublePrecision", int32_t{1}, ctx);
-  // InternalEnergy is u, not entropy (GADGET-2/SWIFT convention: one flag per type).
+  // InternalEnergy is u, not entropy (one uint32 per type, as SWIFT writes it).
   h5::write_array_attribute(h, "Flag_Entropy_ICs", std::vector<uint32_t>(kNumTypes, 0), ctx);
   // mpsph extensions.
   h5::write_string_attribute(h, "Code", "mpsph " MPSPH_VERSION, ctx);
@@ -126,7 +126,7 @@ void write_units(hid_t file, const UnitSystem& u, const std::string& ctx) {
 }
 
 // GADGET-4 stores its parameters as attributes of /Parameters; mpsph stores the resolved YAML and
-// the three GADGET unit parameters that yt reads from there.
+// the three unit parameters under their GADGET-4 names.
 void write_parameters(hid_t file, const SnapshotMeta& meta, const std::string& ctx) {
   h5::Group g = h5::create_group(file, "Parameters", ctx);
   h5::write_string_attribute(g.get(), "ConfigYAML", meta.config_yaml, ctx);
