@@ -184,6 +184,17 @@ std::vector<uint64_t> read_uint64_attribute(hid_t loc, const std::string& name,
   return read_numeric_attribute<uint64_t>(loc, name, H5T_NATIVE_UINT64, ctx);
 }
 
+double read_first_double(hid_t loc, const std::string& name, const std::string& ctx) {
+  const std::vector<double> v = read_double_attribute(loc, name, ctx);
+  if (v.empty()) throw Error(ctx + ": attribute " + in_quotes(name) + " is empty");
+  return v[0];
+}
+
+double read_first_double_or(hid_t loc, const std::string& name, double fallback,
+                            const std::string& ctx) {
+  return has_attribute(loc, name) ? read_first_double(loc, name, ctx) : fallback;
+}
+
 std::vector<int64_t> read_int64_attribute(hid_t loc, const std::string& name,
                                           const std::string& ctx) {
   return read_numeric_attribute<int64_t>(loc, name, H5T_NATIVE_INT64, ctx);

@@ -141,6 +141,11 @@ std::vector<double> read_double_attribute(hid_t loc, const std::string& name,
                                           const std::string& ctx);
 std::vector<uint64_t> read_uint64_attribute(hid_t loc, const std::string& name,
                                             const std::string& ctx);
+// The first value of a numeric attribute (GADGET scalars and SWIFT one-element arrays alike); an
+// empty attribute is an error. The _or form returns `fallback` when the attribute is absent.
+double read_first_double(hid_t loc, const std::string& name, const std::string& ctx);
+double read_first_double_or(hid_t loc, const std::string& name, double fallback,
+                            const std::string& ctx);
 std::vector<int64_t> read_int64_attribute(hid_t loc, const std::string& name,
                                           const std::string& ctx);
 // Names of all attributes of `loc`, in name order.

@@ -184,14 +184,8 @@ void check_finite(const std::vector<T>& v, std::size_t off, std::size_t n, const
   }
 }
 
-double first_double(hid_t loc, const char* name, const std::string& ctx) {
-  const std::vector<double> v = h5::read_double_attribute(loc, name, ctx);
-  if (v.empty()) throw Error(ctx + ": attribute '" + std::string(name) + "' is empty");
-  return v[0];
-}
-
 bool flag(hid_t header, const char* name, const std::string& ctx) {
-  return h5::has_attribute(header, name) && first_double(header, name, ctx) != 0.0;
+  return h5::read_first_double_or(header, name, 0.0, ctx) != 0.0;
 }
 
 // Particle numbers per type from /Header: NumPart_ThisFile, else NumPart_Total (+ the GADGET-2
@@ -229,12 +223,13 @@ UnitSystem read_units(hid_t file, const std::string& ctx) {
   h5::Group g = h5::open_group(file, "Units", ctx);
   const std::string uctx = ctx + ": /Units";
   if (flag(g.get(), "N-body units", uctx)) return UnitSystem::nbody_units();
-  const double length = first_double(g.get(), "Unit length in cgs (U_L)", uctx);
-  const double mass = first_double(g.get(), "Unit mass in cgs (U_M)", uctx);
+  const double length = h5::read_first_double(g.get(), "Unit length in cgs (U_L)", uctx);
+  const double mass = h5::read_first_double(g.get(), "Unit mass in cgs (U_M)", uctx);
   // U_V when present keeps the velocity unit bit-exact (U_L / U_t may round).
-  const double velocity = h5::has_attribute(g.get(), "Unit velocity in cgs (U_V)")
-                              ? first_double(g.get(), "Unit velocity in cgs (U_V)", uctx)
-                              : length / first_double(g.get(), "Unit time in cgs (U_t)", uctx);
+  const double velocity =
+      h5::has_attribute(g.get(), "Unit velocity in cgs (U_V)")
+          ? h5::read_first_double(g.get(), "Unit velocity in cgs (U_V)", uctx)
+          : length / h5::read_first_double(g.get(), "Unit time in cgs (U_t)", uctx);
   try {
     return UnitSystem::from_cgs(length, mass, velocity);
   } catch (const Error& e) {
@@ -351,8 +346,7 @@ ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
 
   std::array<uint64_t, kNumTypes> counts{};
   const std::string count_name = read_counts(h, counts, hctx);
-  if (h5::has_attribute(h, "NumFilesPerSnapshot") &&
-      first_double(h, "NumFilesPerSnapshot", hctx) > 1)
+  if (h5::read_first_double_or(h, "NumFilesPerSnapshot", 1, hctx) > 1)
     throw Error(hctx + ": NumFilesPerSnapshot > 1; only single-file snapshots can be read");
   std::vector<double> mass_table(kNumTypes, 0.0);
   if (h5::has_attribute(h, "MassTable")) {
@@ -409,8 +403,8 @@ ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
 
   if (meta_out) {
     SnapshotMeta meta;
-    meta.time = h5::has_attribute(h, "Time") ? first_double(h, "Time", hctx) : 0.0;
-    meta.step = h5::has_attribute(h, "Step") ? static_cast<long>(first_double(h, "Step", hctx)) : 0;
+    meta.time = h5::read_first_double_or(h, "Time", 0.0, hctx);
+    meta.step = static_cast<long>(h5::read_first_double_or(h, "Step", 0.0, hctx));
     meta.units_in_file = h5::has_link(fid, "Units");
     if (meta.units_in_file) meta.units = read_units(fid, ctx);
     meta.box = read_box(h, hctx);

@@ -31,12 +31,6 @@ const char* type_name(int t) {
   return names[t];
 }
 
-double first_or(hid_t loc, const char* name, double fallback, const std::string& ctx) {
-  if (!h5::has_attribute(loc, name)) return fallback;
-  const auto v = h5::read_double_attribute(loc, name, ctx);
-  return v.empty() ? fallback : v[0];
-}
-
 std::string element_type_text(hid_t dataset) {
   h5::Datatype t(H5Dget_type(dataset));
   const std::size_t bits = 8 * H5Tget_size(t.get());
@@ -55,11 +49,12 @@ std::string element_type_text(hid_t dataset) {
 // The unit of a dataset from its GADGET-4 attributes, else its SWIFT attributes.
 std::string unit_text(hid_t dataset, bool nbody, const std::string& ctx) {
   if (h5::has_attribute(dataset, "length_scaling") && h5::has_attribute(dataset, "to_cgs")) {
-    const std::string expr = code_unit_expression(first_or(dataset, "length_scaling", 0, ctx),
-                                                  first_or(dataset, "mass_scaling", 0, ctx),
-                                                  first_or(dataset, "velocity_scaling", 0, ctx));
+    const std::string expr =
+        code_unit_expression(h5::read_first_double_or(dataset, "length_scaling", 0, ctx),
+                             h5::read_first_double_or(dataset, "mass_scaling", 0, ctx),
+                             h5::read_first_double_or(dataset, "velocity_scaling", 0, ctx));
     if (nbody) return expr + " (N-body)";
-    return expr + fmt(" (1 = %.5g cgs)", first_or(dataset, "to_cgs", 1, ctx));
+    return expr + fmt(" (1 = %.5g cgs)", h5::read_first_double_or(dataset, "to_cgs", 1, ctx));
   }
   const char* swift_factor = "Conversion factor to CGS (not including cosmological corrections)";
   if (h5::has_attribute(dataset, "U_L exponent") && h5::has_attribute(dataset, swift_factor)) {
@@ -67,10 +62,11 @@ std::string unit_text(hid_t dataset, bool nbody, const std::string& ctx) {
     const char* symbols[] = {"cm", "g", "s"};
     const char* attrs[] = {"U_L exponent", "U_M exponent", "U_t exponent"};
     for (int i = 0; i < 3; ++i) {
-      const double e = first_or(dataset, attrs[i], 0, ctx);
+      const double e = h5::read_first_double_or(dataset, attrs[i], 0, ctx);
       if (e != 0) s += (s.empty() ? "" : " ") + std::string(symbols[i]) + fmt("^%g", e);
     }
-    return fmt("%.5g ", first_or(dataset, swift_factor, 1, ctx)) + (s.empty() ? "1" : s);
+    return fmt("%.5g ", h5::read_first_double_or(dataset, swift_factor, 1, ctx)) +
+           (s.empty() ? "1" : s);
   }
   return "(no unit attributes)";
 }
@@ -96,26 +92,29 @@ std::string snapshot_info(const std::string& path) {
   if (h5::has_link(fid, "Units")) {
     h5::Group u = h5::open_group(fid, "Units", ctx);
     const std::string uctx = ctx + ": /Units";
-    nbody = first_or(u.get(), "N-body units", 0, uctx) != 0;
-    const double G = first_or(u.get(), "Gravitational constant in code units (G)", 0, uctx);
+    nbody = h5::read_first_double_or(u.get(), "N-body units", 0, uctx) != 0;
+    const double G =
+        h5::read_first_double_or(u.get(), "Gravitational constant in code units (G)", 0, uctx);
     if (nbody) {
       units = fmt("N-body (G = %g)", G);
     } else {
-      const double l = first_or(u.get(), "Unit length in cgs (U_L)", 1, uctx);
-      const double m = first_or(u.get(), "Unit mass in cgs (U_M)", 1, uctx);
-      time_unit_s = first_or(u.get(), "Unit time in cgs (U_t)", 1, uctx);
+      const double l = h5::read_first_double_or(u.get(), "Unit length in cgs (U_L)", 1, uctx);
+      const double m = h5::read_first_double_or(u.get(), "Unit mass in cgs (U_M)", 1, uctx);
+      time_unit_s = h5::read_first_double_or(u.get(), "Unit time in cgs (U_t)", 1, uctx);
       units = fmt("length %.6g cm (%.6g pc), mass %.6g g (%.6g Msun), time %.6g s (%.6g Myr)", l,
                   l / cgs::pc, m, m / cgs::Msun, time_unit_s, time_unit_s / cgs::Myr);
       if (G > 0) units += fmt(", G = %.6g code units", G);
     }
   }
-  const double time = first_or(h, "Time", 0, hctx);
+  const double time = h5::read_first_double_or(h, "Time", 0, hctx);
   out += fmt("time      %.10g", time);
   out += nbody ? " (code units)\n" : fmt(" = %.6g Myr\n", time * time_unit_s / cgs::Myr);
   out += "units     " + units + "\n";
 
   // Box.
-  const bool periodic = first_or(h, "Periodic", first_or(h, "BoxSize", 0, hctx) > 0, hctx) != 0;
+  const bool periodic =
+      h5::read_first_double_or(h, "Periodic", h5::read_first_double_or(h, "BoxSize", 0, hctx) > 0,
+                               hctx) != 0;
   if (!periodic) {
     out += "box       open\n";
   } else if (h5::has_attribute(h, "BoxEdges")) {
@@ -125,7 +124,7 @@ std::string snapshot_info(const std::string& path) {
     out += fmt("box       periodic, corner (%g, %g, %g), edges (%g, %g, %g)\n", lo[0], lo[1], lo[2],
                e[0], e[1], e[2]);
   } else {
-    out += fmt("box       periodic, BoxSize %g\n", first_or(h, "BoxSize", 0, hctx));
+    out += fmt("box       periodic, BoxSize %g\n", h5::read_first_double_or(h, "BoxSize", 0, hctx));
   }
 
   // Counts and masses per type.
