@@ -1,4 +1,5 @@
 // The complete parameter schema of the program: each module contributes its own keys.
+#include "cooling/cooling_params.hpp"
 #include "core/config.hpp"
 #include "core/run_params.hpp"
 #include "core/units.hpp"
@@ -18,6 +19,7 @@ const Schema& program_schema() {
     add_sph_params(s);
     add_gravity_params(s);
     add_timestep_params(s);
+    add_cooling_params(s);
     return s;
   }();
   return schema;
