@@ -55,6 +55,14 @@ class SphNeighbours {
   // Gas indices of the tree points with tree distance < radius (unordered). Thread-safe.
   void within(const Vec3d& x, double radius, std::vector<uint32_t>& out) const;
 
+  // --- candidates cached by the smoothing-length stage ---------------------------------------
+  // For gas i, `stride` gas indices (its nearest neighbours) that hold every j a search of radius
+  // 2 covered_h[i] (1 + kTreeRadiusSlack) would return. build_pairs filters these instead of
+  // searching the tree again, for every i with store.h[i] == covered_h[i] (0: no valid list).
+  // build_tree and build_pairs drop them.
+  void set_candidates(std::size_t stride, std::vector<uint32_t> index,
+                      std::vector<float> covered_h);
+
   // --- pair lists ----------------------------------------------------------------------------
   // Builds, for every gas i, the sorted list of all gas j != i with canonical r_ij < h_i + h_j
   // (i.e. r_ij < 2 h_ij). Every such pair is listed from both sides. Uses store.h; the tree must
@@ -66,6 +74,8 @@ class SphNeighbours {
   const uint32_t* pairs_end(std::size_t i) const { return neighbours_.data() + offsets_[i + 1]; }
 
  private:
+  void drop_candidates();
+
   struct Tree;
   std::unique_ptr<Tree> tree_;
   std::vector<Vec3d> points_;       // [0, n_gas): wrapped gas positions; then ghost images
@@ -73,6 +83,9 @@ class SphNeighbours {
   std::size_t n_gas_ = 0;
   double ghost_width_ = 0.0;
   bool periodic_ = false;
+  std::size_t cand_stride_ = 0;
+  std::vector<uint32_t> cand_;        // n_gas x cand_stride_
+  std::vector<float> cand_h_;         // covered_h per gas particle
   std::vector<uint64_t> offsets_;     // CSR offsets, size n_gas + 1 (empty: no pair lists)
   std::vector<uint32_t> neighbours_;  // CSR entries
 };

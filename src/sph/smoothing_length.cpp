@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/constants.hpp"
@@ -57,18 +58,20 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   nb.build_tree(store, box, width);
 
   std::vector<double> d2_in(n), d2_out(n);
+  std::vector<uint32_t> knn(n * k);  // kept for build_pairs (SphNeighbours::set_candidates)
   std::vector<uint32_t> todo(n);
   for (std::size_t i = 0; i < n; ++i) todo[i] = static_cast<uint32_t>(i);
   for (;;) {
     const std::ptrdiff_t n_todo = static_cast<std::ptrdiff_t>(todo.size());
 #pragma omp parallel
     {
-      std::vector<uint32_t> idx(k);
       std::vector<double> tree_d2(k), r2(k);
 #pragma omp for schedule(dynamic, 256)
       for (std::ptrdiff_t t = 0; t < n_todo; ++t) {
         const std::size_t i = todo[t];
-        const std::size_t found = nb.nearest(nb.tree_position(i), k, idx.data(), tree_d2.data());
+        uint32_t* idx = knn.data() + i * k;
+        // The tree holds >= n >= k points, so all k are found.
+        const std::size_t found = nb.nearest(nb.tree_position(i), k, idx, tree_d2.data());
         // Canonical distances decide; the tree's only pick the candidates.
         for (std::size_t m = 0; m < found; ++m)
           r2[m] = norm2(min_image(store.pos[i] - store.pos[idx[m]], box));
@@ -101,6 +104,7 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n);
   const float h_min = float(params.h_min);
   std::vector<uint8_t> recount(n, 0);
+  std::vector<float> covered_h(n, 0.f);
   float h_max = 0.f;
 #pragma omp parallel for reduction(max : h_max)
   for (std::ptrdiff_t i = 0; i < sn; ++i) {
@@ -110,6 +114,10 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
     // 2h <= d_{N+1} with d_N < 2h: exactly N_B inside; otherwise (ties, floor) count them.
     recount[i] = support2(h) > d2_out[i];
     store.nngb[i] = static_cast<int32_t>(n_b);
+    // The k-list holds all that a tree search of radius 2h (1 + slack) would return when that
+    // radius stays below d_{N+1}: then build_pairs needs no second search for i.
+    const double radius = 2.0 * double(h) * (1.0 + kTreeRadiusSlack);
+    if (radius * radius < d2_out[i]) covered_h[i] = h;
   }
 
   nb.ensure_ghost_width(store, box, 2.0 * double(h_max) * (1.0 + kTreeRadiusSlack));
@@ -127,6 +135,7 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
       store.nngb[i] = count;
     }
   }
+  nb.set_candidates(k, std::move(knn), std::move(covered_h));
 }
 
 }  // namespace mpsph

@@ -21,7 +21,9 @@
 namespace mpsph {
 
 // Sets store.h and store.nngb for gas [0, n_gas) and (re)builds the kd-tree in `nb` over the
-// current gas positions (periodic ghosts as wide as the searches need). Throws mpsph::Error when
+// current gas positions (periodic ghosts as wide as the searches need). The N_B + 1 nearest
+// neighbours of each particle stay in `nb` as candidates for the pair lists of compute_density,
+// which then needs no second tree search. Throws mpsph::Error when
 // there are fewer than N_B + 1 gas particles, or the N_B-th neighbour distance reaches half the
 // smallest edge of a periodic box.
 void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphParams& params,

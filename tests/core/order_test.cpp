@@ -37,3 +37,17 @@ TEST_CASE("order_particles sorts by (type, Morton key) and keeps particles intac
     CHECK_FALSE(order_particles(s, box));  // already ordered: nothing moves
   }
 }
+
+TEST_CASE("order_particles is stable: equal (type, key) keep their order", "[core][order]") {
+  ParticleStore s;
+  s.resize(6);
+  // Particles 1, 3, 5 share one position (one key), 0, 2, 4 another; all gas.
+  for (std::size_t i = 0; i < 6; ++i) {
+    s.pos[i] = i % 2 ? Vec3d{0.9, 0.9, 0.9} : Vec3d{0.1, 0.1, 0.1};
+    s.id[i] = i;
+    s.type[i] = kGas;
+  }
+  order_particles(s, Box{});
+  const std::vector<uint64_t> expected{0, 2, 4, 1, 3, 5};
+  CHECK(s.id == expected);
+}
