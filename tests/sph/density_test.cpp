@@ -78,6 +78,7 @@ TEST_CASE("no missed pairs: pair lists equal the brute-force set r_ij < h_i + h_
       // three decades, so most pairs are asymmetric (h_i != h_j).
       ParticleStore s = gas_store(clustered_points(1500, {-0.9, 0.95, -1.0}, 0.8, 21), 1e-3);
       random_velocities(s, 1.0, 22);
+      if (box.periodic) wrap_every_second(s, box);
       SphNeighbours nb;
       const SphParams p;
       compute_smoothing_lengths(s, box, p, nb);

@@ -101,6 +101,7 @@ TEST_CASE("SPH forces conserve momentum to round-off and energy to float precisi
     // random u: every term of the force loop contributes.
     ParticleStore s = gas_store(clustered_points(1500, {0.9, -0.9, 0.95}, 0.8, 41), 1.0 / 1500);
     random_velocities(s, 1.0, 42);
+    if (box.periodic) wrap_every_second(s, box);
     for (std::size_t i = 0; i < s.size(); ++i) s.u[i] = 0.5 + random_uniform(i, 43, kStreamSetup);
     full_force(s, box, EosParams{}, SphParams{});
 

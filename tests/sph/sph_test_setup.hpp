@@ -64,6 +64,13 @@ inline std::vector<Vec3d> clustered_points(std::size_t n, const Vec3d& centre, d
   return p;
 }
 
+// Wraps every second particle into a periodic box and leaves the others where they are (inside
+// or outside): pairs across a face then need the minimum image, and the tree sees both kinds of
+// coordinates.
+inline void wrap_every_second(ParticleStore& s, const Box& box) {
+  for (std::size_t i = 0; i < s.size(); i += 2) s.pos[i] = wrap_position(s.pos[i], box);
+}
+
 // Random velocities with components uniform in [-vmax, vmax).
 inline void random_velocities(ParticleStore& s, double vmax, uint64_t seed) {
   for (std::size_t i = 0; i < s.size(); ++i)
