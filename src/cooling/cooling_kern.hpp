@@ -281,6 +281,10 @@ MPSPH_HD CoolingSolution integrate_cooling(const CoolingKernelParams& p, const C
   if (!(dt > 0.0)) return {u, 0};
   double r = radiative_dudt(p, g, u);
   const double f = std::fabs(a + r);
+  // A step that changes u by less than tolerance/10 (most particles, most steps): one implicit
+  // step. Its local error is below the change itself (stiff case) or its square (smooth case).
+  if (dt * f <= 0.1 * p.tolerance * u)
+    return {std::fmax(backward_euler_step(p, g, a, u, r, dt), p.u_floor), 1};
   // First trial: the local error of backward Euler is ~ (h/t_u)^2 with t_u = u/|du/dt|.
   double h = dt;
   if (f > 0.0 && u > 0.0) h = std::fmin(dt, std::sqrt(p.tolerance) * u / f);
