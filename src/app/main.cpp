@@ -14,7 +14,8 @@
 namespace {
 
 const char* kUsage =
-    "mpsph " MPSPH_VERSION " - multi-phase SPH for galaxies and molecular clouds\n"
+    "mpsph " MPSPH_VERSION
+    " - multi-phase SPH for galaxies and molecular clouds\n"
     "\n"
     "usage:\n"
     "  mpsph run <config.yaml> [--device auto|cpu|gpu] [--output-dir DIR] [--set a.b.c=VALUE]...\n"
@@ -32,7 +33,9 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-void on_signal(int) { mpsph::Simulation::request_stop(); }
+void on_signal(int) {
+  mpsph::Simulation::request_stop();
+}
 
 int cmd_run(const std::vector<std::string>& args) {
   mpsph::RunOptions opt;

@@ -22,9 +22,10 @@ void Progress::update(long step, double t, double dt, std::size_t n, double rel_
   const double frac = (t - t_start_) / (t_end_ - t_start_);
   const double eta = frac > 0 ? elapsed * (1.0 - frac) / frac : 0.0;
   const double rate = elapsed > 0 ? updates_ / elapsed : 0.0;
-  std::snprintf(line_, sizeof line_,
-                "step %7ld  t = %.4g / %.4g  dt = %.3e  %.3g particles/s  ETA %.0f s  dE/E0 = %+.2e",
-                step, t, t_end_, dt, rate, eta, rel_err);
+  std::snprintf(
+      line_, sizeof line_,
+      "step %7ld  t = %.4g / %.4g  dt = %.3e  %.3g particles/s  ETA %.0f s  dE/E0 = %+.2e", step, t,
+      t_end_, dt, rate, eta, rel_err);
   const bool due = std::chrono::duration<double>(now - last_print_).count() >= min_interval_;
   if (tty_) {
     if (due || !printed_) {

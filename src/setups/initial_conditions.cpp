@@ -3,45 +3,199 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/param_format.hpp"
+#include "core/units.hpp"
 #include "io/snapshot.hpp"
 #include "setups/evrard.hpp"
+#include "setups/plummer.hpp"
 #include "setups/sod.hpp"
 
 namespace mpsph {
 
 void add_setup_params(Schema& s) {
-  s.add({"setup.type", ParamType::Choice, std::nullopt, 0, 0, false, false,
-         {"evrard", "sod", "file"}, "", "initial conditions: a built-in generator or an HDF5 file"});
+  s.add({"setup.type",
+         ParamType::Choice,
+         std::nullopt,
+         0,
+         0,
+         false,
+         false,
+         {"evrard", "sod", "plummer", "file"},
+         "",
+         "initial conditions: a built-in generator or an HDF5 file"});
 
   const EvrardParams e;
   const std::string evrard = "setup.type=evrard";
-  s.add({"setup.n_particles", ParamType::Int, param_text(long(e.n_target)), 100, 1e10, false,
-         false, {}, "", "approximate particle number (cubic lattice, stretched)", evrard});
-  s.add({"setup.mass", ParamType::Double, param_text(e.mass), 0, 1e300, true, false, {},
-         "code mass", "total mass M", evrard});
-  s.add({"setup.radius", ParamType::Double, param_text(e.radius), 0, 1e300, true, false, {},
-         "code length", "radius R", evrard});
-  s.add({"setup.u0", ParamType::Double, param_text(e.u0), 0, 1e300, true, false, {},
-         "code velocity^2", "initial specific internal energy (0.05 G M/R in Evrard 1988)",
+  s.add({"setup.n_particles",
+         ParamType::Int,
+         param_text(long(e.n_target)),
+         100,
+         1e10,
+         false,
+         false,
+         {},
+         "",
+         "approximate particle number (cubic lattice, stretched)",
+         evrard});
+  s.add({"setup.mass",
+         ParamType::Double,
+         param_text(e.mass),
+         0,
+         1e300,
+         true,
+         false,
+         {},
+         "code mass",
+         "total mass M",
+         evrard});
+  s.add({"setup.radius",
+         ParamType::Double,
+         param_text(e.radius),
+         0,
+         1e300,
+         true,
+         false,
+         {},
+         "code length",
+         "radius R",
+         evrard});
+  s.add({"setup.u0",
+         ParamType::Double,
+         param_text(e.u0),
+         0,
+         1e300,
+         true,
+         false,
+         {},
+         "code velocity^2",
+         "initial specific internal energy (0.05 G M/R in Evrard 1988)",
          evrard});
 
   const SodParams d;
   const std::string sod = "setup.type=sod";
-  s.add({"setup.nx_left", ParamType::Int, param_text(d.nx_left), 2, 4096, false, false, {}, "",
-         "lattice points along x in the dense half x < 1", sod});
-  s.add({"setup.ny_left", ParamType::Int, param_text(d.ny_left), 2, 4096, false, false, {}, "",
-         "lattice points along y and z in the dense half", sod});
-  s.add({"setup.rho_left", ParamType::Double, param_text(d.rho_left), 0, 1e300, true, false, {},
-         "code density", "left density", sod});
-  s.add({"setup.p_left", ParamType::Double, param_text(d.p_left), 0, 1e300, true, false, {},
-         "code pressure", "left pressure", sod});
-  s.add({"setup.rho_right", ParamType::Double, param_text(d.rho_right), 0, 1e300, true, false, {},
-         "code density", "right density ((rho_left/rho_right)^(1/3) must be an integer)", sod});
-  s.add({"setup.p_right", ParamType::Double, param_text(d.p_right), 0, 1e300, true, false, {},
-         "code pressure", "right pressure", sod});
+  s.add({"setup.nx_left",
+         ParamType::Int,
+         param_text(d.nx_left),
+         2,
+         4096,
+         false,
+         false,
+         {},
+         "",
+         "lattice points along x in the dense half x < 1",
+         sod});
+  s.add({"setup.ny_left",
+         ParamType::Int,
+         param_text(d.ny_left),
+         2,
+         4096,
+         false,
+         false,
+         {},
+         "",
+         "lattice points along y and z in the dense half",
+         sod});
+  s.add({"setup.rho_left",
+         ParamType::Double,
+         param_text(d.rho_left),
+         0,
+         1e300,
+         true,
+         false,
+         {},
+         "code density",
+         "left density",
+         sod});
+  s.add({"setup.p_left",
+         ParamType::Double,
+         param_text(d.p_left),
+         0,
+         1e300,
+         true,
+         false,
+         {},
+         "code pressure",
+         "left pressure",
+         sod});
+  s.add({"setup.rho_right",
+         ParamType::Double,
+         param_text(d.rho_right),
+         0,
+         1e300,
+         true,
+         false,
+         {},
+         "code density",
+         "right density ((rho_left/rho_right)^(1/3) must be an integer)",
+         sod});
+  s.add({"setup.p_right",
+         ParamType::Double,
+         param_text(d.p_right),
+         0,
+         1e300,
+         true,
+         false,
+         {},
+         "code pressure",
+         "right pressure",
+         sod});
 
-  s.add({"setup.path", ParamType::String, std::nullopt, 0, 0, false, false, {}, "",
-         "HDF5 file in the GADGET/SWIFT layout", "setup.type=file"});
+  const std::string plummer = "setup.type=plummer";
+  s.add({"setup.n_particles",
+         ParamType::Int,
+         "10000",
+         2,
+         1e10,
+         false,
+         false,
+         {},
+         "",
+         "number of particles (collisionless, type 1)",
+         plummer});
+  s.add({"setup.seed",
+         ParamType::Int,
+         "1",
+         0,
+         1e18,
+         false,
+         false,
+         {},
+         "",
+         "random seed (counter-based sampling: same seed, same particles)",
+         plummer});
+  s.add({"setup.mass",
+         ParamType::Double,
+         "1",
+         0,
+         1e300,
+         true,
+         false,
+         {},
+         "code mass",
+         "total mass M",
+         plummer});
+  s.add({"setup.scale_radius",
+         ParamType::Double,
+         param_text(kPlummerVirialScaleRadius),
+         0,
+         1e300,
+         true,
+         false,
+         {},
+         "code length",
+         "Plummer scale radius a (3 pi/16: virial radius 1, E = -1/4 for G = M = 1)",
+         plummer});
+
+  s.add({"setup.path",
+         ParamType::String,
+         std::nullopt,
+         0,
+         0,
+         false,
+         false,
+         {},
+         "",
+         "HDF5 file in the GADGET/SWIFT layout",
+         "setup.type=file"});
 }
 
 InitialState make_initial_state(const Config& c) {
@@ -66,6 +220,11 @@ InitialState make_initial_state(const Config& c) {
     SodSetup sod = make_sod(p);
     st.particles = std::move(sod.particles);
     st.box = sod.box;
+  } else if (type == "plummer") {
+    st.particles = make_plummer(static_cast<std::size_t>(c.get_int("setup.n_particles")),
+                                static_cast<uint64_t>(c.get_int("setup.seed")),
+                                c.get_double("setup.mass"), c.get_double("setup.scale_radius"),
+                                true, kDarkMatter, UnitSystem::from_config(c).G);
   } else if (type == "file") {
     SnapshotMeta meta;
     st.particles = read_snapshot(c.get_string("setup.path"), &meta);

@@ -40,8 +40,9 @@ void correct_step(ParticleStore& s, double dt, const Box& box, bool correct_u) {
 }
 
 double next_timestep(const ParticleStore& s, const TimestepParams& tp, const GravityParams& gp) {
-  const TimestepCriteria c{tp.courant,   tp.use_acceleration, tp.use_velocity,
-                           tp.use_sound, tp.use_energy,       tp.use_signal_velocity};
+  const TimestepCriteria c{
+      tp.courant,    tp.use_acceleration,    tp.use_velocity,       tp.use_sound,
+      tp.use_energy, tp.use_signal_velocity, tp.energy_heating_only};
   const auto n = static_cast<std::ptrdiff_t>(s.size());
   const auto n_gas = static_cast<std::ptrdiff_t>(s.n_gas());
   double dt = DBL_MAX;

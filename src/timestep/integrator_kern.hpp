@@ -6,6 +6,10 @@
 //
 // One force evaluation per step, at the predicted state (so viscosity and du/dt see velocities
 // at the force time); a^p becomes a^n of the next step.
+//
+// Positivity of u: an update may at most halve u (GADGET-2's limiter on the entropy update,
+// Springel 2005), because the symmetric energy equation can cool a particle through its
+// neighbours' pressure faster than its own u allows.
 #pragma once
 
 #include "core/annotation.hpp"
@@ -29,12 +33,16 @@ MPSPH_HD KinematicState correct_kinematics(const Vec3d& pos0, const Vec3d& vel0,
   return {pos0 + (0.5 * dt) * (vel0 + v1), v1};
 }
 
+MPSPH_HD double limit_energy_drop(double u_new, double u_old) {
+  return u_new < 0.5 * u_old ? 0.5 * u_old : u_new;
+}
+
 MPSPH_HD double predict_energy(double u, double dudt, double dt) {
-  return u + dt * dudt;
+  return limit_energy_drop(u + dt * dudt, u);
 }
 
 MPSPH_HD double correct_energy(double u0, double dudt0, double dudt_p, double dt) {
-  return u0 + 0.5 * dt * (dudt0 + dudt_p);
+  return limit_energy_drop(u0 + 0.5 * dt * (dudt0 + dudt_p), u0);
 }
 
 }  // namespace mpsph

@@ -67,6 +67,10 @@ void add_timestep_params(Schema& s) {
          {},
          "",
          "criterion h/(c + 1.2 (alpha c + beta max mu)) (viscous Courant)"});
+  s.add({"timestep.energy_heating_only", ParamType::Bool, param_text(d.energy_heating_only), 0, 0,
+         false, false, {}, "",
+         "apply u/|du/dt| to heating only (cooling is kept positive by the u >= u_old/2 limiter); "
+         "false = the seed form for both signs"});
   s.add({"timestep.dt_max",
          ParamType::Double,
          param_text(d.dt_max),
@@ -97,6 +101,7 @@ TimestepParams timestep_params_from(const Config& c) {
   p.use_sound = c.get_bool("timestep.use_sound");
   p.use_energy = c.get_bool("timestep.use_energy");
   p.use_signal_velocity = c.get_bool("timestep.use_signal_velocity");
+  p.energy_heating_only = c.get_bool("timestep.energy_heating_only");
   p.dt_max = c.get_double("timestep.dt_max");
   p.dt_min = c.get_double("timestep.dt_min");
   return p;

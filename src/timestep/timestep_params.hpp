@@ -15,6 +15,7 @@ struct TimestepParams {
   bool use_sound = true;
   bool use_energy = true;
   bool use_signal_velocity = false;
+  bool energy_heating_only = true;  // u/|du/dt| limits heating only (see timestep_kern.hpp)
   double dt_max = 0.0;  // 0 = no maximum (code time)
   double dt_min = 0.0;  // abort when dt falls below this (0 = never)
 };

@@ -1,0 +1,360 @@
+#include "core/simulation.hpp"
+
+#include <omp.h>
+
+#include <atomic>
+#include <cfloat>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "core/device.hpp"
+#include "core/error.hpp"
+#include "core/order.hpp"
+#include "core/progress.hpp"
+#include "gravity/gravity_solver.hpp"
+#include "io/checkpoint.hpp"
+#include "io/snapshot.hpp"
+#include "setups/initial_conditions.hpp"
+#include "sph/density.hpp"
+#include "sph/force.hpp"
+#include "sph/neighbour_search.hpp"
+#include "sph/smoothing_length.hpp"
+#include "timestep/integrator.hpp"
+
+namespace mpsph {
+
+namespace {
+std::atomic<bool> g_stop_requested{false};
+
+Config load_config(const RunOptions& opt, std::string* checkpoint_yaml) {
+  std::vector<std::string> overrides = opt.overrides;
+  if (opt.device) overrides.push_back("run.device=" + *opt.device);
+  if (opt.output_dir) overrides.push_back("run.output_dir=" + *opt.output_dir);
+  if (!opt.config_path.empty())
+    return Config::from_file(opt.config_path, program_schema(), overrides);
+  if (opt.restart_path.empty())
+    throw Error("no config file given (usage: mpsph run <config.yaml>)");
+  // Restart without a config: the checkpoint carries the resolved config of the run.
+  return Config::from_string(*checkpoint_yaml, "checkpoint '" + opt.restart_path + "'",
+                             program_schema(), overrides);
+}
+}  // namespace
+
+// Workspaces of the physics modules, kept between steps.
+class Physics {
+ public:
+  SphNeighbours neighbours;
+  GravitySolver gravity;
+};
+
+void Simulation::request_stop() {
+  g_stop_requested = true;
+}
+
+Simulation::Simulation(const RunOptions& opt) : physics_(std::make_unique<Physics>()) {
+  quiet_ = opt.quiet;
+  CheckpointState ckpt;
+  if (!opt.restart_path.empty()) store_ = read_checkpoint(opt.restart_path, &ckpt);
+
+  config_ = load_config(opt, &ckpt.config_yaml);
+  run_ = run_params_from(config_);
+  units_ = UnitSystem::from_config(config_);
+  sph_ = sph_params_from(config_);
+  eos_ = eos_params_from(config_);
+  grav_ = gravity_params_from(config_);
+  tstep_ = timestep_params_from(config_);
+  if (run_.threads > 0) omp_set_num_threads(run_.threads);
+
+  const Device device = resolve_device(parse_device(run_.device));
+  if (device == Device::Gpu)
+    throw Error("the GPU backend of the step is not available in this version; use --device cpu");
+
+  std::error_code ec;
+  std::filesystem::create_directories(run_.output_dir, ec);
+  if (ec || !std::filesystem::is_directory(run_.output_dir))
+    throw Error("cannot create output directory '" + run_.output_dir + "': " + ec.message());
+  {
+    const std::string path = run_.output_dir + "/config_resolved.yaml";
+    std::ofstream f(path);
+    if (!(f << config_.resolved_yaml()))
+      throw Error("cannot write '" + path + "' (is the output directory writable?)");
+  }
+
+  log("mpsph " MPSPH_VERSION ", backend " + std::string(device_name(device)) + ", " +
+      std::to_string(omp_get_max_threads()) + " OpenMP threads");
+  log("units: " + units_.describe());
+
+  if (!opt.restart_path.empty()) {
+    box_.periodic = ckpt.scalars.at("box_periodic") != 0.0;
+    box_.lo = {ckpt.scalars.at("box_lo_x"), ckpt.scalars.at("box_lo_y"),
+               ckpt.scalars.at("box_lo_z")};
+    box_.size = {ckpt.scalars.at("box_size_x"), ckpt.scalars.at("box_size_y"),
+                 ckpt.scalars.at("box_size_z")};
+    time_ = ckpt.time;
+    dt_ = ckpt.dt;
+    step_ = ckpt.step;
+    next_snapshot_ = ckpt.next_snapshot;
+    t_start_ = ckpt.scalars.at("t_start");
+    radiated_ = ckpt.scalars.at("radiated");
+    conserved0_.kinetic = ckpt.scalars.at("E0_kinetic");
+    conserved0_.thermal = ckpt.scalars.at("E0_thermal");
+    conserved0_.potential = ckpt.scalars.at("E0_potential");
+    log("restarted from '" + opt.restart_path + "' at t = " + std::to_string(time_) + ", step " +
+        std::to_string(step_));
+    const std::string csv = run_.output_dir + "/energy.csv";
+    energy_csv_ = std::fopen(csv.c_str(), "a");
+    if (!energy_csv_) throw Error("cannot append to '" + csv + "'");
+    return;
+  }
+
+  InitialState init = make_initial_state(config_);
+  store_ = std::move(init.particles);
+  box_ = init.box;
+  time_ = t_start_ = init.time;
+  log("initial conditions: " + std::to_string(store_.size()) + " particles (" +
+      std::to_string(store_.n_gas()) + " gas), t = " + std::to_string(time_));
+  if (run_.t_end <= time_) throw Error("run.t_end must be later than the initial time");
+
+  compute_forces();
+  compute_timestep();
+  conserved0_ = conserved();
+
+  const std::string csv = run_.output_dir + "/energy.csv";
+  energy_csv_ = std::fopen(csv.c_str(), "w");
+  if (!energy_csv_) throw Error("cannot write '" + csv + "'");
+  const double e_cgs = units_.to_cgs({0, 1, 2});
+  std::fprintf(
+      energy_csv_,
+      "# mpsph energy and momentum diagnostics, summed in double over all particles\n"
+      "# units: time [code time = %.6e s], energies [code energy = %.6e erg], momentum "
+      "[code mass * code velocity], angular momentum about the origin "
+      "[code mass * code length * code velocity]%s\n"
+      "# rel_error = (E_total - E_total(t0)) / |E_total(t0)|; E_total includes E_radiated\n"
+      "step,time,dt,E_kinetic,E_thermal,E_potential,E_radiated,E_total,rel_error,"
+      "px,py,pz,Lx,Ly,Lz\n",
+      units_.time_cgs(), e_cgs, units_.nbody ? " (N-body units: factors are 1)" : "");
+  write_diagnostics_row();
+  write_snapshot_now();
+}
+
+Simulation::~Simulation() {
+  if (energy_csv_) std::fclose(energy_csv_);
+}
+
+// ------------------------------------------------------------------------------ the main loop
+
+bool Simulation::run() {
+  Progress progress(t_start_, run_.t_end, stdout);
+  const auto wall0 = std::chrono::steady_clock::now();
+  auto last_checkpoint = wall0;
+  long steps_this_run = 0;
+  bool reached_end = false;
+
+  while (true) {
+    if (time_ >= run_.t_end * (1 - 1e-12)) {
+      reached_end = true;
+      break;
+    }
+    if (run_.max_steps > 0 && steps_this_run >= run_.max_steps) break;
+    if (tstep_.dt_min > 0 && dt_ < tstep_.dt_min)
+      throw Error("time step " + std::to_string(dt_) + " fell below timestep.dt_min = " +
+                  std::to_string(tstep_.dt_min) + " at t = " + std::to_string(time_));
+
+    // Shorten the step to land exactly on the next output time.
+    const double t_out = next_output_time();
+    const bool hits_output = time_ + dt_ >= t_out;
+    step(hits_output ? t_out - time_ : dt_);
+    if (hits_output) time_ = t_out;
+    ++steps_this_run;
+
+    timer_.time("diagnostics / I/O", [&] {
+      if (step_ % run_.diagnostics_every == 0 || hits_output) write_diagnostics_row();
+      if (hits_output) write_snapshot_now();
+      const double minutes =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint)
+              .count() /
+          60.0;
+      if ((run_.checkpoint_every_steps > 0 && step_ % run_.checkpoint_every_steps == 0) ||
+          (run_.checkpoint_every_minutes > 0 && minutes >= run_.checkpoint_every_minutes)) {
+        write_checkpoint_now("periodic");
+        last_checkpoint = std::chrono::steady_clock::now();
+      }
+    });
+    if (!quiet_) {
+      const Conserved c = conserved();
+      const double e0 = conserved0_.total();
+      progress.update(step_, time_, dt_, store_.size(),
+                      e0 != 0 ? (c.total() - e0) / std::fabs(e0) : 0.0);
+    }
+    if (g_stop_requested) {
+      if (!quiet_) progress.finish();
+      write_checkpoint_now("interrupted");
+      log("stopped on request at t = " + std::to_string(time_) +
+          "; continue with: mpsph run --restart " + run_.output_dir + "/checkpoint.h5");
+      return false;
+    }
+  }
+  if (!quiet_) progress.finish();
+  write_checkpoint_now("end of run");
+  const std::string table = timer_.table(step_);
+  log("stage timing (" + std::to_string(steps_this_run) + " steps this run, wall " +
+      std::to_string(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count()) +
+      " s):\n" + table);
+  std::ofstream(run_.output_dir + "/timing.txt") << table;
+  return reached_end;
+}
+
+void Simulation::step(double dt) {
+  timer_.time("predict", [&] { predict(dt); });
+  compute_forces();
+  timer_.time("cooling + correct", [&] { cool_and_correct(dt); });
+  time_ += dt;
+  ++step_;
+  timer_.time("time step", [&] { compute_timestep(); });
+}
+
+void Simulation::compute_forces() {
+  timer_.time("order + trees", [&] { order(); });
+  if (store_.n_gas() > 0) {
+    timer_.time("smoothing lengths", [&] { smoothing_lengths(); });
+    timer_.time("density", [&] { density(); });
+    timer_.time("prepare force", [&] { prepare_force(); });
+    timer_.time("SPH forces", [&] { sph_forces(); });
+  }
+  timer_.time("gravity", [&] { gravity(); });
+  timer_.time("end force", [&] { end_force(); });
+}
+
+// ------------------------------------------------------------------------------ stages
+
+void Simulation::predict(double dt) {
+  predict_step(store_, dt, box_);
+}
+
+void Simulation::order() {
+  order_particles(store_, box_);
+}
+
+void Simulation::smoothing_lengths() {
+  compute_smoothing_lengths(store_, box_, sph_, physics_->neighbours);
+}
+
+void Simulation::density() {
+  compute_density(store_, box_, sph_, physics_->neighbours);
+}
+
+void Simulation::prepare_force() {
+  mpsph::prepare_force(store_, eos_, sph_);
+}
+
+void Simulation::sph_forces() {
+  compute_sph_forces(store_, box_, sph_, physics_->neighbours);
+}
+
+void Simulation::gravity() {
+  if (grav_.enabled) physics_->gravity.compute(store_, grav_, units_.G);
+}
+
+void Simulation::end_force() {
+  // acc = hydro (gas, written by the SPH force stage) + gravity.
+  const auto n = static_cast<std::ptrdiff_t>(store_.size());
+  const auto n_gas = static_cast<std::ptrdiff_t>(store_.n_gas());
+  const bool grav = grav_.enabled;
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    Vec3d a = i < n_gas ? store_.acc[i] : Vec3d{0, 0, 0};
+    if (grav) {
+      a += store_.acc_grav[i];
+    } else {
+      store_.acc_grav[i] = {0, 0, 0};
+      store_.pot[i] = 0.0;
+    }
+    store_.acc[i] = a;
+  }
+}
+
+void Simulation::cool_and_correct(double dt) {
+  correct_step(store_, dt, box_, true);
+}
+
+void Simulation::compute_timestep() {
+  dt_ = next_timestep(store_, tstep_, grav_);
+}
+
+// ------------------------------------------------------------------------------ output
+
+Conserved Simulation::conserved() const {
+  Conserved c = measure_conserved(store_, grav_.enabled);
+  c.radiated = radiated_;
+  return c;
+}
+
+double Simulation::next_output_time() const {
+  double t = run_.t_end;
+  const double eps = 1e-12 * std::max(1.0, std::fabs(run_.t_end));
+  for (double ts : run_.snapshot_times)
+    if (ts > time_ + eps) t = std::min(t, ts);
+  if (run_.snapshot_interval > 0) {
+    const double k = std::floor((time_ - t_start_) / run_.snapshot_interval + 1e-9) + 1;
+    t = std::min(t, t_start_ + k * run_.snapshot_interval);
+  }
+  return t;
+}
+
+void Simulation::write_diagnostics_row() {
+  const Conserved c = conserved();
+  const double e0 = conserved0_.total();
+  std::fprintf(energy_csv_,
+               "%ld,%.17g,%.10g,%.17g,%.17g,%.17g,%.17g,%.17g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,"
+               "%.10g\n",
+               step_, time_, dt_, c.kinetic, c.thermal, c.potential, c.radiated, c.total(),
+               e0 != 0 ? (c.total() - e0) / std::fabs(e0) : 0.0, c.momentum.x, c.momentum.y,
+               c.momentum.z, c.angular_momentum.x, c.angular_momentum.y, c.angular_momentum.z);
+  std::fflush(energy_csv_);
+}
+
+void Simulation::write_snapshot_now() {
+  char name[64];
+  std::snprintf(name, sizeof name, "/snapshot_%04ld.h5", next_snapshot_);
+  SnapshotMeta meta;
+  meta.time = time_;
+  meta.step = step_;
+  meta.units = units_;
+  meta.box = box_;
+  meta.config_yaml = config_.resolved_yaml();
+  write_snapshot(run_.output_dir + name, store_, meta, run_.snapshot_fields);
+  ++next_snapshot_;
+}
+
+void Simulation::write_checkpoint_now(const char* reason) {
+  CheckpointState st;
+  st.time = time_;
+  st.dt = dt_;
+  st.step = step_;
+  st.next_snapshot = next_snapshot_;
+  st.scalars["t_start"] = t_start_;
+  st.scalars["radiated"] = radiated_;
+  st.scalars["E0_kinetic"] = conserved0_.kinetic;
+  st.scalars["E0_thermal"] = conserved0_.thermal;
+  st.scalars["E0_potential"] = conserved0_.potential;
+  st.scalars["box_periodic"] = box_.periodic ? 1.0 : 0.0;
+  st.scalars["box_lo_x"] = box_.lo.x;
+  st.scalars["box_lo_y"] = box_.lo.y;
+  st.scalars["box_lo_z"] = box_.lo.z;
+  st.scalars["box_size_x"] = box_.size.x;
+  st.scalars["box_size_y"] = box_.size.y;
+  st.scalars["box_size_z"] = box_.size.z;
+  st.config_yaml = config_.resolved_yaml();
+  const std::string path = run_.output_dir + "/checkpoint.h5";
+  write_checkpoint(path, store_, st);
+  if (std::string(reason) != "periodic") log(std::string("checkpoint (") + reason + "): " + path);
+}
+
+void Simulation::log(const std::string& line) const {
+  if (!quiet_) std::printf("%s\n", line.c_str());
+}
+
+}  // namespace mpsph
