@@ -1,0 +1,60 @@
+// Device-resident particle storage, generated from the same field table as the host store
+// (particle_fields.hpp): one device array per field, a ParticleView of device pointers for the
+// kernels, and per-field transfers so that a stage copies only what it needs.
+//
+// Declared for every build; defined only when CUDA is compiled in (device_particles_gpu.cu), so
+// code that uses it is itself CUDA-only (*_gpu.cu or guarded by MPSPH_HAVE_CUDA).
+#pragma once
+
+#include <cstddef>
+#include <initializer_list>
+
+#include "core/particle_store.hpp"
+
+namespace mpsph {
+
+// One enumerator per field of the table, in table order.
+enum class Field {
+#define MPSPH_FIELD_ENUM(name, ...) name,
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_ENUM)
+#undef MPSPH_FIELD_ENUM
+};
+
+class DeviceParticles {
+ public:
+  DeviceParticles() = default;
+  // Allocates every field for n particles. Out of device memory throws mpsph::Error stating the
+  // bytes asked for, the free memory, and how many particles would fit.
+  explicit DeviceParticles(std::size_t n);
+  ~DeviceParticles();
+  DeviceParticles(const DeviceParticles&) = delete;
+  DeviceParticles& operator=(const DeviceParticles&) = delete;
+  DeviceParticles(DeviceParticles&& o) noexcept;
+  DeviceParticles& operator=(DeviceParticles&& o) noexcept;
+
+  // Grows (never shrinks) the allocation; contents are not kept.
+  void reserve(std::size_t n);
+  std::size_t size() const { return n_; }
+  void set_counts(std::size_t n, std::size_t n_gas) {
+    n_ = view_.n = n;
+    n_gas_ = view_.n_gas = n_gas;
+  }
+
+  // Host <-> device copies of the listed fields (all fields when the list is empty). upload()
+  // also sets the particle and gas counts from the store.
+  void upload(const ParticleStore& s, std::initializer_list<Field> fields = {});
+  void download(ParticleStore& s, std::initializer_list<Field> fields = {}) const;
+
+  // Device pointers for kernels (n and n_gas filled in).
+  ParticleView view() const { return view_; }
+
+  // Bytes of device memory per particle for all fields of the table.
+  static std::size_t bytes_per_particle();
+
+ private:
+  void release();
+  ParticleView view_{};
+  std::size_t n_ = 0, n_gas_ = 0, capacity_ = 0;
+};
+
+}  // namespace mpsph

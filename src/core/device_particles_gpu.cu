@@ -1,0 +1,111 @@
+#include <cuda_runtime.h>
+
+#include <string>
+#include <utility>
+
+#include "core/device_particles.hpp"
+#include "core/error.hpp"
+
+namespace mpsph {
+
+namespace {
+
+bool listed(std::initializer_list<Field> fields, Field f) {
+  if (fields.size() == 0) return true;
+  for (Field g : fields)
+    if (g == f) return true;
+  return false;
+}
+
+void check(cudaError_t err, const char* what) {
+  if (err != cudaSuccess) throw Error(std::string(what) + ": " + cudaGetErrorString(err));
+}
+
+}  // namespace
+
+std::size_t DeviceParticles::bytes_per_particle() {
+  std::size_t b = 0;
+#define MPSPH_FIELD_BYTES(name, T, ...) b += sizeof(T);
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_BYTES)
+#undef MPSPH_FIELD_BYTES
+  return b;
+}
+
+DeviceParticles::DeviceParticles(std::size_t n) { reserve(n); }
+
+DeviceParticles::~DeviceParticles() { release(); }
+
+DeviceParticles::DeviceParticles(DeviceParticles&& o) noexcept
+    : view_(o.view_), n_(o.n_), n_gas_(o.n_gas_), capacity_(o.capacity_) {
+  o.view_ = ParticleView{};
+  o.n_ = o.n_gas_ = o.capacity_ = 0;
+}
+
+DeviceParticles& DeviceParticles::operator=(DeviceParticles&& o) noexcept {
+  if (this != &o) {
+    release();
+    view_ = o.view_;
+    n_ = o.n_, n_gas_ = o.n_gas_, capacity_ = o.capacity_;
+    o.view_ = ParticleView{};
+    o.n_ = o.n_gas_ = o.capacity_ = 0;
+  }
+  return *this;
+}
+
+void DeviceParticles::release() {
+#define MPSPH_FIELD_FREE(name, ...) \
+  cudaFree(view_.name);             \
+  view_.name = nullptr;
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_FREE)
+#undef MPSPH_FIELD_FREE
+  capacity_ = 0;
+}
+
+void DeviceParticles::reserve(std::size_t n) {
+  if (n <= capacity_) return;
+  release();
+  const std::size_t want = n * bytes_per_particle();
+  std::size_t free_b = 0, total_b = 0;
+  cudaMemGetInfo(&free_b, &total_b);
+  auto fail = [&](const char* field) {
+    release();
+    cudaGetLastError();  // clear the sticky allocation error
+    throw Error("out of GPU memory allocating particle field '" + std::string(field) + "': " +
+                std::to_string(n) + " particles need " + std::to_string(want) + " bytes (" +
+                std::to_string(bytes_per_particle()) + " per particle), " +
+                std::to_string(free_b) + " bytes were free: at most " +
+                std::to_string(free_b / bytes_per_particle()) + " particles fit");
+  };
+#define MPSPH_FIELD_ALLOC(name, T, ...)                                                \
+  if (cudaMalloc(reinterpret_cast<void**>(&view_.name), n * sizeof(T)) != cudaSuccess) \
+    fail(#name);
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_ALLOC)
+#undef MPSPH_FIELD_ALLOC
+  capacity_ = n;
+}
+
+void DeviceParticles::upload(const ParticleStore& s, std::initializer_list<Field> fields) {
+  reserve(s.size());
+  n_ = s.size();
+  n_gas_ = s.n_gas();
+#define MPSPH_FIELD_UP(name, T, ...)                                                         \
+  if (listed(fields, Field::name) && n_ > 0)                                                 \
+    check(cudaMemcpy(view_.name, s.name.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), \
+          "upload of particle field '" #name "'");
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_UP)
+#undef MPSPH_FIELD_UP
+  view_.n = n_;
+  view_.n_gas = n_gas_;
+}
+
+void DeviceParticles::download(ParticleStore& s, std::initializer_list<Field> fields) const {
+  if (s.size() != n_) s.resize(n_);
+#define MPSPH_FIELD_DOWN(name, T, ...)                                                       \
+  if (listed(fields, Field::name) && n_ > 0)                                                 \
+    check(cudaMemcpy(s.name.data(), view_.name, n_ * sizeof(T), cudaMemcpyDeviceToHost), \
+          "download of particle field '" #name "'");
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_DOWN)
+#undef MPSPH_FIELD_DOWN
+}
+
+}  // namespace mpsph
