@@ -29,9 +29,12 @@ Device resolve_device(Device requested) {
 
 const char* device_name(Device d) {
   switch (d) {
-    case Device::Auto: return "auto";
-    case Device::Cpu: return "cpu";
-    case Device::Gpu: return "gpu";
+    case Device::Auto:
+      return "auto";
+    case Device::Cpu:
+      return "cpu";
+    case Device::Gpu:
+      return "gpu";
   }
   return "?";
 }

@@ -48,7 +48,9 @@ class ParticleStore {
   MPSPH_PARTICLE_FIELDS(MPSPH_STORE_MEMBER)
 #undef MPSPH_STORE_MEMBER
 
-  std::size_t size() const { return mass.size(); }
+  std::size_t size() const {
+    return mass.size();
+  }
   // Number of gas particles; valid after sort_by_type() (or when built gas-first).
   std::size_t n_gas() const;
   std::array<std::size_t, kNumTypes> count_by_type() const;

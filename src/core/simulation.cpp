@@ -9,19 +9,14 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cooling/cooling.hpp"
+#include "cooling/cooling_params.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
-#include "core/order.hpp"
 #include "core/progress.hpp"
-#include "gravity/gravity_solver.hpp"
 #include "io/checkpoint.hpp"
 #include "io/snapshot.hpp"
 #include "setups/initial_conditions.hpp"
-#include "sph/density.hpp"
-#include "sph/force.hpp"
-#include "sph/neighbour_search.hpp"
-#include "sph/smoothing_length.hpp"
-#include "timestep/integrator.hpp"
 
 namespace mpsph {
 
@@ -42,18 +37,11 @@ Config load_config(const RunOptions& opt, std::string* checkpoint_yaml) {
 }
 }  // namespace
 
-// Workspaces of the physics modules, kept between steps.
-class Physics {
- public:
-  SphNeighbours neighbours;
-  GravitySolver gravity;
-};
-
 void Simulation::request_stop() {
   g_stop_requested = true;
 }
 
-Simulation::Simulation(const RunOptions& opt) : physics_(std::make_unique<Physics>()) {
+Simulation::Simulation(const RunOptions& opt) {
   quiet_ = opt.quiet;
   CheckpointState ckpt;
   if (!opt.restart_path.empty()) store_ = read_checkpoint(opt.restart_path, &ckpt);
@@ -65,11 +53,13 @@ Simulation::Simulation(const RunOptions& opt) : physics_(std::make_unique<Physic
   eos_ = eos_params_from(config_);
   grav_ = gravity_params_from(config_);
   tstep_ = timestep_params_from(config_);
+  cooling_ = std::make_unique<CoolingModel>(cooling_params_from(config_), units_);
   if (run_.threads > 0) omp_set_num_threads(run_.threads);
 
   const Device device = resolve_device(parse_device(run_.device));
-  if (device == Device::Gpu)
-    throw Error("the GPU backend of the step is not available in this version; use --device cpu");
+  const StepContext ctx{store_, box_,   sph_,     eos_,
+                        grav_,  tstep_, units_.G, cooling_->enabled() ? cooling_.get() : nullptr};
+  backend_ = device == Device::Gpu ? make_gpu_backend(ctx) : make_cpu_backend(ctx);
 
   std::error_code ec;
   std::filesystem::create_directories(run_.output_dir, ec);
@@ -106,6 +96,7 @@ Simulation::Simulation(const RunOptions& opt) : physics_(std::make_unique<Physic
     const std::string csv = run_.output_dir + "/energy.csv";
     energy_csv_ = std::fopen(csv.c_str(), "a");
     if (!energy_csv_) throw Error("cannot append to '" + csv + "'");
+    backend_->sync_from_host();
     return;
   }
 
@@ -117,8 +108,9 @@ Simulation::Simulation(const RunOptions& opt) : physics_(std::make_unique<Physic
       std::to_string(store_.n_gas()) + " gas), t = " + std::to_string(time_));
   if (run_.t_end <= time_) throw Error("run.t_end must be later than the initial time");
 
+  backend_->sync_from_host();
   compute_forces();
-  compute_timestep();
+  timer_.time("time step", [&] { dt_ = backend_->timestep(); });
   conserved0_ = conserved();
 
   const std::string csv = run_.output_dir + "/energy.csv";
@@ -208,86 +200,36 @@ bool Simulation::run() {
 }
 
 void Simulation::step(double dt) {
-  timer_.time("predict", [&] { predict(dt); });
+  timer_.time("predict", [&] { backend_->predict(dt); });
   compute_forces();
-  timer_.time("cooling + correct", [&] { cool_and_correct(dt); });
+  timer_.time("cooling + correct", [&] { radiated_ += backend_->cool_and_correct(dt); });
   time_ += dt;
   ++step_;
-  timer_.time("time step", [&] { compute_timestep(); });
+  timer_.time("time step", [&] { dt_ = backend_->timestep(); });
 }
 
 void Simulation::compute_forces() {
-  timer_.time("order + trees", [&] { order(); });
+  StepBackend& b = *backend_;
+  timer_.time("order + trees", [&] { b.order(); });
   if (store_.n_gas() > 0) {
-    timer_.time("smoothing lengths", [&] { smoothing_lengths(); });
-    timer_.time("density", [&] { density(); });
-    timer_.time("prepare force", [&] { prepare_force(); });
-    timer_.time("SPH forces", [&] { sph_forces(); });
+    timer_.time("smoothing lengths", [&] { b.smoothing_lengths(); });
+    timer_.time("density", [&] { b.density(); });
+    timer_.time("prepare force", [&] { b.prepare_force(); });
+    timer_.time("SPH forces", [&] { b.sph_forces(); });
   }
-  timer_.time("gravity", [&] { gravity(); });
-  timer_.time("end force", [&] { end_force(); });
-}
-
-// ------------------------------------------------------------------------------ stages
-
-void Simulation::predict(double dt) {
-  predict_step(store_, dt, box_);
-}
-
-void Simulation::order() {
-  order_particles(store_, box_);
-}
-
-void Simulation::smoothing_lengths() {
-  compute_smoothing_lengths(store_, box_, sph_, physics_->neighbours);
-}
-
-void Simulation::density() {
-  compute_density(store_, box_, sph_, physics_->neighbours);
-}
-
-void Simulation::prepare_force() {
-  mpsph::prepare_force(store_, eos_, sph_);
-}
-
-void Simulation::sph_forces() {
-  compute_sph_forces(store_, box_, sph_, physics_->neighbours);
-}
-
-void Simulation::gravity() {
-  if (grav_.enabled) physics_->gravity.compute(store_, grav_, units_.G);
-}
-
-void Simulation::end_force() {
-  // acc = hydro (gas, written by the SPH force stage) + gravity.
-  const auto n = static_cast<std::ptrdiff_t>(store_.size());
-  const auto n_gas = static_cast<std::ptrdiff_t>(store_.n_gas());
-  const bool grav = grav_.enabled;
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    Vec3d a = i < n_gas ? store_.acc[i] : Vec3d{0, 0, 0};
-    if (grav) {
-      a += store_.acc_grav[i];
-    } else {
-      store_.acc_grav[i] = {0, 0, 0};
-      store_.pot[i] = 0.0;
-    }
-    store_.acc[i] = a;
-  }
-}
-
-void Simulation::cool_and_correct(double dt) {
-  correct_step(store_, dt, box_, true);
-}
-
-void Simulation::compute_timestep() {
-  dt_ = next_timestep(store_, tstep_, grav_);
+  timer_.time("gravity", [&] { b.gravity(); });
+  timer_.time("end force", [&] { b.end_force(); });
 }
 
 // ------------------------------------------------------------------------------ output
 
-Conserved Simulation::conserved() const {
-  Conserved c = measure_conserved(store_, grav_.enabled);
+const ParticleStore& Simulation::particles() {
+  backend_->sync_to_host();
+  return store_;
+}
+
+Conserved Simulation::conserved() {
+  Conserved c = backend_->conserved();
   c.radiated = radiated_;
   return c;
 }
@@ -317,6 +259,8 @@ void Simulation::write_diagnostics_row() {
 }
 
 void Simulation::write_snapshot_now() {
+  backend_->sync_to_host();
+  if (cooling_->enabled()) compute_temperature(store_, *cooling_);
   char name[64];
   std::snprintf(name, sizeof name, "/snapshot_%04ld.h5", next_snapshot_);
   SnapshotMeta meta;
@@ -325,6 +269,7 @@ void Simulation::write_snapshot_now() {
   meta.units = units_;
   meta.box = box_;
   meta.config_yaml = config_.resolved_yaml();
+  meta.flag_cooling = cooling_->enabled();
   write_snapshot(run_.output_dir + name, store_, meta, run_.snapshot_fields);
   ++next_snapshot_;
 }
@@ -348,6 +293,7 @@ void Simulation::write_checkpoint_now(const char* reason) {
   st.scalars["box_size_y"] = box_.size.y;
   st.scalars["box_size_z"] = box_.size.z;
   st.config_yaml = config_.resolved_yaml();
+  backend_->sync_to_host();
   const std::string path = run_.output_dir + "/checkpoint.h5";
   write_checkpoint(path, store_, st);
   if (std::string(reason) != "periodic") log(std::string("checkpoint (") + reason + "): " + path);

@@ -17,6 +17,7 @@
 #include "core/particle_store.hpp"
 #include "core/run_params.hpp"
 #include "core/stage_timer.hpp"
+#include "core/step_backend.hpp"
 #include "core/units.hpp"
 #include "gravity/gravity_params.hpp"
 #include "sph/sph_params.hpp"
@@ -33,8 +34,6 @@ struct RunOptions {
   bool quiet = false;                     // no progress line (tests)
 };
 
-class Physics;  // module workspaces (trees, tables), defined in simulation.cpp
-
 class Simulation {
  public:
   explicit Simulation(const RunOptions& opt);
@@ -48,12 +47,12 @@ class Simulation {
   // Advances one step of size dt (the main loop's body without I/O); public for tests.
   void step(double dt);
 
-  const ParticleStore& particles() const { return store_; }
-  ParticleStore& particles() { return store_; }
+  // Host copy of the particles, brought up to date from the backend.
+  const ParticleStore& particles();
   double time() const { return time_; }
   long step_count() const { return step_; }
   const Conserved& initial_conserved() const { return conserved0_; }
-  Conserved conserved() const;
+  Conserved conserved();
   const std::string& output_dir() const { return run_.output_dir; }
   const StageTimer& timer() const { return timer_; }
 
@@ -61,18 +60,6 @@ class Simulation {
   static void request_stop();
 
  private:
-  // Stages of the step.
-  void predict(double dt);
-  void order();
-  void smoothing_lengths();
-  void density();
-  void prepare_force();
-  void sph_forces();
-  void gravity();
-  void end_force();
-  void cool_and_correct(double dt);
-  void compute_timestep();
-
   // Force evaluation at the current positions (order .. end_force).
   void compute_forces();
   // Output.
@@ -92,7 +79,8 @@ class Simulation {
   Box box_;
 
   ParticleStore store_;
-  std::unique_ptr<Physics> physics_;
+  std::unique_ptr<CoolingModel> cooling_;
+  std::unique_ptr<StepBackend> backend_;
   StageTimer timer_;
 
   double time_ = 0.0;

@@ -13,11 +13,11 @@ class Config;
 class Schema;
 
 struct UnitSystem {
-  bool nbody = false;          // G = 1 with no cgs scale: conversion factors are 1 and flagged
-  double length_cgs = 1.0;     // cm
-  double mass_cgs = 1.0;       // g
-  double velocity_cgs = 1.0;   // cm/s
-  double G = 1.0;              // gravitational constant in code units
+  bool nbody = false;         // G = 1 with no cgs scale: conversion factors are 1 and flagged
+  double length_cgs = 1.0;    // cm
+  double mass_cgs = 1.0;      // g
+  double velocity_cgs = 1.0;  // cm/s
+  double G = 1.0;             // gravitational constant in code units
 
   double time_cgs() const { return length_cgs / velocity_cgs; }
   // cgs value of one code unit of the given dimension.

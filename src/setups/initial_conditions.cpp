@@ -1,10 +1,13 @@
 #include "setups/initial_conditions.hpp"
 
+#include "cooling/cooling.hpp"
+#include "cooling/cooling_params.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/param_format.hpp"
 #include "core/units.hpp"
 #include "io/snapshot.hpp"
+#include "setups/cooling_box.hpp"
 #include "setups/evrard.hpp"
 #include "setups/plummer.hpp"
 #include "setups/sod.hpp"
@@ -19,7 +22,7 @@ void add_setup_params(Schema& s) {
          0,
          false,
          false,
-         {"evrard", "sod", "plummer", "file"},
+         {"evrard", "sod", "plummer", "cooling_box", "file"},
          "",
          "initial conditions: a built-in generator or an HDF5 file"});
 
@@ -185,6 +188,8 @@ void add_setup_params(Schema& s) {
          "Plummer scale radius a (3 pi/16: virial radius 1, E = -1/4 for G = M = 1)",
          plummer});
 
+  add_cooling_box_params(s);
+
   s.add({"setup.path",
          ParamType::String,
          std::nullopt,
@@ -225,6 +230,11 @@ InitialState make_initial_state(const Config& c) {
                                 static_cast<uint64_t>(c.get_int("setup.seed")),
                                 c.get_double("setup.mass"), c.get_double("setup.scale_radius"),
                                 true, kDarkMatter, UnitSystem::from_config(c).G);
+  } else if (type == "cooling_box") {
+    const CoolingModel model(cooling_params_from(c), UnitSystem::from_config(c));
+    CoolingBoxSetup b = make_cooling_box(cooling_box_params_from(c), model);
+    st.particles = std::move(b.particles);
+    st.box = b.box;
   } else if (type == "file") {
     SnapshotMeta meta;
     st.particles = read_snapshot(c.get_string("setup.path"), &meta);
