@@ -21,6 +21,8 @@ void add_gravity_params(Schema& s) {
          "relative criterion: G M l^2/r^4 <= rel_tol |a_old|"});
   s.add({"gravity.leaf_size", ParamType::Int, param_text(d.leaf_size), 1, 1024, false, false, {},
          "", "maximum particles per octree leaf"});
+  s.add({"gravity.group_size", ParamType::Int, param_text(d.group_size), 1, 1024, false, false,
+         {}, "", "maximum targets sharing one interaction list in the tree walk"});
   s.add({"gravity.kernel", ParamType::Choice, "plummer", 0, 0, false, false, {"plummer", "spline"},
          "", "softening: Plummer (seed) or the SPH cubic spline (GADGET)"});
   s.add({"gravity.softening", ParamType::DoubleList, "[]", 0, 1e300, false, false, {},
@@ -38,6 +40,7 @@ GravityParams gravity_params_from(const Config& c) {
   p.theta = c.get_double("gravity.theta");
   p.rel_tol = c.get_double("gravity.rel_tol");
   p.leaf_size = static_cast<int>(c.get_int("gravity.leaf_size"));
+  p.group_size = static_cast<int>(c.get_int("gravity.group_size"));
   p.kernel = c.get_string("gravity.kernel") == "spline" ? SofteningKernel::Spline
                                                         : SofteningKernel::Plummer;
   const std::vector<double> eps = c.get_double_list("gravity.softening");

@@ -16,9 +16,12 @@ struct GravityParams {
   bool enabled = true;
   GravityMethod method = GravityMethod::Tree;
   OpeningCriterion criterion = OpeningCriterion::Geometric;
-  double theta = 0.5;        // Barnes-Hut opening angle (geometric criterion)
-  double rel_tol = 0.0025;   // GADGET relative criterion: alpha in G M/r^2 (l/r)^2 <= alpha |a_old|
-  int leaf_size = 16;        // max particles in a leaf
+  // Barnes-Hut opening angle (geometric criterion). 0.35 keeps the 99th-percentile relative force
+  // error below 1e-3 on Plummer spheres of 1e4..1e5 particles (tests/gravity, bench_gravity).
+  double theta = 0.35;
+  double rel_tol = 0.0025;  // GADGET relative criterion: alpha in G M/r^2 (l/r)^2 <= alpha |a_old|
+  int leaf_size = 16;       // max particles in a leaf
+  int group_size = 32;      // max targets sharing one interaction list in the tree walk
   SofteningKernel kernel = SofteningKernel::Plummer;
   std::array<double, 6> softening{};  // per particle type (code length)
 };

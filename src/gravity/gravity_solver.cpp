@@ -1,0 +1,51 @@
+#include "gravity/gravity_solver.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+
+#include "core/particle_store.hpp"
+#include "gravity/direct_gravity.hpp"
+
+namespace mpsph {
+
+void GravitySolver::compute(ParticleStore& s, const GravityParams& p, double G) {
+  const std::size_t n = s.size();
+  eps_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) eps_[i] = float(p.softening[s.type[i]]);
+  timings_ = {};
+  stats_ = {};
+  if (!p.enabled) {
+    std::fill(s.acc_grav.begin(), s.acc_grav.end(), Vec3d{0, 0, 0});
+    std::fill(s.pot.begin(), s.pot.end(), 0.0);
+    return;
+  }
+  if (p.method == GravityMethod::Direct) {
+    const double t0 = omp_get_wtime();
+    direct_gravity({s.pos.data(), s.mass.data(), eps_.data(), n}, p.kernel, G, 0, n,
+                   s.acc_grav.data(), s.pot.data());
+    timings_.walk_s = omp_get_wtime() - t0;
+    have_previous_ = true;
+    return;
+  }
+  const double t0 = omp_get_wtime();
+  tree_.build(s.pos.data(), s.mass.data(), eps_.data(), n, p.leaf_size);
+  const double t1 = omp_get_wtime();
+
+  const bool relative = p.criterion == OpeningCriterion::Relative && have_previous_;
+  if (relative) {
+    acc_old_.resize(n);
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < n; ++i) acc_old_[i] = norm(s.acc_grav[i]);
+  }
+  TreeWalkParams wp;
+  wp.opening = {p.criterion, p.kernel, float(p.theta), float(p.rel_tol)};
+  wp.group_size = p.group_size;
+  stats_ = tree_gravity(tree_.view(), wp, G, relative ? acc_old_.data() : nullptr,
+                        s.acc_grav.data(), s.pot.data());
+  timings_.build_s = t1 - t0;
+  timings_.walk_s = omp_get_wtime() - t1;
+  have_previous_ = true;
+}
+
+}  // namespace mpsph

@@ -1,0 +1,42 @@
+// Self-gravity stage of the step (DESIGN.md section 2): the simulation driver's one entry point.
+#pragma once
+
+#include <vector>
+
+#include "gravity/gravity_params.hpp"
+#include "gravity/octree.hpp"
+#include "gravity/tree_gravity.hpp"
+
+namespace mpsph {
+
+class ParticleStore;
+
+struct GravityTimings {
+  double build_s = 0.0;  // octree build (keys, sort, nodes, moments)
+  double walk_s = 0.0;   // tree walk, or the direct sum
+};
+
+class GravitySolver {
+ public:
+  // Writes s.acc_grav[i] and s.pot[i] (potential per unit mass, self-interaction excluded) for
+  // every particle of every type, with softening p.softening[type]. The store is not reordered.
+  // With p.enabled false both are set to zero. The tree and its buffers persist between calls. The
+  // relative opening criterion needs |a| from a previous call: the first call of a solver uses the
+  // geometric criterion, and so does any target group holding a particle with acc_grav = 0 (e.g. a
+  // newly formed star).
+  void compute(ParticleStore& s, const GravityParams& p, double G);
+
+  const Octree& tree() const { return tree_; }
+  const GravityTimings& last_timings() const { return timings_; }
+  const TreeWalkStats& last_walk_stats() const { return stats_; }
+
+ private:
+  Octree tree_;
+  std::vector<float> eps_;
+  std::vector<double> acc_old_;
+  bool have_previous_ = false;
+  GravityTimings timings_;
+  TreeWalkStats stats_;
+};
+
+}  // namespace mpsph

@@ -1,0 +1,33 @@
+// Barnes-Hut tree walk (OpenMP driver). Targets are processed in groups of consecutive
+// tree-ordered particles that share one interaction list: the opening test uses the distance
+// from a node to the nearest point of the group's bounding box, so the list is valid for every
+// member (Barnes 1990, J. Comput. Phys. 87, 161). group_size = 1 is the classic one-particle walk.
+#pragma once
+
+#include <cstdint>
+
+#include "core/vec3.hpp"
+#include "gravity/gravity_kern.hpp"
+#include "gravity/octree.hpp"
+
+namespace mpsph {
+
+struct TreeWalkParams {
+  OpeningParams opening;
+  int group_size = 32;  // maximum targets sharing one interaction list
+};
+
+struct TreeWalkStats {
+  std::size_t groups = 0;
+  std::size_t node_interactions = 0;      // target-node multipole evaluations
+  std::size_t particle_interactions = 0;  // target-particle pair evaluations
+};
+
+// Gravitational acceleration and potential of every tree particle, written to acc[order[k]] and
+// pot[order[k]] (the caller's order) with G applied. acc_old (caller's order, may be null) holds
+// the previous |a| for the relative criterion; a group with any zero |a_old| uses the geometric
+// criterion.
+TreeWalkStats tree_gravity(const OctreeView& tree, const TreeWalkParams& params, double G,
+                           const double* acc_old, Vec3d* acc, double* pot);
+
+}  // namespace mpsph
