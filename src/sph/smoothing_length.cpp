@@ -12,28 +12,6 @@
 
 namespace mpsph {
 
-namespace {
-
-// (2h)^2 in double; exact, since 2h has a 24-bit mantissa.
-double support2(float h) {
-  const double t = 2.0 * double(h);
-  return t * t;
-}
-
-}  // namespace
-
-float smoothing_length_between(double d2_in, double d2_out) {
-  float h = float(0.25 * (std::sqrt(d2_in) + std::sqrt(d2_out)));
-  const float inf = std::numeric_limits<float>::infinity();
-  while (!(support2(h) > d2_in)) h = std::nextafter(h, inf);
-  while (support2(h) > d2_out) {
-    const float lower = std::nextafter(h, 0.f);
-    if (!(support2(lower) > d2_in)) break;
-    h = lower;
-  }
-  return h;
-}
-
 void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphParams& params,
                                SphNeighbours& nb) {
   const std::size_t n = store.n_gas();

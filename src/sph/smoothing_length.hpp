@@ -16,6 +16,7 @@
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
 #include "sph/neighbour_search.hpp"
+#include "sph/smoothing_length_kern.hpp"  // smoothing_length_between, support2
 #include "sph/sph_params.hpp"
 
 namespace mpsph {
@@ -28,9 +29,5 @@ namespace mpsph {
 // smallest edge of a periodic box.
 void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphParams& params,
                                SphNeighbours& nb);
-
-// The float h with d2_in < (2h)^2 <= d2_out nearest to (sqrt(d2_in) + sqrt(d2_out))/4, or, when
-// no float satisfies both (ties), the smallest float h with d2_in < (2h)^2.
-float smoothing_length_between(double d2_in, double d2_out);
 
 }  // namespace mpsph
