@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 
 #include "core/particle_store.hpp"
@@ -45,6 +46,11 @@ class DeviceParticles {
   void upload(const ParticleStore& s, std::initializer_list<Field> fields = {});
   void download(ParticleStore& s, std::initializer_list<Field> fields = {}) const;
 
+  // Reorders the listed fields (all fields when the list is empty) on the device:
+  // new[i] = old[perm[i]] for i < size(), perm a device array. Asynchronous on the default
+  // stream; one scratch buffer of the largest field's size is kept for it.
+  void permute(const uint32_t* device_perm, std::initializer_list<Field> fields = {});
+
   // Device pointers for kernels (n and n_gas filled in).
   ParticleView view() const { return view_; }
 
@@ -55,6 +61,8 @@ class DeviceParticles {
   void release();
   ParticleView view_{};
   std::size_t n_ = 0, n_gas_ = 0, capacity_ = 0;
+  void* scratch_ = nullptr;  // permute(): one field's worth
+  std::size_t scratch_bytes_ = 0;
 };
 
 }  // namespace mpsph

@@ -21,6 +21,13 @@ void check(cudaError_t err, const char* what) {
   if (err != cudaSuccess) throw Error(std::string(what) + ": " + cudaGetErrorString(err));
 }
 
+template <class T>
+__global__ void gather_kernel(T* __restrict__ out, const T* __restrict__ in,
+                              const uint32_t* __restrict__ perm, std::size_t n) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = in[perm[i]];
+}
+
 }  // namespace
 
 std::size_t DeviceParticles::bytes_per_particle() {
@@ -31,23 +38,39 @@ std::size_t DeviceParticles::bytes_per_particle() {
   return b;
 }
 
-DeviceParticles::DeviceParticles(std::size_t n) { reserve(n); }
+DeviceParticles::DeviceParticles(std::size_t n) {
+  reserve(n);
+}
 
-DeviceParticles::~DeviceParticles() { release(); }
+DeviceParticles::~DeviceParticles() {
+  release();
+  cudaFree(scratch_);
+}
 
 DeviceParticles::DeviceParticles(DeviceParticles&& o) noexcept
-    : view_(o.view_), n_(o.n_), n_gas_(o.n_gas_), capacity_(o.capacity_) {
+    : view_(o.view_),
+      n_(o.n_),
+      n_gas_(o.n_gas_),
+      capacity_(o.capacity_),
+      scratch_(o.scratch_),
+      scratch_bytes_(o.scratch_bytes_) {
   o.view_ = ParticleView{};
   o.n_ = o.n_gas_ = o.capacity_ = 0;
+  o.scratch_ = nullptr;
+  o.scratch_bytes_ = 0;
 }
 
 DeviceParticles& DeviceParticles::operator=(DeviceParticles&& o) noexcept {
   if (this != &o) {
     release();
+    cudaFree(scratch_);
     view_ = o.view_;
     n_ = o.n_, n_gas_ = o.n_gas_, capacity_ = o.capacity_;
+    scratch_ = o.scratch_, scratch_bytes_ = o.scratch_bytes_;
     o.view_ = ParticleView{};
     o.n_ = o.n_gas_ = o.capacity_ = 0;
+    o.scratch_ = nullptr;
+    o.scratch_bytes_ = 0;
   }
   return *this;
 }
@@ -70,15 +93,14 @@ void DeviceParticles::reserve(std::size_t n) {
   auto fail = [&](const char* field) {
     release();
     cudaGetLastError();  // clear the sticky allocation error
-    throw Error("out of GPU memory allocating particle field '" + std::string(field) + "': " +
-                std::to_string(n) + " particles need " + std::to_string(want) + " bytes (" +
-                std::to_string(bytes_per_particle()) + " per particle), " +
-                std::to_string(free_b) + " bytes were free: at most " +
-                std::to_string(free_b / bytes_per_particle()) + " particles fit");
+    throw Error("out of GPU memory allocating particle field '" + std::string(field) +
+                "': " + std::to_string(n) + " particles need " + std::to_string(want) + " bytes (" +
+                std::to_string(bytes_per_particle()) + " per particle), " + std::to_string(free_b) +
+                " bytes were free: at most " + std::to_string(free_b / bytes_per_particle()) +
+                " particles fit");
   };
-#define MPSPH_FIELD_ALLOC(name, T, ...)                                                \
-  if (cudaMalloc(reinterpret_cast<void**>(&view_.name), n * sizeof(T)) != cudaSuccess) \
-    fail(#name);
+#define MPSPH_FIELD_ALLOC(name, T, ...) \
+  if (cudaMalloc(reinterpret_cast<void**>(&view_.name), n * sizeof(T)) != cudaSuccess) fail(#name);
   MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_ALLOC)
 #undef MPSPH_FIELD_ALLOC
   capacity_ = n;
@@ -88,8 +110,8 @@ void DeviceParticles::upload(const ParticleStore& s, std::initializer_list<Field
   reserve(s.size());
   n_ = s.size();
   n_gas_ = s.n_gas();
-#define MPSPH_FIELD_UP(name, T, ...)                                                         \
-  if (listed(fields, Field::name) && n_ > 0)                                                 \
+#define MPSPH_FIELD_UP(name, T, ...)                                                     \
+  if (listed(fields, Field::name) && n_ > 0)                                             \
     check(cudaMemcpy(view_.name, s.name.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), \
           "upload of particle field '" #name "'");
   MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_UP)
@@ -100,12 +122,43 @@ void DeviceParticles::upload(const ParticleStore& s, std::initializer_list<Field
 
 void DeviceParticles::download(ParticleStore& s, std::initializer_list<Field> fields) const {
   if (s.size() != n_) s.resize(n_);
-#define MPSPH_FIELD_DOWN(name, T, ...)                                                       \
-  if (listed(fields, Field::name) && n_ > 0)                                                 \
+#define MPSPH_FIELD_DOWN(name, T, ...)                                                   \
+  if (listed(fields, Field::name) && n_ > 0)                                             \
     check(cudaMemcpy(s.name.data(), view_.name, n_ * sizeof(T), cudaMemcpyDeviceToHost), \
           "download of particle field '" #name "'");
   MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_DOWN)
 #undef MPSPH_FIELD_DOWN
+}
+
+void DeviceParticles::permute(const uint32_t* device_perm, std::initializer_list<Field> fields) {
+  if (n_ == 0) return;
+  std::size_t largest = 0;
+#define MPSPH_FIELD_LARGEST(name, T, ...) largest = sizeof(T) > largest ? sizeof(T) : largest;
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_LARGEST)
+#undef MPSPH_FIELD_LARGEST
+  const std::size_t need = capacity_ * largest;
+  if (scratch_bytes_ < need) {
+    cudaFree(scratch_);
+    scratch_ = nullptr;
+    scratch_bytes_ = 0;
+    if (cudaMalloc(&scratch_, need) != cudaSuccess) {
+      cudaGetLastError();
+      throw Error("out of GPU memory allocating the " + std::to_string(need) +
+                  "-byte scratch buffer for reordering " + std::to_string(n_) + " particles");
+    }
+    scratch_bytes_ = need;
+  }
+  const unsigned threads = 256;
+  const unsigned blocks = static_cast<unsigned>((n_ + threads - 1) / threads);
+#define MPSPH_FIELD_PERMUTE(name, T, ...)                                                          \
+  if (listed(fields, Field::name)) {                                                               \
+    gather_kernel<T><<<blocks, threads>>>(static_cast<T*>(scratch_), view_.name, device_perm, n_); \
+    check(cudaGetLastError(), "reorder of particle field '" #name "'");                            \
+    check(cudaMemcpyAsync(view_.name, scratch_, n_ * sizeof(T), cudaMemcpyDeviceToDevice),         \
+          "reorder of particle field '" #name "'");                                                \
+  }
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_PERMUTE)
+#undef MPSPH_FIELD_PERMUTE
 }
 
 }  // namespace mpsph
