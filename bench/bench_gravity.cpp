@@ -82,7 +82,7 @@ void throughput(std::size_t n) {
   for (int threads : {1, 2}) {
     omp_set_num_threads(threads);
     TreeWalkStats st;
-    const GravityTimings t = run_tree(s, p, 3, &st);
+    const GravityTimings t = run_tree(s, p, 2, &st);
     const std::vector<Vec3d> tree_acc = s.acc_grav;
     const DirectRun d = run_direct(s, n_targets);
     const double direct_full = d.seconds * double(n) / double(n_targets);
@@ -115,7 +115,7 @@ void sweep(std::size_t n) {
     p.criterion = crit;
     p.rel_tol = tol;
     TreeWalkStats st;
-    const GravityTimings t = run_tree(s, p, 2, &st);
+    const GravityTimings t = run_tree(s, p, 1, &st);
     const Percentiles e = rel_errors(s.acc_grav, d.acc, n_targets);
     std::printf(
         "leaf %3d group %3d %s %.4f | build %.3f s walk %.3f s | %5.0f node + %5.0f part "
@@ -126,13 +126,12 @@ void sweep(std::size_t n) {
         e.median, e.p99, e.p999);
     std::fflush(stdout);
   };
-  for (int leaf : {8, 16, 32, 64}) {
-    for (int group : {16, 32, 64, 128}) {
-      for (double theta : {0.5, 0.4, 0.35, 0.3})
-        one(leaf, group, theta, OpeningCriterion::Geometric, 0);
+  for (int leaf : {8, 16, 32}) {
+    for (int group : {16, 32, 64}) {
+      for (double theta : {0.5, 0.4, 0.35}) one(leaf, group, theta, OpeningCriterion::Geometric, 0);
     }
   }
-  for (double theta : {0.5, 0.4, 0.35, 0.3}) one(16, 1, theta, OpeningCriterion::Geometric, 0);
+  for (double theta : {0.4, 0.35}) one(16, 1, theta, OpeningCriterion::Geometric, 0);
   for (double tol : {0.005, 0.0025, 0.001, 0.0005})
     one(16, 32, 0.35, OpeningCriterion::Relative, tol);
 }
