@@ -32,9 +32,15 @@ def snapshot_near(outdir, t_want):
 
 
 def energy(outdir):
-    """energy.csv as a numpy structured array (comment lines skipped)."""
-    return np.genfromtxt(os.path.join(outdir, "energy.csv"), delimiter=",", names=True,
-                         comments="#")
+    """energy.csv as a numpy structured array (the '#' header lines skipped)."""
+    path = os.path.join(outdir, "energy.csv")
+    with open(path) as f:
+        n_comment = 0
+        for line in f:
+            if not line.startswith("#"):
+                break
+            n_comment += 1
+    return np.genfromtxt(path, delimiter=",", names=True, skip_header=n_comment)
 
 
 def binned(x, y, bins):
