@@ -1,0 +1,54 @@
+#!/usr/bin/python3
+"""The plot tools run on real (tiny) mpsph outputs and write their PNGs: Evrard, Sod, Plummer.
+
+usage: test_tools.py <path to mpsph>   (run by ctest)"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOLS = os.path.join(HERE, "..", "..", "tools")
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("FAILED: %s\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
+    return r.stdout
+
+
+def main():
+    mpsph = os.path.abspath(sys.argv[1])
+    tmp = tempfile.mkdtemp(prefix="mpsph_tools_")
+    setups = os.path.join(HERE, "..", "..", "setups")
+    cases = [
+        ("evrard", ["--set", "setup.n_particles=400", "--set", "run.t_end=0.85",
+                    "--set", "run.snapshot_times=[0.8]"],
+         "plot_evrard.py", ["evrard_profiles.png", "evrard_energy.png"]),
+        ("sod", ["--set", "setup.nx_left=24", "--set", "setup.ny_left=12", "--set", "run.t_end=0.05",
+                 "--set", "run.snapshot_times=[]"],
+         "plot_sod.py", ["sod.png"]),
+        ("plummer", ["--set", "setup.n_particles=500", "--set", "run.t_end=1.0",
+                     "--set", "run.snapshot_interval=0.5"],
+         "plot_plummer.py", ["plummer_lagrangian_radii.png"]),
+    ]
+    for name, extra, tool, pngs in cases:
+        out = os.path.join(tmp, name)
+        run([mpsph, "run", os.path.join(setups, name + ".yaml"), "--output-dir", out, "--quiet"]
+            + extra)
+        args = [sys.executable, os.path.join(TOOLS, tool), out]
+        if name == "sod":
+            args += ["--time", "0.05"]
+        run(args)
+        for p in pngs:
+            path = os.path.join(out, p)
+            if not os.path.isfile(path) or os.path.getsize(path) < 1000:
+                sys.exit("FAILED: %s did not write %s" % (tool, path))
+        print("ok: %s -> %s" % (tool, ", ".join(pngs)))
+    shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()
