@@ -1,0 +1,97 @@
+// Self-gravity on the GPU (host API; plain C++, no CUDA types). The CUDA drivers
+// (octree_gpu.cu, tree_gravity_gpu.cu, direct_gravity_gpu.cu) call the same MPSPH_HD functions as
+// the OpenMP drivers: Morton keys (core/morton.hpp), node construction and moments
+// (octree_kern.hpp), opening criteria and interactions (gravity_kern.hpp).
+//
+// Tree: bounding cube -> Morton keys -> CUB radix sort (stable, so the order is the CPU's) ->
+// gather into tree order -> top-down node generations -> upward pass (monopole, quadrupole,
+// bounding boxes) -> target groups (the CPU's: largest nodes with <= group_size particles) ->
+// one warp per group walks the tree and evaluates the interaction lists from shared memory.
+// The tree, the groups and the opening decisions are those of the CPU tree on the same input, so
+// the two backends agree to float rounding (see docs/gpu.md for the bound and its one caveat).
+//
+// Defined only in CUDA builds; code that calls it is itself guarded by MPSPH_HAVE_CUDA.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/particle_store.hpp"
+#include "gravity/gravity_params.hpp"
+#include "gravity/octree_kern.hpp"
+#include "gravity/tree_gravity.hpp"
+
+namespace mpsph {
+
+// GPU time of the stages of the last compute() (CUDA events), milliseconds.
+struct GpuGravityTimings {
+  double keys_sort_ms = 0.0;  // bounding cube, keys, radix sort, gather into tree order
+  double build_ms = 0.0;      // node generations and target groups
+  double moments_ms = 0.0;    // upward pass
+  double walk_ms = 0.0;       // tree walk, or the direct sum for gravity.method = direct
+  double total_ms() const { return keys_sort_ms + build_ms + moments_ms + walk_ms; }
+};
+
+class GpuDirectGravity;
+
+class GpuGravity {
+ public:
+  GpuGravity();
+  ~GpuGravity();
+  GpuGravity(const GpuGravity&) = delete;
+  GpuGravity& operator=(const GpuGravity&) = delete;
+
+  // Writes acc_grav and pot (G applied, self-interaction excluded) for all particles of the
+  // device store, with softening p.softening[type]. The device arrays may be in any order and are
+  // not reordered; the solver keeps its own tree-ordered copies. p.method = direct runs the direct
+  // kernel (with j-splitting). The relative criterion uses |acc_grav| on entry as |a_old| from the
+  // second call on (the CPU solver's rule). Throws mpsph::Error on CUDA errors and for
+  // p.group_size > 64 (one warp holds at most two targets per lane).
+  void compute(const ParticleView& device_view, const GravityParams& p, double G);
+
+  std::size_t device_bytes() const;  // device memory held by the solver
+  GpuGravityTimings last_timings() const;
+  const TreeWalkStats& last_walk_stats() const;  // interaction counts (CPU definition)
+
+  // Copies the last tree to the host (tests and diagnostics): nodes in the CPU layout and the
+  // tree index -> caller index map.
+  void download_tree(std::vector<OctreeNode>& nodes, std::vector<uint32_t>& order) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Direct summation on the GPU with buffers kept between calls. i-particles sit in registers
+// (four per thread), j-tiles in shared memory; with j_split the j-range is divided among blocks so
+// that small N still fills the GPU, and the partial sums are reduced on the GPU in a fixed order.
+class GpuDirectGravity {
+ public:
+  GpuDirectGravity();
+  ~GpuDirectGravity();
+  GpuDirectGravity(const GpuDirectGravity&) = delete;
+  GpuDirectGravity& operator=(const GpuDirectGravity&) = delete;
+
+  // acc_grav and pot of all particles (G applied), softening p.softening[type], kernel p.kernel.
+  void compute(const ParticleView& device_view, const GravityParams& p, double G, bool j_split);
+  std::size_t device_bytes() const;
+  double last_kernel_ms() const;  // the pair kernel (and the split reduction), CUDA events
+  int last_splits() const;        // number of j-ranges used by the last call
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// One-shot direct summation (allocates its scratch for the call).
+void direct_gravity_gpu(const ParticleView& device_view, const GravityParams& p, double G,
+                        bool j_split);
+
+// Accuracy reference: the direct sum entirely in double on the GPU for targets [first, last),
+// written to host arrays acc[0 .. last-first) and pot[...] (G applied).
+void direct_gravity_double_gpu(const ParticleView& device_view, const GravityParams& p, double G,
+                               std::size_t first, std::size_t last, Vec3d* acc, double* pot);
+
+}  // namespace mpsph

@@ -1,0 +1,503 @@
+// GPU tree walk (the CUDA driver of tree_gravity.cpp) and the GpuGravity entry point.
+//
+// One warp per target group (the CPU's groups, see octree_gpu.cuh). The warp walks the tree with a
+// stack in global memory, testing up to 32 nodes at once (one per lane) with node_accepted():
+// accepted nodes are compacted (ballot + popc) into a shared-memory node list, opened leaves are
+// expanded cooperatively into a shared-memory particle list, opened internal nodes push their
+// children. Whenever a list holds 32 entries the warp evaluates them for all its targets with
+// node_interaction() / softened_factors() and keeps walking (Bonsai: Bedorf, Gaburov & Portegies
+// Zwart 2012, J. Comput. Phys. 231, 2825; Ryoanji in SPH-EXA). Groups of g <= 16 targets use the
+// idle lanes: lane = target (g rounded up to a power of two) x replica, the replicas split each
+// list and are summed by shuffles at the end. Groups of 33..64 hold two targets per lane.
+//
+// The evaluation sums in float per target, as the CPU walk does; the order of the terms differs.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "core/cuda_check.hpp"
+#include "gravity/device_buffer.cuh"
+#include "gravity/gravity_gpu.hpp"
+#include "gravity/gravity_kern.hpp"
+#include "gravity/octree_gpu.cuh"
+
+namespace mpsph {
+
+namespace {
+
+using gpu::DeviceBuffer;
+using gpu::DeviceTreeView;
+
+constexpr int kWarp = 32;
+constexpr int kWalkWarps = 4;
+constexpr int kWalkThreads = kWalkWarps * kWarp;
+constexpr int kList = 2 * kWarp;  // list capacity: 32 awaiting evaluation + up to 32 new
+constexpr unsigned kFull = 0xffffffffu;
+constexpr int kMaxGroupSize = 2 * kWarp;
+
+// Accepted nodes, three float4 per entry (three 16-byte shared loads per evaluation):
+// (centre of mass relative to the group centre, mass), (qxx, qxy, qxz, qyy),
+// (qyz, qzz, trace, mean eps^2).
+struct NodeList {
+  float4 a[kList], b[kList], c[kList];
+};
+
+// Direct sources: (position relative to the group centre, mass), eps^2, tree index.
+struct PartList {
+  float4 xm[kList];
+  float e2[kList];
+  int32_t idx[kList];
+};
+
+struct WalkArgs {
+  DeviceTreeView t;
+  OpeningParams opening;
+  double G;
+  int32_t* stacks;  // one stack of stack_cap node indices per resident warp
+  int32_t stack_cap;
+  int32_t* ctrl;               // [0] next group, [1] stack overflow flag
+  unsigned long long* counts;  // [0] node interactions, [1] particle interactions
+  Vec3d* acc;                  // caller order
+  double* pot;
+};
+
+// Targets of one lane: TPL of them (targets t and t + 32 of the group).
+template <int TPL>
+struct Targets {
+  Vec3f x[TPL];
+  float e2[TPL];
+  int32_t idx[TPL];  // tree index, -1 = no target
+  float ax[TPL], ay[TPL], az[TPL], pot[TPL];
+};
+
+__device__ __forceinline__ int exclusive_scan(int v, int lane, int& total) {
+  int x = v;
+  for (int o = 1; o < kWarp; o <<= 1) {
+    const int y = __shfl_up_sync(kFull, x, o);
+    if (lane >= o) x += y;
+  }
+  total = __shfl_sync(kFull, x, kWarp - 1);
+  return x - v;
+}
+
+template <SofteningKernel K, int TPL>
+__device__ __forceinline__ void eval_nodes(const NodeList& L, int count, int sub, int replicas,
+                                           Targets<TPL>& tg) {
+  for (int k = sub; k < count; k += replicas) {
+    const float4 a = L.a[k], b = L.b[k], q = L.c[k];
+    const Vec3f c{a.x, a.y, a.z};
+    const Multipole mp{a.w, b.x, b.y, b.z, b.w, q.x, q.y, q.z};
+    const float ne2 = q.w;
+#pragma unroll
+    for (int u = 0; u < TPL; ++u) {
+      // Spline: accepted nodes lie beyond the softening support, where gravity is Newtonian.
+      const float e2 = K == SofteningKernel::Spline ? 0.0f : 0.5f * (tg.e2[u] + ne2);
+      const GravAccPot<float> r = node_interaction(tg.x[u] - c, mp, e2);
+      tg.ax[u] += r.acc.x;
+      tg.ay[u] += r.acc.y;
+      tg.az[u] += r.acc.z;
+      tg.pot[u] += r.pot;
+    }
+  }
+}
+
+template <SofteningKernel K, int TPL>
+__device__ __forceinline__ void eval_particles(const PartList& L, int count, int sub, int replicas,
+                                               Targets<TPL>& tg) {
+  for (int k = sub; k < count; k += replicas) {
+    const float4 s = L.xm[k];
+    const float xj = s.x, yj = s.y, zj = s.z, mj = s.w, ej2 = L.e2[k];
+    const int32_t j = L.idx[k];
+#pragma unroll
+    for (int u = 0; u < TPL; ++u) {
+      // The target itself is in the list (its own leaf): zero mass and a harmless separation.
+      const bool self = j == tg.idx[u];
+      const Vec3f dx{self ? 1.0f : tg.x[u].x - xj, tg.x[u].y - yj, tg.x[u].z - zj};
+      const GravAccPot<float> r =
+          pair_interaction<float, K>(dx, self ? 0.0f : mj, 0.5f * (tg.e2[u] + ej2));
+      tg.ax[u] += r.acc.x;
+      tg.ay[u] += r.acc.y;
+      tg.az[u] += r.acc.z;
+      tg.pot[u] += r.pot;
+    }
+  }
+}
+
+__device__ __forceinline__ void copy_node_entry(NodeList& L, int to, int from) {
+  L.a[to] = L.a[from], L.b[to] = L.b[from], L.c[to] = L.c[from];
+}
+
+__device__ __forceinline__ void copy_particle_entry(PartList& L, int to, int from) {
+  L.xm[to] = L.xm[from], L.e2[to] = L.e2[from], L.idx[to] = L.idx[from];
+}
+
+template <SofteningKernel K, int TPL>
+__global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
+  __shared__ NodeList node_lists[kWalkWarps];
+  __shared__ PartList part_lists[kWalkWarps];
+  const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
+  NodeList& NL = node_lists[warp];
+  PartList& PL = part_lists[warp];
+  int32_t* stack = a.stacks + std::size_t(blockIdx.x * kWalkWarps + warp) * a.stack_cap;
+  const unsigned lanes_below = (1u << lane) - 1u;
+  const TreeParticles& P = a.t.particles;
+  unsigned long long node_int = 0, part_int = 0;
+
+  for (;;) {
+    int g = 0;
+    if (lane == 0) g = atomicAdd(&a.ctrl[0], 1);
+    g = __shfl_sync(kFull, g, 0);
+    if (g >= a.t.n_groups) break;
+    const int32_t gb = a.t.group_begin[g], ge = a.t.group_begin[g + 1];
+    const int ng = ge - gb;
+
+    // Group geometry, as tree_gravity.cpp: bounding box, centre, largest softening, min |a_old|.
+    Vec3d lo = P.pos[gb], hi = lo;
+    float eps_max = 0.0f;
+    double a_min = a.t.acc_old ? a.t.acc_old[gb] : 0.0;
+    for (int32_t i = gb + lane; i < ge; i += kWarp) {
+      const Vec3d x = P.pos[i];
+      lo = {fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z)};
+      hi = {fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z)};
+      eps_max = fmaxf(eps_max, P.eps[i]);
+      if (a.t.acc_old) a_min = fmin(a_min, a.t.acc_old[i]);
+    }
+    for (int o = kWarp / 2; o > 0; o >>= 1) {
+      lo.x = fmin(lo.x, __shfl_xor_sync(kFull, lo.x, o));
+      lo.y = fmin(lo.y, __shfl_xor_sync(kFull, lo.y, o));
+      lo.z = fmin(lo.z, __shfl_xor_sync(kFull, lo.z, o));
+      hi.x = fmax(hi.x, __shfl_xor_sync(kFull, hi.x, o));
+      hi.y = fmax(hi.y, __shfl_xor_sync(kFull, hi.y, o));
+      hi.z = fmax(hi.z, __shfl_xor_sync(kFull, hi.z, o));
+      eps_max = fmaxf(eps_max, __shfl_xor_sync(kFull, eps_max, o));
+      a_min = fmin(a_min, __shfl_xor_sync(kFull, a_min, o));
+    }
+    const Vec3d centre = 0.5 * (lo + hi);
+    TargetGroup tgroup;
+    tgroup.half = {round_up_half(0.5 * (hi.x - lo.x)), round_up_half(0.5 * (hi.y - lo.y)),
+                   round_up_half(0.5 * (hi.z - lo.z))};
+    tgroup.eps_max = eps_max;
+    tgroup.acc_min = float(a_min / a.G);
+
+    // Lane layout: gp target slots (ng rounded up to a power of two), replicas = 32 / gp.
+    int gp = 1;
+    while (gp < ng && gp < kWarp) gp <<= 1;
+    const int replicas = kWarp / gp;
+    const int slot = lane & (gp - 1), sub = lane / gp;
+    Targets<TPL> tg;
+#pragma unroll
+    for (int u = 0; u < TPL; ++u) {
+      const int t = slot + u * kWarp;
+      if (t < ng) {
+        const int32_t i = gb + t;
+        tg.x[u] = vec_cast<float>(P.pos[i] - centre);
+        const float e = P.eps[i];
+        tg.e2[u] = e * e;
+        tg.idx[u] = i;
+      } else {
+        tg.x[u] = {0.0f, 0.0f, 0.0f};
+        tg.e2[u] = 0.0f;
+        tg.idx[u] = -1;
+      }
+      tg.ax[u] = tg.ay[u] = tg.az[u] = tg.pot[u] = 0.0f;
+    }
+
+    // The walk.
+    if (lane == 0) stack[0] = 0;
+    int sp = 1, nn = 0, np = 0;
+    long long list_nodes = 0, list_parts = 0;
+    __syncwarp();
+    while (sp > 0) {
+      const int take = min(kWarp, sp);
+      sp -= take;
+      const int32_t c = lane < take ? stack[sp + lane] : -1;
+      __syncwarp();
+      bool accept = false;
+      int n_child = 0, child_begin = 0, leaf_begin = 0, leaf_count = 0;
+      NodeView nv{};
+      if (c >= 0) {
+        const OctreeNode& n = a.t.nodes[c];
+        nv.com = vec_cast<float>(n.com - centre);
+        nv.box_centre = vec_cast<float>(n.box_centre - centre);
+        nv.box_half = n.box_half;
+        nv.size = n.size;
+        nv.mass = n.mp.mass;
+        nv.eps_max = n.eps_max;
+        accept = node_accepted(tgroup, nv, a.opening);
+        if (!accept) {
+          if (n.n_child == 0) {
+            leaf_begin = n.begin;
+            leaf_count = n.end - n.begin;
+          } else {
+            n_child = n.n_child;
+            child_begin = n.child_begin;
+          }
+        }
+      }
+
+      // Accepted nodes -> node list.
+      const unsigned acc_mask = __ballot_sync(kFull, accept);
+      if (accept) {
+        const int s = nn + __popc(acc_mask & lanes_below);
+        const OctreeNode& n = a.t.nodes[c];
+        NL.a[s] = make_float4(nv.com.x, nv.com.y, nv.com.z, n.mp.mass);
+        NL.b[s] = make_float4(n.mp.qxx, n.mp.qxy, n.mp.qxz, n.mp.qyy);
+        NL.c[s] = make_float4(n.mp.qyz, n.mp.qzz, n.mp.trace, n.eps2_mean);
+      }
+      nn += __popc(acc_mask);
+      list_nodes += __popc(acc_mask);
+      __syncwarp();
+      if (nn >= kWarp) {
+        eval_nodes<K, TPL>(NL, kWarp, sub, replicas, tg);
+        __syncwarp();
+        if (lane < nn - kWarp) copy_node_entry(NL, lane, lane + kWarp);
+        nn -= kWarp;
+        __syncwarp();
+      }
+
+      // Children of opened internal nodes -> stack.
+      int pushed = 0;
+      const int off = exclusive_scan(n_child, lane, pushed);
+      if (sp + pushed <= a.stack_cap) {
+        for (int k = 0; k < n_child; ++k) stack[sp + off + k] = child_begin + k;
+        sp += pushed;
+      } else if (lane == 0) {
+        atomicExch(&a.ctrl[1], 1);  // cannot happen within the depth bound; reported by the host
+      }
+      __syncwarp();
+
+      // Particles of opened leaves -> particle list, 32 at a time.
+      int total = 0;
+      const int loff = exclusive_scan(leaf_count, lane, total);
+      list_parts += total;
+      for (int base = 0; base < total; base += kWarp) {
+        const int q = base + lane;
+        int owner = 0;  // last lane whose leaf starts at or before q
+        for (int s = kWarp / 2; s > 0; s >>= 1) {
+          const int cand = owner + s;
+          if (__shfl_sync(kFull, loff, cand) <= q) owner = cand;
+        }
+        const int owner_begin = __shfl_sync(kFull, leaf_begin, owner);
+        const int owner_off = __shfl_sync(kFull, loff, owner);
+        if (q < total) {
+          const int32_t j = owner_begin + (q - owner_off);
+          const Vec3f d = vec_cast<float>(P.pos[j] - centre);
+          const int s = np + lane;
+          const float ej = P.eps[j];
+          PL.xm[s] = make_float4(d.x, d.y, d.z, float(P.mass[j]));
+          PL.e2[s] = ej * ej, PL.idx[s] = j;
+        }
+        np += min(kWarp, total - base);
+        __syncwarp();
+        if (np >= kWarp) {
+          eval_particles<K, TPL>(PL, kWarp, sub, replicas, tg);
+          __syncwarp();
+          if (lane < np - kWarp) copy_particle_entry(PL, lane, lane + kWarp);
+          np -= kWarp;
+          __syncwarp();
+        }
+      }
+    }
+    if (nn > 0) eval_nodes<K, TPL>(NL, nn, sub, replicas, tg);
+    if (np > 0) eval_particles<K, TPL>(PL, np, sub, replicas, tg);
+    __syncwarp();
+
+    // Sum the replicas of each target, write in the caller's order with G applied.
+    for (int s = gp; s < kWarp; s <<= 1) {
+#pragma unroll
+      for (int u = 0; u < TPL; ++u) {
+        tg.ax[u] += __shfl_xor_sync(kFull, tg.ax[u], s);
+        tg.ay[u] += __shfl_xor_sync(kFull, tg.ay[u], s);
+        tg.az[u] += __shfl_xor_sync(kFull, tg.az[u], s);
+        tg.pot[u] += __shfl_xor_sync(kFull, tg.pot[u], s);
+      }
+    }
+    if (sub == 0) {
+#pragma unroll
+      for (int u = 0; u < TPL; ++u) {
+        if (tg.idx[u] < 0) continue;
+        const uint32_t out = a.t.order[tg.idx[u]];
+        a.acc[out] = {a.G * double(tg.ax[u]), a.G * double(tg.ay[u]), a.G * double(tg.az[u])};
+        a.pot[out] = a.G * double(tg.pot[u]);
+      }
+    }
+    node_int += (unsigned long long)(ng) * (unsigned long long)(list_nodes);
+    part_int += (unsigned long long)(ng) * (unsigned long long)(list_parts - 1);
+  }
+  if (lane == 0) {
+    atomicAdd(&a.counts[0], node_int);
+    atomicAdd(&a.counts[1], part_int);
+  }
+}
+
+template <SofteningKernel K, int TPL>
+int walk_blocks() {
+  int dev = 0, sms = 0, per_sm = 0;
+  cuda_check(cudaGetDevice(&dev), "querying the device");
+  cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "querying SMs");
+  cuda_check(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, walk_kernel<K, TPL>, kWalkThreads, 0),
+      "querying the walk occupancy");
+  return sms * (per_sm > 0 ? per_sm : 1);
+}
+
+template <SofteningKernel K, int TPL>
+void launch_walk(const WalkArgs& a, int blocks) {
+  walk_kernel<K, TPL><<<blocks, kWalkThreads>>>(a);
+  cuda_check_launch("tree walk");
+}
+
+double elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
+  float ms = 0.0f;
+  cuda_check(cudaEventElapsedTime(&ms, a, b), "reading a timing event");
+  return double(ms);
+}
+
+__global__ void zero_kernel(Vec3d* acc, double* pot, std::size_t n) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  acc[i] = {0.0, 0.0, 0.0};
+  pot[i] = 0.0;
+}
+
+}  // namespace
+
+struct GpuGravity::Impl {
+  gpu::DeviceOctree tree;
+  GpuDirectGravity direct;
+  DeviceBuffer<int32_t> stacks;
+  DeviceBuffer<int32_t> ctrl;
+  DeviceBuffer<unsigned long long> counts;
+  cudaEvent_t ev[5] = {};
+  bool have_previous = false;
+  bool timed = false;
+  bool was_direct = false;
+  TreeWalkStats stats;
+
+  Impl() {
+    for (cudaEvent_t& e : ev) cuda_check(cudaEventCreate(&e), "creating a timing event");
+  }
+  ~Impl() {
+    for (cudaEvent_t e : ev) cudaEventDestroy(e);
+  }
+
+  void walk(const ParticleView& v, const GravityParams& p, double G) {
+    const DeviceTreeView t = tree.view();
+    ctrl.reserve(2, "walk control words");
+    counts.reserve(2, "interaction counters");
+    cuda_check(cudaMemset(ctrl.get(), 0, 2 * sizeof(int32_t)), "clearing the walk control words");
+    cuda_check(cudaMemset(counts.get(), 0, 2 * sizeof(unsigned long long)),
+               "clearing the counters");
+    if (t.n_groups == 0) return;
+    const bool two = p.group_size > kWarp;
+    const bool spline = p.kernel == SofteningKernel::Spline;
+    const int blocks = spline ? (two ? walk_blocks<SofteningKernel::Spline, 2>()
+                                     : walk_blocks<SofteningKernel::Spline, 1>())
+                              : (two ? walk_blocks<SofteningKernel::Plummer, 2>()
+                                     : walk_blocks<SofteningKernel::Plummer, 1>());
+    // A pop of <= 32 nodes pushes <= 256 children, and each generation below adds at most 224
+    // entries that stay on the stack: 256 per generation bounds its depth.
+    const int32_t cap = 256 * (t.generations + 1) + kWarp;
+    stacks.reserve(std::size_t(blocks) * kWalkWarps * std::size_t(cap), "tree-walk stacks");
+    WalkArgs a;
+    a.t = t;
+    a.opening = {p.criterion, p.kernel, float(p.theta), float(p.rel_tol)};
+    a.G = G;
+    a.stacks = stacks.get();
+    a.stack_cap = cap;
+    a.ctrl = ctrl.get();
+    a.counts = counts.get();
+    a.acc = v.acc_grav;
+    a.pot = v.pot;
+    if (spline) {
+      two ? launch_walk<SofteningKernel::Spline, 2>(a, blocks)
+          : launch_walk<SofteningKernel::Spline, 1>(a, blocks);
+    } else {
+      two ? launch_walk<SofteningKernel::Plummer, 2>(a, blocks)
+          : launch_walk<SofteningKernel::Plummer, 1>(a, blocks);
+    }
+  }
+};
+
+GpuGravity::GpuGravity() : impl_(std::make_unique<Impl>()) {}
+GpuGravity::~GpuGravity() = default;
+
+void GpuGravity::compute(const ParticleView& v, const GravityParams& p, double G) {
+  Impl& m = *impl_;
+  m.timed = false;
+  m.stats = {};
+  if (!p.enabled) {
+    if (v.n > 0) {
+      zero_kernel<<<int((v.n + 255) / 256), 256>>>(v.acc_grav, v.pot, v.n);
+      cuda_check_launch("zeroing gravity");
+    }
+    cuda_check(cudaDeviceSynchronize(), "zeroing gravity");
+    return;
+  }
+  if (p.method == GravityMethod::Direct) {
+    cuda_check(cudaEventRecord(m.ev[0]), "recording an event");
+    m.direct.compute(v, p, G, true);
+    cuda_check(cudaEventRecord(m.ev[4]), "recording an event");
+    cuda_check(cudaEventSynchronize(m.ev[4]), "direct gravity");
+    m.timed = true;
+    m.was_direct = true;
+    m.have_previous = true;
+    return;
+  }
+  if (p.group_size < 1 || p.group_size > kMaxGroupSize) {
+    throw Error("gravity.group_size = " + std::to_string(p.group_size) +
+                ": the GPU tree walk takes 1.." + std::to_string(kMaxGroupSize) +
+                " targets per group (two per lane of a warp)");
+  }
+  const bool relative = p.criterion == OpeningCriterion::Relative && m.have_previous;
+  cuda_check(cudaEventRecord(m.ev[0]), "recording an event");
+  m.tree.build(v, p.softening, p.leaf_size, p.group_size, relative,
+               gpu::BuildEvents{m.ev[1], m.ev[2], m.ev[3]});
+  m.walk(v, p, G);
+  cuda_check(cudaEventRecord(m.ev[4]), "recording an event");
+  cuda_check(cudaEventSynchronize(m.ev[4]), "tree gravity");
+  cuda_check(cudaGetLastError(), "tree gravity");
+  int32_t ctrl[2] = {0, 0};
+  unsigned long long counts[2] = {0, 0};
+  cuda_check(cudaMemcpy(ctrl, m.ctrl.get(), sizeof(ctrl), cudaMemcpyDeviceToHost), "walk status");
+  cuda_check(cudaMemcpy(counts, m.counts.get(), sizeof(counts), cudaMemcpyDeviceToHost),
+             "walk counters");
+  if (ctrl[1] != 0) throw Error("GPU tree walk: traversal stack overflow (tree deeper than sized)");
+  m.stats.groups = std::size_t(m.tree.view().n_groups);
+  m.stats.node_interactions = counts[0];
+  m.stats.particle_interactions = counts[1];
+  m.timed = true;
+  m.was_direct = false;
+  m.have_previous = true;
+}
+
+std::size_t GpuGravity::device_bytes() const {
+  const Impl& m = *impl_;
+  return m.tree.device_bytes() + m.direct.device_bytes() + m.stacks.bytes() + m.ctrl.bytes() +
+         m.counts.bytes();
+}
+
+GpuGravityTimings GpuGravity::last_timings() const {
+  const Impl& m = *impl_;
+  GpuGravityTimings t;
+  if (!m.timed) return t;
+  if (m.was_direct) {
+    t.walk_ms = elapsed_ms(m.ev[0], m.ev[4]);
+    return t;
+  }
+  t.keys_sort_ms = elapsed_ms(m.ev[0], m.ev[1]);
+  t.build_ms = elapsed_ms(m.ev[1], m.ev[2]);
+  t.moments_ms = elapsed_ms(m.ev[2], m.ev[3]);
+  t.walk_ms = elapsed_ms(m.ev[3], m.ev[4]);
+  return t;
+}
+
+const TreeWalkStats& GpuGravity::last_walk_stats() const {
+  return impl_->stats;
+}
+
+void GpuGravity::download_tree(std::vector<OctreeNode>& nodes, std::vector<uint32_t>& order) const {
+  impl_->tree.download(nodes, order);
+}
+
+}  // namespace mpsph
