@@ -8,7 +8,8 @@
 // node_interaction() / softened_factors() and keeps walking (Bonsai: Bedorf, Gaburov & Portegies
 // Zwart 2012, J. Comput. Phys. 231, 2825; Ryoanji in SPH-EXA). Groups of g <= 16 targets use the
 // idle lanes: lane = target (g rounded up to a power of two) x replica, the replicas split each
-// list and are summed by shuffles at the end. Groups of 33..64 hold two targets per lane.
+// list and are summed by shuffles at the end. Groups of 33..64 hold two targets per lane (the
+// second slot is skipped, warp-uniformly, for smaller groups).
 //
 // The evaluation sums in float per target, as the CPU walk does; the order of the terms differs.
 #include <cuda_runtime.h>
@@ -82,7 +83,7 @@ __device__ __forceinline__ int exclusive_scan(int v, int lane, int& total) {
 
 template <SofteningKernel K, int TPL>
 __device__ __forceinline__ void eval_nodes(const NodeList& L, int count, int sub, int replicas,
-                                           Targets<TPL>& tg) {
+                                           int slots, Targets<TPL>& tg) {
   for (int k = sub; k < count; k += replicas) {
     const float4 a = L.a[k], b = L.b[k], q = L.c[k];
     const Vec3f c{a.x, a.y, a.z};
@@ -90,6 +91,7 @@ __device__ __forceinline__ void eval_nodes(const NodeList& L, int count, int sub
     const float ne2 = q.w;
 #pragma unroll
     for (int u = 0; u < TPL; ++u) {
+      if (u >= slots) break;  // warp-uniform: a group of <= 32 targets fills one slot per lane
       // Spline: accepted nodes lie beyond the softening support, where gravity is Newtonian.
       const float e2 = K == SofteningKernel::Spline ? 0.0f : 0.5f * (tg.e2[u] + ne2);
       const GravAccPot<float> r = node_interaction(tg.x[u] - c, mp, e2);
@@ -103,13 +105,14 @@ __device__ __forceinline__ void eval_nodes(const NodeList& L, int count, int sub
 
 template <SofteningKernel K, int TPL>
 __device__ __forceinline__ void eval_particles(const PartList& L, int count, int sub, int replicas,
-                                               Targets<TPL>& tg) {
+                                               int slots, Targets<TPL>& tg) {
   for (int k = sub; k < count; k += replicas) {
     const float4 s = L.xm[k];
     const float xj = s.x, yj = s.y, zj = s.z, mj = s.w, ej2 = L.e2[k];
     const int32_t j = L.idx[k];
 #pragma unroll
     for (int u = 0; u < TPL; ++u) {
+      if (u >= slots) break;
       // The target itself is in the list (its own leaf): zero mass and a harmless separation.
       const bool self = j == tg.idx[u];
       const Vec3f dx{self ? 1.0f : tg.x[u].x - xj, tg.x[u].y - yj, tg.x[u].z - zj};
@@ -184,6 +187,7 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
     while (gp < ng && gp < kWarp) gp <<= 1;
     const int replicas = kWarp / gp;
     const int slot = lane & (gp - 1), sub = lane / gp;
+    const int slots = ng > kWarp ? 2 : 1;  // targets per lane in use
     Targets<TPL> tg;
 #pragma unroll
     for (int u = 0; u < TPL; ++u) {
@@ -248,7 +252,7 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
       list_nodes += __popc(acc_mask);
       __syncwarp();
       if (nn >= kWarp) {
-        eval_nodes<K, TPL>(NL, kWarp, sub, replicas, tg);
+        eval_nodes<K, TPL>(NL, kWarp, sub, replicas, slots, tg);
         __syncwarp();
         if (lane < nn - kWarp) copy_node_entry(NL, lane, lane + kWarp);
         nn -= kWarp;
@@ -290,7 +294,7 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
         np += min(kWarp, total - base);
         __syncwarp();
         if (np >= kWarp) {
-          eval_particles<K, TPL>(PL, kWarp, sub, replicas, tg);
+          eval_particles<K, TPL>(PL, kWarp, sub, replicas, slots, tg);
           __syncwarp();
           if (lane < np - kWarp) copy_particle_entry(PL, lane, lane + kWarp);
           np -= kWarp;
@@ -298,8 +302,8 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
         }
       }
     }
-    if (nn > 0) eval_nodes<K, TPL>(NL, nn, sub, replicas, tg);
-    if (np > 0) eval_particles<K, TPL>(PL, np, sub, replicas, tg);
+    if (nn > 0) eval_nodes<K, TPL>(NL, nn, sub, replicas, slots, tg);
+    if (np > 0) eval_particles<K, TPL>(PL, np, sub, replicas, slots, tg);
     __syncwarp();
 
     // Sum the replicas of each target, write in the caller's order with G applied.
