@@ -1,0 +1,75 @@
+// Force passes on the GPU: prepare_force (EOS, Balsara switch; per particle) and the SPH
+// accelerations, heating and signal velocities from force_kern.hpp over all pairs
+// r_ij < h_i + h_j, with the neighbour structure that density() built this step.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "core/cuda_check.hpp"
+#include "core/error.hpp"
+#include "sph/eos_kern.hpp"
+#include "sph/force_kern.hpp"
+#include "sph/neighbour_tree_gpu.cuh"
+
+namespace mpsph {
+
+using gpu::kLeafSize;
+
+namespace {
+
+constexpr int kWarpsPerBlock = 4;
+
+__global__ void prepare_force_kernel(ParticleView v, EosParams eos, bool balsara, float eps_prime) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i >= v.n_gas) return;
+  const EosState e = eos_state(eos, v.rho[i], v.u[i]);
+  v.pressure[i] = e.pressure;
+  v.csound[i] = e.csound;
+  v.balsara[i] = balsara ? balsara_factor(v.divv[i], v.curlv[i], e.csound, v.h[i], eps_prime) : 1.f;
+}
+
+__global__ void __launch_bounds__(kWarpsPerBlock * 32)
+    force_kernel(ParticleView v, Box box, gpu::TreeView t, gpu::LeafLists ll, ViscosityParams vp) {
+  __shared__ gpu::LeafStage stage[kWarpsPerBlock];
+  const int64_t leaf = gpu::global_warp();
+  if (leaf >= t.n_leaves) return;
+  const std::size_t i = std::size_t(leaf) * kLeafSize + gpu::lane_id();
+  const bool active = i < v.n_gas;
+  const Vec3d xi = active ? v.pos[i] : Vec3d{0, 0, 0};
+  const ForceParticle pi = active ? force_particle(v, i) : ForceParticle{0.f, 1.f, 0.f, 0.f, 0.f};
+  ForceSums sums;
+  gpu::for_each_pair(
+      v, box, t, ll, leaf, active, i, xi, pi.h, stage[threadIdx.x >> 5], [&](std::size_t j, float) {
+        force_accumulate(sums,
+                         force_pair(pair_separation(v, i, j, box), pi, force_particle(v, j), vp),
+                         v.mass[j]);
+      });
+  if (active) {
+    v.acc[i] = sums.acc;
+    v.dudt[i] = sums.dudt;
+    v.vsig[i] = signal_velocity(pi.csound, sums.mu_max, vp);
+  }
+}
+
+}  // namespace
+
+void GpuSph::prepare_force(const ParticleView& d, const EosParams& eos, const SphParams& p) {
+  if (d.n_gas == 0) return;
+  const unsigned threads = 256;
+  prepare_force_kernel<<<cuda_blocks(d.n_gas, threads), threads>>>(d, eos, p.balsara,
+                                                                   float(p.balsara_eps));
+  cuda_check_launch("prepare_force_kernel");
+}
+
+void GpuSph::forces(const ParticleView& d, const Box& box, const SphParams& p) {
+  if (d.n_gas == 0) return;
+  if (impl_->n_leaves != int((d.n_gas + kLeafSize - 1) / kLeafSize))
+    throw Error("GPU SPH: forces requested without the neighbour structure of this step for " +
+                std::to_string(d.n_gas) + " gas particles (density() builds it)");
+  const unsigned threads = kWarpsPerBlock * 32;
+  force_kernel<<<cuda_blocks(std::size_t(impl_->n_leaves) * kLeafSize, threads), threads>>>(
+      d, box, impl_->view(), impl_->stored_lists(), viscosity_params(p));
+  cuda_check_launch("force_kernel");
+}
+
+}  // namespace mpsph

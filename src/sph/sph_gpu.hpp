@@ -1,0 +1,93 @@
+// CUDA driver of the SPH stages (host API; defined in src/sph/*_gpu.cu, CUDA builds only). Every
+// stage works on the device particle arrays (DeviceParticles::view()) and calls the same
+// MPSPH_HD functions as the OpenMP drivers (smoothing_length_kern.hpp, density_kern.hpp,
+// eos_kern.hpp, force_kern.hpp), so both backends compute the same h, rho, forces and heating.
+//
+// Neighbour search (docs/PERFORMANCE.md, section "GPU SPH"): gas particles, in the order of the
+// order stage (Morton), form leaves of 32 consecutive particles; an implicit binary tree over the
+// leaves holds their bounding boxes (double, periodic minimum image) and h_max. One warp serves
+// one leaf: it walks the tree with the box of each segment of the leaf (runs of lanes cut where
+// the curve jumps), and for every leaf that can hold a neighbour it stages that leaf's particles
+// in shared memory, where each lane tests them against its own particle - a float pre-filter with
+// a proven error bound, then the same double distance as the CPU driver, rounded exactly as there
+// (no fused multiply-add), so pair sets and h agree with the CPU backend bit for bit.
+//   h:        exact N_B nearest neighbours (counts at 8 radii with the squared distances kept,
+//             then the N_B-th/(N_B+1)-th distances selected).
+//   pairs:    r_ij < h_i + h_j; the walk opens a node when its box lies within h_max(segment) +
+//             h_max(node) of the segment's box, so no pair is missed.
+// Stages are asynchronous on the default stream and never synchronise with the host; errors
+// found by kernels (a neighbour search reaching half a periodic box) are raised as bits of a
+// device word that the step's one synchronisation reads (throw_if_errors / device_error_flags).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/box.hpp"
+#include "core/particle_store.hpp"
+#include "sph/sph_params.hpp"
+
+namespace mpsph {
+
+// How the density and force passes find the candidate leaves of each leaf.
+enum class GpuNeighbourMode {
+  Walk,       // walk the tree again in every pass
+  LeafLists,  // density walks once and stores each leaf's candidate leaves; forces reuse them
+};
+
+// Bits of the device error word.
+enum GpuSphErrorBits : uint32_t {
+  kGpuSphNeighboursBeyondHalfBox = 1u,  // the (N_B+1)-th neighbour lies beyond half a periodic box
+  kGpuSphSearchBeyondHalfBox = 2u,      // 2h reaches half the smallest periodic box edge
+  kGpuSphNotConverged = 4u,             // a smoothing length search did not converge
+};
+
+// Squared distances one lane keeps in the smoothing-length search (N_B + 1 <= this).
+constexpr int kGpuSphGatherCapacity = 128;
+
+// One-line description of the error bits (empty when none is set).
+std::string describe_gpu_sph_errors(uint32_t flags, int n_neighbours);
+
+class GpuSph {
+ public:
+  GpuSph();
+  ~GpuSph();
+  GpuSph(const GpuSph&) = delete;
+  GpuSph& operator=(const GpuSph&) = delete;
+
+  void set_mode(GpuNeighbourMode mode);
+  GpuNeighbourMode mode() const;
+
+  // Sets h and nngb of gas [0, n_gas) as compute_smoothing_lengths does (exact N_B rule, ties,
+  // h_min floor). Throws mpsph::Error at once when there are fewer than N_B + 1 gas particles.
+  void smoothing_lengths(const ParticleView& d, const Box& box, const SphParams& p);
+  // Sets rho, divv, curlv of gas from the current positions, velocities and h (builds the
+  // neighbour structure that forces() uses).
+  void density(const ParticleView& d, const Box& box, const SphParams& p);
+  // Sets pressure, csound, balsara of gas.
+  void prepare_force(const ParticleView& d, const EosParams& eos, const SphParams& p);
+  // OVERWRITES acc (hydro only), dudt and vsig of gas, over the neighbour structure of density().
+  void forces(const ParticleView& d, const Box& box, const SphParams& p);
+
+  // Diagnostic: for every gas i, the number of j != i with r_ij < h_i + h_j that the pair passes
+  // visit (device array of n_gas), over the neighbour structure of density().
+  void pair_counts(const ParticleView& d, const Box& box, int32_t* device_count);
+
+  // Device word holding the OR of GpuSphErrorBits raised since the last clear_errors().
+  const uint32_t* device_error_flags() const;
+  void clear_errors();
+  // Synchronises, reads the word, and throws mpsph::Error describing it when set.
+  void throw_if_errors(int n_neighbours);
+
+  // Device memory held by the neighbour structure (bytes).
+  std::size_t device_bytes() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mpsph
