@@ -1,0 +1,176 @@
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cub/device/device_radix_sort.cuh>
+#include <string>
+
+#include "core/cuda_check.hpp"
+#include "core/error.hpp"
+#include "core/morton.hpp"
+#include "core/order_gpu.hpp"
+
+namespace mpsph {
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kBoxBlocks = 512;
+
+struct KeyFrame {
+  double lo[3];
+  double edge;
+};
+
+struct Bounds {
+  double lo[3], hi[3];
+};
+
+__device__ void bounds_reduce(Bounds& b) {
+  __shared__ double sh[6][kThreads];
+  for (int k = 0; k < 3; ++k) sh[k][threadIdx.x] = b.lo[k], sh[3 + k][threadIdx.x] = b.hi[k];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s)
+      for (int k = 0; k < 3; ++k) {
+        sh[k][threadIdx.x] = fmin(sh[k][threadIdx.x], sh[k][threadIdx.x + s]);
+        sh[3 + k][threadIdx.x] = fmax(sh[3 + k][threadIdx.x], sh[3 + k][threadIdx.x + s]);
+      }
+    __syncthreads();
+  }
+  for (int k = 0; k < 3; ++k) b.lo[k] = sh[k][0], b.hi[k] = sh[3 + k][0];
+}
+
+__global__ void bounds_kernel(const Vec3d* pos, std::size_t n, Bounds* partial) {
+  Bounds b{{DBL_MAX, DBL_MAX, DBL_MAX}, {-DBL_MAX, -DBL_MAX, -DBL_MAX}};
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const Vec3d x = pos[i];
+    b.lo[0] = fmin(b.lo[0], x.x), b.lo[1] = fmin(b.lo[1], x.y), b.lo[2] = fmin(b.lo[2], x.z);
+    b.hi[0] = fmax(b.hi[0], x.x), b.hi[1] = fmax(b.hi[1], x.y), b.hi[2] = fmax(b.hi[2], x.z);
+  }
+  bounds_reduce(b);
+  if (threadIdx.x == 0) partial[blockIdx.x] = b;
+}
+
+// The key cube of morton_keys() for an open box: the bounding box's corner and largest extent.
+__global__ void frame_kernel(const Bounds* partial, unsigned n_partial, KeyFrame* frame) {
+  Bounds b{{DBL_MAX, DBL_MAX, DBL_MAX}, {-DBL_MAX, -DBL_MAX, -DBL_MAX}};
+  for (unsigned k = threadIdx.x; k < n_partial; k += blockDim.x)
+    for (int a = 0; a < 3; ++a)
+      b.lo[a] = fmin(b.lo[a], partial[k].lo[a]), b.hi[a] = fmax(b.hi[a], partial[k].hi[a]);
+  bounds_reduce(b);
+  if (threadIdx.x == 0) {
+    double edge = fmax(b.hi[0] - b.lo[0], fmax(b.hi[1] - b.lo[1], b.hi[2] - b.lo[2]));
+    if (!(edge > 0.0)) edge = 1.0;
+    *frame = KeyFrame{{b.lo[0], b.lo[1], b.lo[2]}, edge};
+  }
+}
+
+__global__ void keys_kernel(const Vec3d* pos, std::size_t n, Box box, KeyFrame fixed,
+                            const KeyFrame* found, uint64_t* keys, uint32_t* idx) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  const KeyFrame f = box.periodic ? fixed : *found;
+  keys[i] = morton_key(wrap_position(pos[i], box), Vec3d{f.lo[0], f.lo[1], f.lo[2]}, f.edge);
+  idx[i] = uint32_t(i);
+}
+
+__global__ void gather_types_kernel(const uint8_t* type, const uint32_t* idx, std::size_t n,
+                                    uint8_t* out) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = type[idx[i]];
+}
+
+template <class T>
+void alloc(T*& p, std::size_t n, const char* what) {
+  cudaFree(p);
+  p = nullptr;
+  if (cudaMalloc(&p, n * sizeof(T)) != cudaSuccess) {
+    cudaGetLastError();
+    throw Error(std::string("out of GPU memory allocating the order stage's ") + what + " for " +
+                std::to_string(n) + " particles");
+  }
+}
+
+}  // namespace
+
+DeviceOrder::~DeviceOrder() {
+  cudaFree(keys_);
+  cudaFree(keys_alt_);
+  cudaFree(idx_);
+  cudaFree(idx_alt_);
+  cudaFree(perm_);
+  cudaFree(types_);
+  cudaFree(types_alt_);
+  cudaFree(frame_);
+  cudaFree(partial_);
+  cudaFree(temp_);
+}
+
+void DeviceOrder::reserve(std::size_t n) {
+  if (!frame_) {
+    cuda_check(cudaMalloc(&frame_, sizeof(KeyFrame)), "allocation of the order stage");
+    cuda_check(cudaMalloc(&partial_, kBoxBlocks * sizeof(Bounds)), "allocation of the order stage");
+  }
+  if (n <= capacity_) return;
+  alloc(keys_, n, "keys");
+  alloc(keys_alt_, n, "keys");
+  alloc(idx_, n, "indices");
+  alloc(idx_alt_, n, "indices");
+  alloc(perm_, n, "indices");
+  alloc(types_, n, "types");
+  alloc(types_alt_, n, "types");
+  std::size_t a = 0, b = 0;
+  cuda_check(cub::DeviceRadixSort::SortPairs(nullptr, a, keys_, keys_alt_, idx_, idx_alt_, int(n)),
+             "order stage: sort size query");
+  cuda_check(
+      cub::DeviceRadixSort::SortPairs(nullptr, b, types_, types_alt_, idx_alt_, perm_, int(n)),
+      "order stage: sort size query");
+  alloc(reinterpret_cast<char*&>(temp_), std::max(a, b), "sort scratch");
+  temp_bytes_ = std::max(a, b);
+  capacity_ = n;
+}
+
+std::size_t DeviceOrder::device_bytes() const {
+  return capacity_ * (2 * sizeof(uint64_t) + 3 * sizeof(uint32_t) + 2) + temp_bytes_;
+}
+
+void DeviceOrder::sort(DeviceParticles& d, const Box& box, bool mixed_types) {
+  const std::size_t n = d.size();
+  if (n == 0) return;
+  if (n >= (std::size_t(1) << 31))
+    throw Error("order stage: " + std::to_string(n) +
+                " particles exceed the 2^31 that the device sort indexes");
+  reserve(n);
+  const ParticleView v = d.view();
+  KeyFrame fixed{{box.lo.x, box.lo.y, box.lo.z}, std::max({box.size.x, box.size.y, box.size.z})};
+  if (!box.periodic) {
+    const unsigned blocks = std::min(kBoxBlocks, cuda_blocks(n, kThreads));
+    bounds_kernel<<<blocks, kThreads>>>(v.pos, n, static_cast<Bounds*>(partial_));
+    cuda_check_launch("bounds_kernel");
+    frame_kernel<<<1, kThreads>>>(static_cast<const Bounds*>(partial_), blocks,
+                                  static_cast<KeyFrame*>(frame_));
+    cuda_check_launch("frame_kernel");
+  }
+  keys_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(
+      v.pos, n, box, fixed, static_cast<const KeyFrame*>(frame_), keys_, idx_);
+  cuda_check_launch("keys_kernel");
+  std::size_t bytes = temp_bytes_;
+  // Radix sorts are stable: equal keys keep index order, as order_particles' tie-break.
+  cuda_check(cub::DeviceRadixSort::SortPairs(temp_, bytes, keys_, keys_alt_, idx_,
+                                             mixed_types ? idx_alt_ : perm_, int(n), 0,
+                                             3 * kMortonBitsPerAxis),
+             "order stage: key sort");
+  if (mixed_types) {
+    gather_types_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(v.type, idx_alt_, n, types_);
+    cuda_check_launch("gather_types_kernel");
+    bytes = temp_bytes_;
+    cuda_check(cub::DeviceRadixSort::SortPairs(temp_, bytes, types_, types_alt_, idx_alt_, perm_,
+                                               int(n), 0, 3),
+               "order stage: type sort");
+  }
+  d.permute(perm_);
+}
+
+}  // namespace mpsph
