@@ -1,0 +1,315 @@
+// Whole runs on the GPU backend against the CPU backend on the same initial conditions: energies
+// over 50 steps, the Evrard collapse at N = 1e5 (energy to t = 3, profiles at t = 0.8), the Sod
+// tube's L1 errors, and the GPU order stage.
+#ifdef MPSPH_HAVE_CUDA
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "core/device_particles.hpp"
+#include "core/order.hpp"
+#include "core/order_gpu.hpp"
+#include "core/rng.hpp"
+#include "core/simulation.hpp"
+#include "io/snapshot.hpp"
+#include "setups/riemann_exact.hpp"
+
+using namespace mpsph;
+
+namespace {
+
+std::string scratch_dir(const std::string& name) {
+  const auto d = std::filesystem::path(MPSPH_BINARY_DIR) / "test_output" / ("gpu_" + name);
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d.string();
+}
+
+RunOptions options(const std::string& dir, const std::string& yaml, const std::string& device,
+                   std::vector<std::string> overrides = {}) {
+  const std::string path = dir + "/config.yaml";
+  std::ofstream(path) << yaml;
+  RunOptions o;
+  o.config_path = path;
+  o.output_dir = dir;
+  o.device = device;
+  o.overrides = std::move(overrides);
+  o.quiet = true;
+  return o;
+}
+
+struct EnergyRow {
+  double t, ek, eu, ew, etot, rel;
+};
+
+std::vector<EnergyRow> read_energy(const std::string& dir) {
+  std::ifstream f(dir + "/energy.csv");
+  std::vector<EnergyRow> rows;
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.empty() || line[0] == '#' || line.rfind("step", 0) == 0) continue;
+    std::vector<double> v;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) v.push_back(std::stod(cell));
+    rows.push_back({v[1], v[3], v[4], v[5], v[7], v[8]});
+  }
+  return rows;
+}
+
+// Largest |a - b| / |b| over the rows, per energy; 0/0 counts as agreement.
+double max_rel(const std::vector<EnergyRow>& a, const std::vector<EnergyRow>& b,
+               double EnergyRow::*field) {
+  double m = 0;
+  for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) {
+    const double d = std::fabs(a[k].*field - b[k].*field);
+    if (d > 0) m = std::max(m, d / std::fabs(b[k].*field));
+  }
+  return m;
+}
+
+void compare_50_steps(const std::string& name, const std::string& yaml) {
+  const std::string dc = scratch_dir(name + "_cpu"), dg = scratch_dir(name + "_gpu");
+  const std::vector<std::string> ov = {"run.max_steps=50", "run.diagnostics_every=1"};
+  {
+    Simulation cpu(options(dc, yaml, "cpu", ov));
+    cpu.run();
+  }
+  {
+    Simulation gpu(options(dg, yaml, "gpu", ov));
+    gpu.run();
+  }
+  const auto rc = read_energy(dc), rg = read_energy(dg);
+  REQUIRE(rc.size() == rg.size());
+  REQUIRE(rc.size() >= 51);
+  const double ek = max_rel(rg, rc, &EnergyRow::ek), eu = max_rel(rg, rc, &EnergyRow::eu),
+               ew = max_rel(rg, rc, &EnergyRow::ew), et = max_rel(rg, rc, &EnergyRow::etot);
+  std::printf(
+      "[gpu backend] %s, 50 steps: max rel diff E_kin %.3g, E_th %.3g, E_pot %.3g, "
+      "E_tot %.3g (t = %.6g vs %.6g)\n",
+      name.c_str(), ek, eu, ew, et, rg.back().t, rc.back().t);
+  // Issue bound 1e-5: the same stages on the same data; the states differ by float rounding of
+  // pair terms (~1e-7 relative) carried through 50 steps.
+  CHECK(ek < 1e-5);
+  CHECK(eu < 1e-5);
+  CHECK(ew < 1e-5);
+  CHECK(et < 1e-5);
+}
+
+}  // namespace
+
+TEST_CASE("GPU and CPU backends give the same energies over 50 steps", "[gpu][backend]") {
+  SECTION("Evrard, N = 2e4, direct gravity") {
+    compare_50_steps("evrard50", R"(
+run: {t_end: 3.0}
+setup: {type: evrard, n_particles: 20000}
+gravity: {method: direct, softening: [0.02]}
+)");
+  }
+  SECTION("Sod tube, periodic") {
+    compare_50_steps("sod50", R"(
+run: {t_end: 0.2}
+setup: {type: sod, nx_left: 48, ny_left: 14}
+gravity: {enabled: false}
+timestep: {use_velocity: false}
+)");
+  }
+}
+
+namespace {
+
+struct Profile {
+  std::vector<double> rho, u, vr;
+  std::vector<int> count;
+};
+
+// Mass-weighted means of rho, u and v_r in 16 log-spaced shells 0.01 < r < 1 about the centre of
+// mass.
+Profile radial_profile(const ParticleStore& s) {
+  constexpr int kBins = 16;
+  Vec3d com{0, 0, 0}, vcom{0, 0, 0};
+  double m = 0;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    com += s.mass[i] * s.pos[i], vcom += s.mass[i] * s.vel[i], m += s.mass[i];
+  com *= 1.0 / m;
+  vcom *= 1.0 / m;
+  Profile p{std::vector<double>(kBins, 0), std::vector<double>(kBins, 0),
+            std::vector<double>(kBins, 0), std::vector<int>(kBins, 0)};
+  std::vector<double> mb(kBins, 0);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const Vec3d dx = s.pos[i] - com;
+    const double r = norm(dx);
+    const int b = int(std::floor((std::log10(r) + 2.0) / 2.0 * kBins));
+    if (b < 0 || b >= kBins) continue;
+    const double mi = s.mass[i];
+    p.rho[b] += mi * s.rho[i];
+    p.u[b] += mi * s.u[i];
+    p.vr[b] += mi * dot(s.vel[i] - vcom, dx) / r;
+    mb[b] += mi;
+    ++p.count[b];
+  }
+  for (int b = 0; b < kBins; ++b)
+    if (mb[b] > 0) p.rho[b] /= mb[b], p.u[b] /= mb[b], p.vr[b] /= mb[b];
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("Evrard collapse, N = 1e5, on the GPU: energy to t = 3 and profiles at t = 0.8",
+          "[gpu][backend][evrard]") {
+  const char* yaml = R"(
+run: {t_end: 3.0, snapshot_times: [0.8]}
+setup: {type: evrard, n_particles: 100000}
+gravity: {softening: [0.02]}
+)";
+  const std::string dg = scratch_dir("evrard1e5_gpu"), dc = scratch_dir("evrard1e5_cpu");
+  long gpu_steps = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    // Progress lines on: this run takes minutes, and its step rate is worth seeing in the log.
+    RunOptions o = options(dg, yaml, "gpu");
+    o.quiet = false;
+    Simulation gpu(o);
+    REQUIRE(gpu.run());
+    gpu_steps = gpu.step_count();
+  }
+  const double gpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto rows = read_energy(dg);
+  double worst = 0;
+  for (const auto& r : rows) worst = std::max(worst, std::fabs(r.rel));
+  std::printf("[gpu backend] Evrard N=1e5 GPU to t=3: %ld steps in %.1f s, max |dE/E0| = %.3g\n",
+              gpu_steps, gpu_s, worst);
+  // Issue target: |Delta E / E0| < 1% to t = 3.
+  CHECK(worst < 0.01);
+
+  // The CPU run of the same configuration to t = 0.8: run here, or - to spare the GPU machine's
+  // time - a snapshot of `mpsph run --device cpu` of this configuration named by
+  // MPSPH_EVRARD_1E5_CPU_SNAPSHOT (checked: same particles, t = 0.8).
+  std::string ref = dc + "/snapshot_0001.h5";
+  if (const char* env = std::getenv("MPSPH_EVRARD_1E5_CPU_SNAPSHOT"); env && *env) {
+    ref = env;
+  } else {
+    Simulation cpu(options(dc, yaml, "cpu", {"run.t_end=0.8"}));
+    REQUIRE(cpu.run());
+  }
+  SnapshotMeta meta_c, meta_g;
+  const ParticleStore sc = read_snapshot(ref, &meta_c);
+  const ParticleStore sg = read_snapshot(dg + "/snapshot_0001.h5", &meta_g);
+  REQUIRE(sc.size() == sg.size());
+  REQUIRE(meta_c.time == Approx(0.8).epsilon(1e-12));
+  REQUIRE(meta_g.time == Approx(0.8).epsilon(1e-12));
+  const Profile pg = radial_profile(sg);
+  const Profile pc = radial_profile(sc);
+  double vmax = 0;
+  for (double v : pc.vr) vmax = std::max(vmax, std::fabs(v));
+  double d_rho = 0, d_u = 0, d_vr = 0;
+  for (std::size_t b = 0; b < pc.rho.size(); ++b) {
+    if (pc.count[b] < 500 || pg.count[b] < 500) continue;
+    d_rho = std::max(d_rho, std::fabs(pg.rho[b] / pc.rho[b] - 1.0));
+    d_u = std::max(d_u, std::fabs(pg.u[b] / pc.u[b] - 1.0));
+    d_vr = std::max(d_vr, std::fabs(pg.vr[b] - pc.vr[b]) / vmax);
+    std::printf(
+        "[gpu backend] t=0.8 shell %2zu (n=%d): rho %.5g/%.5g u %.5g/%.5g v_r %.5g/%.5g "
+        "(gpu/cpu)\n",
+        b, pg.count[b], pg.rho[b], pc.rho[b], pg.u[b], pc.u[b], pg.vr[b], pc.vr[b]);
+  }
+  std::printf(
+      "[gpu backend] Evrard N=1e5 profiles at t=0.8, GPU vs CPU: max rel diff rho %.3g, "
+      "u %.3g, v_r %.3g (of max |v_r|)\n",
+      d_rho, d_u, d_vr);
+  // Shells holding >= 500 particles: the two runs differ by the gravity solvers' force errors
+  // (~1e-3) and by rounding, which chaos amplifies at the particle level but not in shell means;
+  // 3% leaves room for the shock, which is resolved over ~2 shells.
+  CHECK(d_rho < 0.03);
+  CHECK(d_u < 0.03);
+  CHECK(d_vr < 0.03);
+}
+
+namespace {
+
+struct SodErrors {
+  double rho, vel, pres;
+};
+
+SodErrors sod_l1(const std::string& device) {
+  const char* yaml = R"(
+run: {t_end: 0.2}
+setup: {type: sod, nx_left: 36, ny_left: 12}
+gravity: {enabled: false}
+timestep: {use_velocity: false}
+)";
+  const std::string out = scratch_dir("sod_l1_" + device);
+  Simulation sim(options(out, yaml, device));
+  REQUIRE(sim.run());
+  const ParticleStore& s = sim.particles();
+  const double gamma = 5.0 / 3.0, t = sim.time();
+  const test::ExactRiemann exact({1.0, 0.0, 1.0}, {0.125, 0.0, 0.1}, gamma);
+  SodErrors e{0, 0, 0};
+  int n = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const double x = s.pos[i].x;
+    if (x < 0.5 || x > 1.5) continue;
+    const auto ref = exact.sample((x - 1.0) / t);
+    e.rho += std::fabs(s.rho[i] - ref.rho);
+    e.vel += std::fabs(s.vel[i].x - ref.u);
+    e.pres += std::fabs((gamma - 1) * s.rho[i] * s.u[i] - ref.p);
+    ++n;
+  }
+  e.rho /= n, e.vel /= n, e.pres /= n;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("Sod tube on the GPU has the CPU backend's L1 errors", "[gpu][backend][sod]") {
+  const SodErrors c = sod_l1("cpu"), g = sod_l1("gpu");
+  std::printf("[gpu backend] Sod L1 rho/v/P: cpu %.5g %.5g %.5g, gpu %.5g %.5g %.5g\n", c.rho,
+              c.vel, c.pres, g.rho, g.vel, g.pres);
+  // Same scheme, same particles: the L1 errors (~0.05, dominated by the smeared shock) may differ
+  // only by rounding carried through the run; 1% of their value.
+  CHECK(g.rho == Approx(c.rho).epsilon(0.01));
+  CHECK(g.vel == Approx(c.vel).epsilon(0.01));
+  CHECK(g.pres == Approx(c.pres).epsilon(0.01));
+}
+
+TEST_CASE("GPU order stage gives the CPU's (type, Morton key) order", "[gpu][order]") {
+  for (bool periodic : {false, true}) {
+    INFO("periodic " << periodic);
+    Box box;
+    if (periodic) box.periodic = true, box.lo = {-1, -1, -1}, box.size = {2, 2, 3};
+    ParticleStore s;
+    const std::size_t n = 50000;
+    s.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      s.pos[i] = {4 * random_uniform(i, 5, kStreamSetup, 0) - 2.0,
+                  4 * random_uniform(i, 5, kStreamSetup, 1) - 2.0,
+                  4 * random_uniform(i, 5, kStreamSetup, 2) - 2.0};
+      if (i % 7 == 0) s.pos[i] = s.pos[i - (i % 3)];  // duplicate keys: stability matters
+      s.id[i] = i;
+      s.mass[i] = 1.0;
+      s.type[i] = uint8_t(random_uniform(i, 5, kStreamSetup, 3) * 3.0);  // gas, DM, clouds
+    }
+    ParticleStore cpu = s;
+    order_particles(cpu, box);
+    DeviceParticles d;
+    d.upload(s);
+    DeviceOrder order;
+    order.sort(d, box, true);
+    ParticleStore g = s;
+    d.download(g);
+    bool same = true;
+    for (std::size_t i = 0; i < n; ++i)
+      same = same && g.id[i] == cpu.id[i] && g.type[i] == cpu.type[i] && g.pos[i].x == cpu.pos[i].x;
+    // Exact: same keys from the same morton_key(), both sorts stable with index tie-break.
+    CHECK(same);
+  }
+}
+#endif
