@@ -1,0 +1,183 @@
+// GPU SPH pass throughput: smoothing lengths + density + prepare-force + forces on the device,
+// particle updates per second, for a glass-like periodic box (jittered cubic lattice, random
+// velocities) and the Evrard sphere, in both neighbour modes (walk per pass, stored leaf lists).
+//
+//   bench_sph_gpu [--repeat R] [N ...]      default: R = 5, N = 1e6 1e7
+// Times are CUDA-event medians of R repeats after one warm-up pass (which also leaves the h of
+// the previous pass as the search's first guess, as in a run). Particles are in the device order
+// stage's Morton order. Results: docs/PERFORMANCE.md, section "GPU SPH".
+#include <cstdio>
+
+#ifdef MPSPH_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "core/device_particles.hpp"
+#include "core/order_gpu.hpp"
+#include "core/rng.hpp"
+#include "setups/evrard.hpp"
+#include "sph/sph_gpu.hpp"
+
+using namespace mpsph;
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "CUDA error in %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+// n^3 lattice points in the unit box, each moved by up to 0.3 spacings per axis (bench_sph's set).
+ParticleStore glass_like(int n) {
+  const std::size_t total = std::size_t(n) * n * n;
+  const double a = 1.0 / n;
+  ParticleStore s;
+  s.resize(total);
+  std::size_t i = 0;
+  for (int x = 0; x < n; ++x)
+    for (int y = 0; y < n; ++y)
+      for (int z = 0; z < n; ++z, ++i) {
+        auto jitter = [&](uint32_t d) {
+          return 0.6 * a * (random_uniform(i, 7, kStreamSetup, d) - 0.5);
+        };
+        s.pos[i] = {(x + 0.5) * a + jitter(0), (y + 0.5) * a + jitter(1),
+                    (z + 0.5) * a + jitter(2)};
+        s.vel[i] = {random_uniform(i, 7, kStreamSetup, 3) - 0.5,
+                    random_uniform(i, 7, kStreamSetup, 4) - 0.5,
+                    random_uniform(i, 7, kStreamSetup, 5) - 0.5};
+        s.mass[i] = 1.0 / double(total);
+        s.u[i] = 1.0;
+        s.id[i] = i;
+        s.type[i] = kGas;
+      }
+  return s;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct Events {
+  cudaEvent_t e[6];
+  Events() {
+    for (auto& x : e) check(cudaEventCreate(&x), "cudaEventCreate");
+  }
+  ~Events() {
+    for (auto& x : e) cudaEventDestroy(x);
+  }
+  float ms(int a, int b) const {
+    float t = 0;
+    check(cudaEventElapsedTime(&t, e[a], e[b]), "cudaEventElapsedTime");
+    return t;
+  }
+};
+
+void run_set(const char* name, ParticleStore s, const Box& box, int repeat) {
+  const SphParams sp;
+  const EosParams eos;
+  std::size_t free0 = 0, total = 0;
+  check(cudaMemGetInfo(&free0, &total), "cudaMemGetInfo");
+  DeviceParticles d;
+  d.upload(s);
+  DeviceOrder order;
+  GpuSph sph;
+  Events ev;
+  // Order once (Morton), and one untimed pass of every stage.
+  order.sort(d, box, false);
+  sph.smoothing_lengths(d.view(), box, sp);
+  sph.density(d.view(), box, sp);
+  sph.prepare_force(d.view(), eos, sp);
+  sph.forces(d.view(), box, sp);
+  sph.throw_if_errors(sp.n_neighbours);
+  const std::size_t n = d.view().n_gas;
+  int32_t* counts = nullptr;
+  check(cudaMalloc(&counts, n * sizeof(int32_t)), "cudaMalloc");
+  sph.pair_counts(d.view(), box, counts);
+  std::vector<int32_t> hc(n);
+  check(cudaMemcpy(hc.data(), counts, n * sizeof(int32_t), cudaMemcpyDeviceToHost), "copy");
+  cudaFree(counts);
+  double pairs = 0;
+  for (int32_t c : hc) pairs += c;
+  pairs /= double(n);
+
+  for (GpuNeighbourMode mode : {GpuNeighbourMode::Walk, GpuNeighbourMode::LeafLists}) {
+    sph.set_mode(mode);
+    std::vector<double> t_order, t_h, t_rho, t_prep, t_force;
+    for (int r = 0; r < repeat + 1; ++r) {
+      check(cudaEventRecord(ev.e[0]), "record");
+      order.sort(d, box, false);
+      check(cudaEventRecord(ev.e[1]), "record");
+      sph.smoothing_lengths(d.view(), box, sp);
+      check(cudaEventRecord(ev.e[2]), "record");
+      sph.density(d.view(), box, sp);
+      check(cudaEventRecord(ev.e[3]), "record");
+      sph.prepare_force(d.view(), eos, sp);
+      check(cudaEventRecord(ev.e[4]), "record");
+      sph.forces(d.view(), box, sp);
+      check(cudaEventRecord(ev.e[5]), "record");
+      check(cudaEventSynchronize(ev.e[5]), "sync");
+      if (r == 0) continue;  // warm-up
+      t_order.push_back(ev.ms(0, 1));
+      t_h.push_back(ev.ms(1, 2));
+      t_rho.push_back(ev.ms(2, 3));
+      t_prep.push_back(ev.ms(3, 4));
+      t_force.push_back(ev.ms(4, 5));
+    }
+    sph.throw_if_errors(sp.n_neighbours);
+    std::size_t free1 = 0;
+    check(cudaMemGetInfo(&free1, &total), "cudaMemGetInfo");
+    const double h = median(t_h), rho = median(t_rho), prep = median(t_prep),
+                 force = median(t_force);
+    const double pass = h + rho + prep + force;
+    std::printf(
+        "%-8s %10zu %-6s | %7.2f | %7.2f %7.2f %7.2f %7.2f | %8.2f | %9.1f | %6.1f | %6.0f\n", name,
+        n, mode == GpuNeighbourMode::Walk ? "walk" : "lists", median(t_order), h, rho, prep, force,
+        pass, 1e-3 * double(n) / pass, pairs, double(free0 - free1) / double(n));
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int repeat = 5;
+  std::vector<long> sizes;
+  for (int k = 1; k < argc; ++k) {
+    if (std::string(argv[k]) == "--repeat" && k + 1 < argc)
+      repeat = std::max(1, std::atoi(argv[++k]));
+    else
+      sizes.push_back(std::atol(argv[k]));
+  }
+  if (sizes.empty()) sizes = {1000000, 10000000};
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  std::printf("GPU SPH pass, %s, N_B = %d, median of %d (CUDA events), times in ms\n", prop.name,
+              SphParams{}.n_neighbours, repeat);
+  std::printf("%-8s %10s %-6s | %7s | %7s %7s %7s %7s | %8s | %9s | %6s | %6s\n", "set", "N",
+              "mode", "order", "h", "density", "prepare", "force", "SPH pass", "M upd/s", "pairs",
+              "B/part");
+  Box periodic;
+  periodic.periodic = true;
+  periodic.size = {1, 1, 1};
+  for (const long n : sizes) {
+    run_set("glass", glass_like(int(std::lround(std::cbrt(double(n))))), periodic, repeat);
+    EvrardParams ep;
+    ep.n_target = std::size_t(n);
+    run_set("evrard", make_evrard(ep), Box{}, repeat);
+  }
+  return 0;
+}
+#else
+int main() {
+  std::printf("bench_sph_gpu: this build has no CUDA backend\n");
+  return 0;
+}
+#endif
