@@ -56,7 +56,8 @@ void add_timestep_params(Schema& s) {
          false,
          {},
          "",
-         "criterion u/|du/dt|"});
+         "criterion u/|du/dt| (seed; off by default: the u >= u_old/2 limiter keeps u "
+         "positive and this term can stall a run, see timestep_kern.hpp)"});
   s.add({"timestep.use_signal_velocity",
          ParamType::Bool,
          param_text(d.use_signal_velocity),
@@ -67,8 +68,15 @@ void add_timestep_params(Schema& s) {
          {},
          "",
          "criterion h/(c + 1.2 (alpha c + beta max mu)) (viscous Courant)"});
-  s.add({"timestep.energy_heating_only", ParamType::Bool, param_text(d.energy_heating_only), 0, 0,
-         false, false, {}, "",
+  s.add({"timestep.energy_heating_only",
+         ParamType::Bool,
+         param_text(d.energy_heating_only),
+         0,
+         0,
+         false,
+         false,
+         {},
+         "",
          "apply u/|du/dt| to heating only (cooling is kept positive by the u >= u_old/2 limiter); "
          "false = the seed form for both signs"});
   s.add({"timestep.dt_max",

@@ -13,11 +13,11 @@ struct TimestepParams {
   bool use_acceleration = true;
   bool use_velocity = true;  // h/|v|: not Galilean invariant (seed); switch off for moving frames
   bool use_sound = true;
-  bool use_energy = true;
+  bool use_energy = false;  // seed: true; off by default, see timestep_kern.hpp
   bool use_signal_velocity = false;
   bool energy_heating_only = true;  // u/|du/dt| limits heating only (see timestep_kern.hpp)
-  double dt_max = 0.0;  // 0 = no maximum (code time)
-  double dt_min = 0.0;  // abort when dt falls below this (0 = never)
+  double dt_max = 0.0;              // 0 = no maximum (code time)
+  double dt_min = 0.0;              // abort when dt falls below this (0 = never)
 };
 
 void add_timestep_params(Schema& schema);
