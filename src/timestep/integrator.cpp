@@ -40,30 +40,14 @@ void correct_step(ParticleStore& s, double dt, const Box& box, bool correct_u) {
 }
 
 double next_timestep(const ParticleStore& s, const TimestepParams& tp, const GravityParams& gp) {
-  const TimestepCriteria c{
-      tp.courant,    tp.use_acceleration,    tp.use_velocity,       tp.use_sound,
-      tp.use_energy, tp.use_signal_velocity, tp.energy_heating_only};
+  const TimestepCriteria c = timestep_criteria(tp);
+  const SofteningByType soft = softening_by_type(gp);
+  const ParticleView v = const_cast<ParticleStore&>(s).view();  // read-only use
   const auto n = static_cast<std::ptrdiff_t>(s.size());
-  const auto n_gas = static_cast<std::ptrdiff_t>(s.n_gas());
   double dt = DBL_MAX;
 #pragma omp parallel for reduction(min : dt) schedule(static)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const bool gas = i < n_gas;
-    TimestepInput in{};
-    in.gas = gas;
-    in.acc = s.acc[i];
-    in.vel = s.vel[i];
-    if (gas) {
-      in.h = s.h[i];
-      in.csound = s.csound[i];
-      in.u = s.u[i];
-      in.dudt = s.dudt[i];
-      in.vsig = s.vsig[i];
-    } else {
-      in.h = gp.softening[s.type[i]];
-    }
-    dt = std::min(dt, particle_timestep(in, c));
-  }
+  for (std::ptrdiff_t i = 0; i < n; ++i)
+    dt = std::min(dt, particle_timestep(timestep_input(v, std::size_t(i), soft), c));
   if (tp.dt_max > 0.0) dt = std::min(dt, tp.dt_max);
   return dt;
 }

@@ -5,6 +5,7 @@
 #include <cfloat>
 
 #include "core/cuda_check.hpp"
+#include "core/diagnostics_kern.hpp"
 #include "timestep/integrator_gpu.hpp"
 #include "timestep/integrator_kern.hpp"
 #include "timestep/timestep_kern.hpp"
@@ -41,9 +42,11 @@ __global__ void correct_kernel(ParticleView s, double dt, Box box, bool correct_
   if (correct_u && i < s.n_gas) s.u[i] = correct_energy(s.u0[i], s.dudt0[i], s.dudt[i], dt);
 }
 
-// dt (min) and the sums of measure_conserved (diagnostics.cpp), all in double.
+// dt (min) and the sums of measure_conserved (diagnostics.cpp), all in double; block_reduce treats
+// the struct as an array of doubles, dt first.
 struct Sums {
-  double dt, ek, eu, ew, m, px, py, pz, lx, ly, lz;
+  double dt;
+  ConservedSums c;
 };
 constexpr int kSumFields = sizeof(Sums) / sizeof(double);
 
@@ -52,19 +55,13 @@ struct Result {
   uint32_t flags;
 };
 
-struct Softening {
-  double eps[6];
-};
-
 __device__ void combine(Sums& a, const Sums& b) {
   a.dt = fmin(a.dt, b.dt);
-  a.ek += b.ek, a.eu += b.eu, a.ew += b.ew, a.m += b.m;
-  a.px += b.px, a.py += b.py, a.pz += b.pz;
-  a.lx += b.lx, a.ly += b.ly, a.lz += b.lz;
+  add_sums(a.c, b.c);
 }
 
 __device__ Sums zero_sums() {
-  return Sums{DBL_MAX, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  return Sums{DBL_MAX, zero_conserved_sums()};
 }
 
 // Tree reduction of one Sums per thread over the block, fixed order; thread 0 gets the total.
@@ -86,35 +83,13 @@ __device__ Sums block_reduce(Sums mine) {
   return out;
 }
 
-__global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, Softening soft,
+__global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, SofteningByType soft,
                                  bool with_potential, Sums* partial) {
   Sums acc = zero_sums();
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < s.n;
        i += std::size_t(gridDim.x) * blockDim.x) {
-    const bool gas = i < s.n_gas;
-    TimestepInput in{};
-    in.gas = gas;
-    in.acc = s.acc[i];
-    in.vel = s.vel[i];
-    if (gas) {
-      in.h = s.h[i];
-      in.csound = s.csound[i];
-      in.u = s.u[i];
-      in.dudt = s.dudt[i];
-      in.vsig = s.vsig[i];
-    } else {
-      in.h = soft.eps[s.type[i]];
-    }
-    acc.dt = fmin(acc.dt, particle_timestep(in, c));
-    const double mi = s.mass[i];
-    const Vec3d& v = in.vel;
-    const Vec3d L = mi * cross(s.pos[i], v);
-    acc.ek += 0.5 * mi * norm2(v);
-    if (gas) acc.eu += mi * s.u[i];
-    if (with_potential) acc.ew += 0.5 * mi * s.pot[i];
-    acc.m += mi;
-    acc.px += mi * v.x, acc.py += mi * v.y, acc.pz += mi * v.z;
-    acc.lx += L.x, acc.ly += L.y, acc.lz += L.z;
+    acc.dt = fmin(acc.dt, particle_timestep(timestep_input(s, i, soft), c));
+    add_particle(acc.c, s, i, with_potential);
   }
   const Sums total = block_reduce(acc);
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
@@ -158,11 +133,8 @@ GpuStepReduction::~GpuStepReduction() {
 StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& tp,
                                   const GravityParams& gp, bool with_potential,
                                   const uint32_t* device_error_flags) {
-  const TimestepCriteria c{
-      tp.courant,    tp.use_acceleration,    tp.use_velocity,       tp.use_sound,
-      tp.use_energy, tp.use_signal_velocity, tp.energy_heating_only};
-  Softening soft;
-  for (int t = 0; t < 6; ++t) soft.eps[t] = gp.softening[t];
+  const TimestepCriteria c = timestep_criteria(tp);
+  const SofteningByType soft = softening_by_type(gp);
   const unsigned blocks = std::max(1u, std::min(kMaxBlocks, cuda_blocks(d.n, kThreads)));
   step_sums_kernel<<<blocks, kThreads>>>(d, c, soft, with_potential, static_cast<Sums*>(partial_));
   cuda_check_launch("step_sums_kernel");
@@ -175,12 +147,12 @@ StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& t
   StepScalars out;
   out.dt = r.s.dt;
   if (tp.dt_max > 0.0) out.dt = std::min(out.dt, tp.dt_max);
-  out.conserved.kinetic = r.s.ek;
-  out.conserved.thermal = r.s.eu;
-  out.conserved.potential = r.s.ew;
-  out.conserved.mass = r.s.m;
-  out.conserved.momentum = {r.s.px, r.s.py, r.s.pz};
-  out.conserved.angular_momentum = {r.s.lx, r.s.ly, r.s.lz};
+  out.conserved.kinetic = r.s.c.kinetic;
+  out.conserved.thermal = r.s.c.thermal;
+  out.conserved.potential = r.s.c.potential;
+  out.conserved.mass = r.s.c.mass;
+  out.conserved.momentum = {r.s.c.px, r.s.c.py, r.s.c.pz};
+  out.conserved.angular_momentum = {r.s.c.lx, r.s.c.ly, r.s.c.lz};
   out.error_flags = r.flags;
   return out;
 }

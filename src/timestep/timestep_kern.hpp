@@ -21,7 +21,10 @@
 #include <cmath>
 
 #include "core/annotation.hpp"
+#include "core/particle_store.hpp"
 #include "core/vec3.hpp"
+#include "gravity/gravity_params.hpp"
+#include "timestep/timestep_params.hpp"
 
 namespace mpsph {
 
@@ -54,6 +57,42 @@ MPSPH_HD double particle_timestep(const TimestepInput& in, const TimestepCriteri
     if (c.use_signal_velocity && in.vsig > 0.0) dt = std::fmin(dt, in.h / in.vsig);
   }
   return dt == DBL_MAX ? dt : c.courant * dt;
+}
+
+// Softening length per particle type: the length scale of a collisionless particle's criterion.
+struct SofteningByType {
+  double eps[6];
+};
+
+inline SofteningByType softening_by_type(const GravityParams& gp) {
+  SofteningByType s{};
+  for (int t = 0; t < 6; ++t) s.eps[t] = gp.softening[t];
+  return s;
+}
+
+inline TimestepCriteria timestep_criteria(const TimestepParams& tp) {
+  return {tp.courant,    tp.use_acceleration,    tp.use_velocity,       tp.use_sound,
+          tp.use_energy, tp.use_signal_velocity, tp.energy_heating_only};
+}
+
+// The criteria's inputs for particle i of the store: SPH fields for gas (i < n_gas), the
+// softening of its type otherwise.
+MPSPH_HD TimestepInput timestep_input(const ParticleView& s, std::size_t i,
+                                      const SofteningByType& soft) {
+  TimestepInput in{};
+  in.gas = i < s.n_gas;
+  in.acc = s.acc[i];
+  in.vel = s.vel[i];
+  if (in.gas) {
+    in.h = s.h[i];
+    in.csound = s.csound[i];
+    in.u = s.u[i];
+    in.dudt = s.dudt[i];
+    in.vsig = s.vsig[i];
+  } else {
+    in.h = soft.eps[s.type[i]];
+  }
+  return in;
 }
 
 }  // namespace mpsph
