@@ -19,6 +19,7 @@
 #include "core/order_gpu.hpp"
 #include "core/rng.hpp"
 #include "core/simulation.hpp"
+#include "core/simulation_test_support.hpp"
 #include "io/snapshot.hpp"
 #include "setups/riemann_exact.hpp"
 
@@ -26,43 +27,16 @@ using namespace mpsph;
 
 namespace {
 
+using test::EnergyRow;
+using test::read_energy;
+
 std::string scratch_dir(const std::string& name) {
-  const auto d = std::filesystem::path(MPSPH_BINARY_DIR) / "test_output" / ("gpu_" + name);
-  std::filesystem::remove_all(d);
-  std::filesystem::create_directories(d);
-  return d.string();
+  return test::scratch_dir("gpu_" + name);
 }
 
 RunOptions options(const std::string& dir, const std::string& yaml, const std::string& device,
                    std::vector<std::string> overrides = {}) {
-  const std::string path = dir + "/config.yaml";
-  std::ofstream(path) << yaml;
-  RunOptions o;
-  o.config_path = path;
-  o.output_dir = dir;
-  o.device = device;
-  o.overrides = std::move(overrides);
-  o.quiet = true;
-  return o;
-}
-
-struct EnergyRow {
-  double t, ek, eu, ew, etot, rel;
-};
-
-std::vector<EnergyRow> read_energy(const std::string& dir) {
-  std::ifstream f(dir + "/energy.csv");
-  std::vector<EnergyRow> rows;
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#' || line.rfind("step", 0) == 0) continue;
-    std::vector<double> v;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) v.push_back(std::stod(cell));
-    rows.push_back({v[1], v[3], v[4], v[5], v[7], v[8]});
-  }
-  return rows;
+  return test::run_options(dir, yaml, std::move(overrides), device);
 }
 
 // Largest |a - b| / |b| over the rows, per energy; 0/0 counts as agreement.

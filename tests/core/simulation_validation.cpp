@@ -10,6 +10,7 @@
 
 #include "catch.hpp"
 #include "core/simulation.hpp"
+#include "core/simulation_test_support.hpp"
 #include "io/snapshot.hpp"
 #include "setups/riemann_exact.hpp"
 
@@ -17,47 +18,9 @@ using namespace mpsph;
 
 namespace {
 
-std::string scratch_dir(const std::string& name) {
-  const auto d = std::filesystem::path(MPSPH_BINARY_DIR) / "test_output" / name;
-  std::filesystem::remove_all(d);
-  std::filesystem::create_directories(d);
-  return d.string();
-}
-
-std::string write_config(const std::string& dir, const std::string& yaml) {
-  const std::string path = dir + "/config.yaml";
-  std::ofstream(path) << yaml;
-  return path;
-}
-
-RunOptions options(const std::string& config, const std::string& out,
-                   std::vector<std::string> overrides = {}) {
-  RunOptions o;
-  o.config_path = config;
-  o.output_dir = out;
-  o.overrides = std::move(overrides);
-  o.quiet = true;
-  return o;
-}
-
-struct EnergyRow {
-  double t, ek, eu, ew, etot, rel;
-};
-
-std::vector<EnergyRow> read_energy(const std::string& dir) {
-  std::ifstream f(dir + "/energy.csv");
-  std::vector<EnergyRow> rows;
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#' || line.rfind("step", 0) == 0) continue;
-    std::vector<double> v;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) v.push_back(std::stod(cell));
-    rows.push_back({v[1], v[3], v[4], v[5], v[7], v[8]});
-  }
-  return rows;
-}
+using test::EnergyRow;
+using test::read_energy;
+using test::scratch_dir;
 
 const char* kEvrard = R"(
 run: {t_end: 3.0, snapshot_times: [0.8]}
@@ -69,7 +32,7 @@ gravity: {softening: [0.02]}
 
 TEST_CASE("Evrard collapse conserves energy to 1% up to t = 3", "[validation][evrard]") {
   const std::string out = scratch_dir("evrard");
-  Simulation sim(options(write_config(out, kEvrard), out));
+  Simulation sim(test::run_options(out, kEvrard));
   REQUIRE(sim.run());
   const auto rows = read_energy(out);
   REQUIRE(rows.back().t == Approx(3.0));
@@ -104,12 +67,12 @@ gravity: {softening: [0.02]}
 )";
   const std::string a = scratch_dir("restart_a"), b = scratch_dir("restart_b");
   {
-    Simulation full(options(write_config(a, yaml), a));
+    Simulation full(test::run_options(a, yaml));
     REQUIRE(full.run());
   }
   long steps_first = 0;
   {
-    Simulation first(options(write_config(b, yaml), b, {"run.max_steps=7"}));
+    Simulation first(test::run_options(b, yaml, {"run.max_steps=7"}));
     CHECK_FALSE(first.run());
     steps_first = first.step_count();
   }
@@ -145,7 +108,7 @@ setup: {type: sod, nx_left: 24, ny_left: 12}
 gravity: {enabled: false}
 )";
   const std::string out = scratch_dir("momentum");
-  Simulation sim(options(write_config(out, yaml), out));
+  Simulation sim(test::run_options(out, yaml));
   sim.run();
   REQUIRE(sim.step_count() == 100);
   const ParticleStore& s = sim.particles();
@@ -174,9 +137,8 @@ gravity: {enabled: false}
 timestep: {use_velocity: false}
 )";
   const std::string out = scratch_dir(name);
-  Simulation sim(
-      options(write_config(out, yaml), out,
-              {"setup.nx_left=" + std::to_string(nx), "setup.ny_left=" + std::to_string(ny)}));
+  Simulation sim(test::run_options(
+      out, yaml, {"setup.nx_left=" + std::to_string(nx), "setup.ny_left=" + std::to_string(ny)}));
   REQUIRE(sim.run());
   const ParticleStore& s = sim.particles();
   const double gamma = 5.0 / 3.0, t = sim.time();
@@ -242,7 +204,7 @@ setup: {type: plummer, n_particles: 4000, seed: 7}
 gravity: {softening: [0.03]}
 )";
   const std::string out = scratch_dir("plummer");
-  Simulation sim(options(write_config(out, yaml), out));
+  Simulation sim(test::run_options(out, yaml));
   const std::vector<double> r0 = lagrangian_radii(sim.particles());
   REQUIRE(sim.run());
   const std::vector<double> r1 = lagrangian_radii(sim.particles());
