@@ -21,7 +21,7 @@
 #include "core/simulation.hpp"
 #include "core/simulation_test_support.hpp"
 #include "io/snapshot.hpp"
-#include "setups/riemann_exact.hpp"
+#include "setups/sod_errors.hpp"
 
 using namespace mpsph;
 
@@ -209,9 +209,7 @@ gravity: {softening: [0.02]}
 
 namespace {
 
-struct SodErrors {
-  double rho, vel, pres;
-};
+using test::SodErrors;
 
 SodErrors sod_l1(const std::string& device) {
   const char* yaml = R"(
@@ -223,22 +221,7 @@ timestep: {use_velocity: false}
   const std::string out = scratch_dir("sod_l1_" + device);
   Simulation sim(options(out, yaml, device));
   REQUIRE(sim.run());
-  const ParticleStore& s = sim.particles();
-  const double gamma = 5.0 / 3.0, t = sim.time();
-  const test::ExactRiemann exact({1.0, 0.0, 1.0}, {0.125, 0.0, 0.1}, gamma);
-  SodErrors e{0, 0, 0};
-  int n = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const double x = s.pos[i].x;
-    if (x < 0.5 || x > 1.5) continue;
-    const auto ref = exact.sample((x - 1.0) / t);
-    e.rho += std::fabs(s.rho[i] - ref.rho);
-    e.vel += std::fabs(s.vel[i].x - ref.u);
-    e.pres += std::fabs((gamma - 1) * s.rho[i] * s.u[i] - ref.p);
-    ++n;
-  }
-  e.rho /= n, e.vel /= n, e.pres /= n;
-  return e;
+  return test::sod_l1_errors(sim.particles(), sim.time(), 5.0 / 3.0);
 }
 
 }  // namespace
