@@ -124,16 +124,22 @@ Simulation::Simulation(const RunOptions& opt) {
   energy_csv_ = std::fopen(csv.c_str(), "w");
   if (!energy_csv_) throw Error("cannot write '" + csv + "'");
   const double e_cgs = units_.to_cgs({0, 1, 2});
+  char scale[160];
+  if (units_.nbody)
+    std::snprintf(scale, sizeof scale, "N-body units (G = 1): no cgs scale");
+  else
+    std::snprintf(scale, sizeof scale, "code time = %.6e s, code energy = %.6e erg",
+                  units_.time_cgs(), e_cgs);
   std::fprintf(
       energy_csv_,
       "# mpsph energy and momentum diagnostics, summed in double over all particles\n"
-      "# units: time [code time = %.6e s], energies [code energy = %.6e erg], momentum "
-      "[code mass * code velocity], angular momentum about the origin "
-      "[code mass * code length * code velocity]%s\n"
+      "# units: %s; time and dt in code time, energies in code energy, momentum in code "
+      "mass * code velocity, angular momentum (about the origin) in code mass * code "
+      "length * code velocity\n"
       "# rel_error = (E_total - E_total(t0)) / |E_total(t0)|; E_total includes E_radiated\n"
       "step,time,dt,E_kinetic,E_thermal,E_potential,E_radiated,E_total,rel_error,"
       "px,py,pz,Lx,Ly,Lz\n",
-      units_.time_cgs(), e_cgs, units_.nbody ? " (N-body units: factors are 1)" : "");
+      scale);
   write_diagnostics_row();
   write_snapshot_now();
 }
