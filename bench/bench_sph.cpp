@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_sets.hpp"
 #include "core/box.hpp"
 #include "core/order.hpp"
 #include "core/particle_store.hpp"
@@ -36,29 +37,10 @@ double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// n^3 lattice points in the unit box, each moved by up to 0.3 spacings per axis, in random order.
+// bench::glass_like in random memory order.
 ParticleStore glass_like(int n) {
-  const std::size_t total = std::size_t(n) * n * n;
-  const double a = 1.0 / n;
-  ParticleStore s;
-  s.resize(total);
-  std::size_t i = 0;
-  for (int x = 0; x < n; ++x)
-    for (int y = 0; y < n; ++y)
-      for (int z = 0; z < n; ++z, ++i) {
-        auto jitter = [&](uint32_t d) {
-          return 0.6 * a * (random_uniform(i, 7, kStreamSetup, d) - 0.5);
-        };
-        s.pos[i] = {(x + 0.5) * a + jitter(0), (y + 0.5) * a + jitter(1),
-                    (z + 0.5) * a + jitter(2)};
-        s.vel[i] = {random_uniform(i, 7, kStreamSetup, 3) - 0.5,
-                    random_uniform(i, 7, kStreamSetup, 4) - 0.5,
-                    random_uniform(i, 7, kStreamSetup, 5) - 0.5};
-        s.mass[i] = 1.0 / double(total);
-        s.u[i] = 1.0;
-        s.id[i] = i;
-        s.type[i] = kGas;
-      }
+  ParticleStore s = bench::glass_like(n);
+  const std::size_t total = s.size();
   // Random memory order (Fisher-Yates with the counter-based generator).
   std::vector<std::size_t> perm(total);
   for (std::size_t k = 0; k < total; ++k) perm[k] = k;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_sets.hpp"
 #include "core/device_particles.hpp"
 #include "core/order_gpu.hpp"
 #include "core/rng.hpp"
@@ -32,32 +33,6 @@ void check(cudaError_t e, const char* what) {
     std::fprintf(stderr, "CUDA error in %s: %s\n", what, cudaGetErrorString(e));
     std::exit(1);
   }
-}
-
-// n^3 lattice points in the unit box, each moved by up to 0.3 spacings per axis (bench_sph's set).
-ParticleStore glass_like(int n) {
-  const std::size_t total = std::size_t(n) * n * n;
-  const double a = 1.0 / n;
-  ParticleStore s;
-  s.resize(total);
-  std::size_t i = 0;
-  for (int x = 0; x < n; ++x)
-    for (int y = 0; y < n; ++y)
-      for (int z = 0; z < n; ++z, ++i) {
-        auto jitter = [&](uint32_t d) {
-          return 0.6 * a * (random_uniform(i, 7, kStreamSetup, d) - 0.5);
-        };
-        s.pos[i] = {(x + 0.5) * a + jitter(0), (y + 0.5) * a + jitter(1),
-                    (z + 0.5) * a + jitter(2)};
-        s.vel[i] = {random_uniform(i, 7, kStreamSetup, 3) - 0.5,
-                    random_uniform(i, 7, kStreamSetup, 4) - 0.5,
-                    random_uniform(i, 7, kStreamSetup, 5) - 0.5};
-        s.mass[i] = 1.0 / double(total);
-        s.u[i] = 1.0;
-        s.id[i] = i;
-        s.type[i] = kGas;
-      }
-  return s;
 }
 
 double median(std::vector<double> v) {
@@ -168,7 +143,7 @@ int main(int argc, char** argv) {
   periodic.periodic = true;
   periodic.size = {1, 1, 1};
   for (const long n : sizes) {
-    run_set("glass", glass_like(int(std::lround(std::cbrt(double(n))))), periodic, repeat);
+    run_set("glass", bench::glass_like(int(std::lround(std::cbrt(double(n))))), periodic, repeat);
     EvrardParams ep;
     ep.n_target = std::size_t(n);
     run_set("evrard", make_evrard(ep), Box{}, repeat);
