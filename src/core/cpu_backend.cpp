@@ -2,6 +2,7 @@
 #include <cfloat>
 
 #include "cooling/cooling.hpp"
+#include "core/end_force_kern.hpp"
 #include "core/order.hpp"
 #include "core/step_backend.hpp"
 #include "gravity/gravity_solver.hpp"
@@ -32,21 +33,11 @@ class CpuBackend final : public StepBackend {
     if (c_.grav.enabled) gravity_.compute(c_.store, c_.grav, c_.G);
   }
   void end_force() override {
-    ParticleStore& s = c_.store;
-    const auto n = static_cast<std::ptrdiff_t>(s.size());
-    const auto n_gas = static_cast<std::ptrdiff_t>(s.n_gas());
+    const ParticleView v = c_.store.view();
+    const auto n = static_cast<std::ptrdiff_t>(v.n);
     const bool grav = c_.grav.enabled;
 #pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t i = 0; i < n; ++i) {
-      Vec3d a = i < n_gas ? s.acc[i] : Vec3d{0, 0, 0};
-      if (grav) {
-        a += s.acc_grav[i];
-      } else {
-        s.acc_grav[i] = {0, 0, 0};
-        s.pot[i] = 0.0;
-      }
-      s.acc[i] = a;
-    }
+    for (std::ptrdiff_t i = 0; i < n; ++i) end_force_particle(v, std::size_t(i), grav);
   }
   double cool_and_correct(double dt) override {
     // With cooling, u is integrated by the cooling module's implicit scheme (which includes the

@@ -9,6 +9,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
+#include "core/end_force_kern.hpp"
 #include "core/error.hpp"
 #include "core/order_gpu.hpp"
 #include "core/step_backend.hpp"
@@ -20,18 +21,9 @@ namespace mpsph {
 
 namespace {
 
-// acc = hydro (gas) + gravity, as CpuBackend::end_force.
 __global__ void end_force_kernel(ParticleView s, bool gravity) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i >= s.n) return;
-  Vec3d a = i < s.n_gas ? s.acc[i] : Vec3d{0, 0, 0};
-  if (gravity) {
-    a += s.acc_grav[i];
-  } else {
-    s.acc_grav[i] = {0, 0, 0};
-    s.pot[i] = 0.0;
-  }
-  s.acc[i] = a;
+  if (i < s.n) end_force_particle(s, i, gravity);
 }
 
 class GpuBackend final : public StepBackend {
