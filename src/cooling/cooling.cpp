@@ -56,22 +56,18 @@ double CoolingModel::u_from_temperature(double T) const {
 
 CoolingStepResult apply_cooling(ParticleStore& s, const CoolingModel& model, double dt) {
   const CoolingKernelParams p = model.kernel_params();
-  const long n_gas = long(s.n_gas());
+  const ParticleView v = s.view();
+  const long n_gas = long(v.n_gas);
   double radiated = 0.0;
   long substeps = 0;
   int max_sub = 0;
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : radiated, substeps) \
     reduction(max : max_sub) if (n_gas >= kMinParallel)
   for (long i = 0; i < n_gas; ++i) {
-    const double a = 0.5 * (s.dudt0[i] + s.dudt[i]);
-    const CoolingParticleOut out =
-        cool_particle(p, {s.u0[i], a, double(s.rho[i]), s.x_h[i], s.z_fe[i]}, dt);
-    radiated += s.mass[i] * (s.u0[i] + dt * a - out.u);
-    s.u[i] = out.u;
-    s.dudt_cool[i] = out.dudt_rad;
-    s.temperature[i] = out.temperature;
-    substeps += out.substeps;
-    max_sub = std::max(max_sub, out.substeps);
+    int n = 0;
+    radiated += cool_stored_particle(p, v, std::size_t(i), dt, &n);
+    substeps += n;
+    max_sub = std::max(max_sub, n);
   }
   return {radiated, substeps, max_sub};
 }

@@ -28,6 +28,7 @@
 #include <cmath>
 
 #include "core/annotation.hpp"
+#include "core/particle_store.hpp"
 
 namespace mpsph {
 
@@ -331,7 +332,8 @@ struct CoolingParticleIn {
 
 struct CoolingParticleOut {
   double u;           // new specific energy
-  double dudt_rad;    // radiative du/dt at the new state (for the time-step criterion)
+  double dudt_rad;    // radiative du/dt at the new state (for the time-step criterion); at the
+                      // floor with net cooling, -a (u is held there: no net change)
   float temperature;  // K
   int substeps;
 };
@@ -350,10 +352,28 @@ MPSPH_HD CoolingParticleOut cool_particle(const CoolingKernelParams& p, const Co
     const CoolingSolution s = integrate_cooling(p, g, in.u0, in.a, dt);
     out.u = s.u;
     out.dudt_rad = radiative_dudt(p, g, s.u);
+    // Held at the floor: the net radiative change is what cancels the hydro rate there.
+    if (s.u <= p.u_floor && in.a + out.dudt_rad < 0.0) out.dudt_rad = -in.a;
     out.substeps = s.substeps;
   }
   out.temperature = float(temperature_from_u(p.mu, p.u_to_T, out.u));
   return out;
+}
+
+// The corrector hook for gas particle i of the store (CPU loop and CUDA kernel alike): u from
+// u0 over dt with the mean hydro rate (dudt0 + dudt)/2 and radiation; sets u, dudt_cool and
+// temperature. Returns the energy radiated, m (u0 + dt a - u_new) (< 0 when heating or the floor
+// added energy); *substeps gets the work done.
+MPSPH_HD double cool_stored_particle(const CoolingKernelParams& p, const ParticleView& s,
+                                     std::size_t i, double dt, int* substeps) {
+  const double a = 0.5 * (s.dudt0[i] + s.dudt[i]);
+  const CoolingParticleOut out =
+      cool_particle(p, {s.u0[i], a, double(s.rho[i]), s.x_h[i], s.z_fe[i]}, dt);
+  s.u[i] = out.u;
+  s.dudt_cool[i] = out.dudt_rad;
+  s.temperature[i] = out.temperature;
+  *substeps = out.substeps;
+  return s.mass[i] * (s.u0[i] + dt * a - out.u);
 }
 
 }  // namespace mpsph

@@ -39,15 +39,16 @@ class CpuBackend final : public StepBackend {
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < n; ++i) end_force_particle(v, std::size_t(i), grav);
   }
-  double cool_and_correct(double dt) override {
+  void cool_and_correct(double dt) override {
     // With cooling, u is integrated by the cooling module's implicit scheme (which includes the
     // hydro du/dt), not by the corrector.
     correct_step(c_.store, dt, c_.box, c_.cooling == nullptr);
-    return c_.cooling ? apply_cooling(c_.store, *c_.cooling, dt).radiated_energy : 0.0;
+    radiated_ = c_.cooling ? apply_cooling(c_.store, *c_.cooling, dt).radiated_energy : 0.0;
   }
   double timestep() override {
     return next_timestep(c_.store, c_.tstep, c_.grav);
   }
+  double radiated_in_last_step() override { return radiated_; }
   Conserved conserved() override {
     return measure_conserved(c_.store, c_.grav.enabled);
   }
@@ -58,6 +59,7 @@ class CpuBackend final : public StepBackend {
   StepContext c_;
   SphNeighbours neighbours_;
   GravitySolver gravity_;
+  double radiated_ = 0.0;
 };
 
 }  // namespace

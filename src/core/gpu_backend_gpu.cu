@@ -5,8 +5,10 @@
 // word, in one transfer; conserved() then returns those sums until the state changes.
 #include <cuda_runtime.h>
 
+#include <memory>
 #include <string>
 
+#include "cooling/cooling_gpu.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
 #include "core/end_force_kern.hpp"
@@ -29,10 +31,7 @@ __global__ void end_force_kernel(ParticleView s, bool gravity) {
 class GpuBackend final : public StepBackend {
  public:
   explicit GpuBackend(const StepContext& ctx) : c_(ctx) {
-    if (ctx.cooling)
-      throw Error(
-          "cooling is not available on the GPU backend yet: set cooling.model: none, or run with "
-          "--device cpu");
+    if (ctx.cooling) cooling_ = std::make_unique<GpuCooling>(*ctx.cooling);
   }
   const char* name() const override { return "gpu"; }
 
@@ -58,14 +57,20 @@ class GpuBackend final : public StepBackend {
     cuda_check_launch("end_force_kernel");
     changed();
   }
-  double cool_and_correct(double dt) override {
-    correct_step_gpu(d_.view(), dt, c_.box, true);
+  void cool_and_correct(double dt) override {
+    // As on the CPU: with cooling, the cooling stage integrates u (hydro du/dt included).
+    correct_step_gpu(d_.view(), dt, c_.box, !cooling_);
+    if (cooling_) cooling_->apply(d_.view(), dt);
     changed();
-    return 0.0;
   }
   double timestep() override {
     reduce();
     return scalars_.dt;
+  }
+  double radiated_in_last_step() override {
+    if (!cooling_) return 0.0;
+    if (!have_scalars_) reduce();
+    return scalars_.radiated;
   }
   Conserved conserved() override {
     if (!have_scalars_) reduce();
@@ -91,8 +96,9 @@ class GpuBackend final : public StepBackend {
     have_scalars_ = false;
   }
   void reduce() {
-    scalars_ =
-        reduction_.run(d_.view(), c_.tstep, c_.grav, c_.grav.enabled, sph_.device_error_flags());
+    scalars_ = reduction_.run(d_.view(), c_.tstep, c_.grav, c_.grav.enabled,
+                              sph_.device_error_flags(),
+                              cooling_ ? cooling_->device_radiated() : nullptr);
     have_scalars_ = true;
     if (scalars_.error_flags) {
       sph_.clear_errors();
@@ -106,6 +112,7 @@ class GpuBackend final : public StepBackend {
   GpuSph sph_;
   GpuGravity gravity_;
   GpuStepReduction reduction_;
+  std::unique_ptr<GpuCooling> cooling_;  // null without cooling
   StepScalars scalars_;
   bool have_scalars_ = false;
   bool host_stale_ = false;

@@ -56,14 +56,7 @@ Simulation::Simulation(const RunOptions& opt) {
   cooling_ = std::make_unique<CoolingModel>(cooling_params_from(config_), units_);
   if (run_.threads > 0) omp_set_num_threads(run_.threads);
 
-  const Device requested = parse_device(run_.device);
-  Device device = resolve_device(requested);
-  std::string backend_note;
-  if (device == Device::Gpu && requested == Device::Auto && cooling_->enabled()) {
-    // The GPU backend has no cooling yet: `auto` picks the backend that can run this config.
-    device = Device::Cpu;
-    backend_note = " (auto: cooling runs on the CPU backend only)";
-  }
+  const Device device = resolve_device(parse_device(run_.device));
   const StepContext ctx{store_, box_,   sph_,     eos_,
                         grav_,  tstep_, units_.G, cooling_->enabled() ? cooling_.get() : nullptr};
   backend_ = device == Device::Gpu ? make_gpu_backend(ctx) : make_cpu_backend(ctx);
@@ -79,7 +72,7 @@ Simulation::Simulation(const RunOptions& opt) {
       throw Error("cannot write '" + path + "' (is the output directory writable?)");
   }
 
-  log("mpsph " MPSPH_VERSION ", backend " + std::string(device_name(device)) + backend_note + ", " +
+  log("mpsph " MPSPH_VERSION ", backend " + std::string(device_name(device)) + ", " +
       std::to_string(omp_get_max_threads()) + " OpenMP threads");
   log("units: " + units_.describe());
 
@@ -215,10 +208,11 @@ bool Simulation::run() {
 void Simulation::step(double dt) {
   timer_.time("predict", [&] { backend_->predict(dt); });
   compute_forces();
-  timer_.time("cooling + correct", [&] { radiated_ += backend_->cool_and_correct(dt); });
+  timer_.time("cooling + correct", [&] { backend_->cool_and_correct(dt); });
   time_ += dt;
   ++step_;
   timer_.time("time step", [&] { dt_ = backend_->timestep(); });
+  radiated_ += backend_->radiated_in_last_step();
 }
 
 void Simulation::compute_forces() {

@@ -42,9 +42,12 @@ class StepBackend {
   virtual void sph_forces() = 0;
   virtual void gravity() = 0;
   virtual void end_force() = 0;  // acc = hydro + gravity
-  // Cooling (when a model is set) and the corrector; returns the energy radiated in this step.
-  virtual double cool_and_correct(double dt) = 0;
+  // Cooling (when a model is set) and the corrector.
+  virtual void cool_and_correct(double dt) = 0;
   virtual double timestep() = 0;  // next global step from the criteria
+  // Energy radiated in the last cool_and_correct() (the GPU backend collects it in timestep()'s
+  // synchronisation); 0 without cooling.
+  virtual double radiated_in_last_step() = 0;
   virtual Conserved conserved() = 0;
 
   // Host store <- backend (no-op on the CPU backend).

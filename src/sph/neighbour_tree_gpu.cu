@@ -170,8 +170,8 @@ std::string describe_gpu_sph_errors(uint32_t flags, int n_neighbours) {
   std::string s;
   auto add = [&s](const std::string& m) { s += (s.empty() ? "" : "; ") + m; };
   if (flags & kGpuSphNeighboursBeyondHalfBox)
-    add("sph: the distance to the " + std::to_string(n_neighbours + 1) +
-        "th gas neighbour reaches half the smallest periodic box edge: too few gas particles for "
+    add("sph: the distance to gas neighbour number " + std::to_string(n_neighbours + 1) +
+        " reaches half the smallest periodic box edge: too few gas particles for "
         "sph.n_neighbours = " +
         std::to_string(n_neighbours));
   if (flags & kGpuSphSearchBeyondHalfBox)

@@ -71,7 +71,7 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
     }
     if (redo.empty()) break;
     if (!(d_max < half_edge))
-      throw Error("sph: the distance to the " + std::to_string(k) + "th gas neighbour (" +
+      throw Error("sph: the distance to gas neighbour number " + std::to_string(k) + " (" +
                   std::to_string(d_max) + ") reaches half the smallest periodic box edge (" +
                   std::to_string(half_edge) +
                   "): too few gas particles for sph.n_neighbours = " + std::to_string(n_b));

@@ -52,6 +52,7 @@ constexpr int kSumFields = sizeof(Sums) / sizeof(double);
 
 struct Result {
   Sums s;
+  double radiated;
   uint32_t flags;
 };
 
@@ -96,13 +97,14 @@ __global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, SofteningBy
 }
 
 __global__ void final_sums_kernel(const Sums* partial, unsigned n_partial, const uint32_t* flags,
-                                  Result* out) {
+                                  const double* radiated, Result* out) {
   Sums acc = zero_sums();
   for (unsigned b = threadIdx.x; b < n_partial; b += blockDim.x) combine(acc, partial[b]);
   const Sums total = block_reduce(acc);
   if (threadIdx.x == 0) {
     out->s = total;
     out->flags = flags ? *flags : 0u;
+    out->radiated = radiated ? *radiated : 0.0;
   }
 }
 
@@ -132,14 +134,15 @@ GpuStepReduction::~GpuStepReduction() {
 
 StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& tp,
                                   const GravityParams& gp, bool with_potential,
-                                  const uint32_t* device_error_flags) {
+                                  const uint32_t* device_error_flags,
+                                  const double* device_radiated) {
   const TimestepCriteria c = timestep_criteria(tp);
   const SofteningByType soft = softening_by_type(gp);
   const unsigned blocks = std::max(1u, std::min(kMaxBlocks, cuda_blocks(d.n, kThreads)));
   step_sums_kernel<<<blocks, kThreads>>>(d, c, soft, with_potential, static_cast<Sums*>(partial_));
   cuda_check_launch("step_sums_kernel");
   final_sums_kernel<<<1, kThreads>>>(static_cast<const Sums*>(partial_), blocks, device_error_flags,
-                                     static_cast<Result*>(result_));
+                                     device_radiated, static_cast<Result*>(result_));
   cuda_check_launch("final_sums_kernel");
   Result r;
   cuda_check(cudaMemcpy(&r, result_, sizeof r, cudaMemcpyDeviceToHost),
@@ -154,6 +157,7 @@ StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& t
   out.conserved.momentum = {r.s.c.px, r.s.c.py, r.s.c.pz};
   out.conserved.angular_momentum = {r.s.c.lx, r.s.c.ly, r.s.c.lz};
   out.error_flags = r.flags;
+  out.radiated = r.radiated;
   return out;
 }
 

@@ -21,12 +21,14 @@ struct StepScalars {
   double dt = 0.0;           // next_timestep(): min over particles, DBL_MAX if nothing limits
                              // (dt_max is applied too)
   Conserved conserved;       // measure_conserved() (radiated = 0)
+  double radiated = 0.0;     // the device double passed to run() (0 when none)
   uint32_t error_flags = 0;  // the device word passed to run() (0 when none)
 };
 
 // The step's one host synchronisation: a single pass over all particles computes the next time
 // step and the conserved sums (in double, fixed reduction order, so a run is reproducible), and
-// one copy brings them to the host together with a device error word of another stage.
+// one copy brings them to the host together with a device error word of another stage and the
+// energy the cooling stage radiated.
 class GpuStepReduction {
  public:
   GpuStepReduction();
@@ -35,7 +37,8 @@ class GpuStepReduction {
   GpuStepReduction& operator=(const GpuStepReduction&) = delete;
 
   StepScalars run(const ParticleView& d, const TimestepParams& tp, const GravityParams& gp,
-                  bool with_potential, const uint32_t* device_error_flags);
+                  bool with_potential, const uint32_t* device_error_flags,
+                  const double* device_radiated);
 
  private:
   void* partial_ = nullptr;  // per-block partial sums

@@ -12,6 +12,8 @@
 //  - limiting heating only (`energy_heating_only`) still collapsed dt to 1e-45 ... 1e-203 after
 //    the bounce at N = 1e5 (H200 run, 2026-11-22), once a particle whose u the limiter had halved
 //    towards 0 was heated again.
+// With cooling, du/dt is hydro + radiative, so the term bounds dt by the cooling time; the
+// cooling stage's implicit integration is stable and accurate without it (docs/cooling.md).
 // Positivity is guaranteed by the integrator's limiter instead (u falls at most by half per
 // step, GADGET-2's entropy limiter), and the term never bound a healthy run: Evrard N = 2000 to
 // t = 3 gives abs(dE/E0) = 6.0e-4 without it and 6.1e-4 with it; Sod L1 errors are identical.
@@ -87,7 +89,7 @@ MPSPH_HD TimestepInput timestep_input(const ParticleView& s, std::size_t i,
     in.h = s.h[i];
     in.csound = s.csound[i];
     in.u = s.u[i];
-    in.dudt = s.dudt[i];
+    in.dudt = s.dudt[i] + s.dudt_cool[i];  // hydro + radiative (0 without cooling)
     in.vsig = s.vsig[i];
   } else {
     in.h = soft.eps[s.type[i]];

@@ -37,10 +37,11 @@ inline RunOptions run_options(const std::string& dir, const std::string& yaml,
 }
 
 struct EnergyRow {
-  double t, ek, eu, ew, etot, rel;
+  double t, ek, eu, ew, er, etot, rel;  // er: E_radiated
 };
 
-// The data rows of <dir>/energy.csv (time, kinetic, thermal, potential, total, relative error).
+// The data rows of <dir>/energy.csv (time, kinetic, thermal, potential, radiated, total, relative
+// error).
 inline std::vector<EnergyRow> read_energy(const std::string& dir) {
   std::ifstream f(dir + "/energy.csv");
   std::vector<EnergyRow> rows;
@@ -51,7 +52,7 @@ inline std::vector<EnergyRow> read_energy(const std::string& dir) {
     std::stringstream ss(line);
     std::string cell;
     while (std::getline(ss, cell, ',')) v.push_back(std::stod(cell));
-    rows.push_back({v[1], v[3], v[4], v[5], v[7], v[8]});
+    rows.push_back({v[1], v[3], v[4], v[5], v[6], v[7], v[8]});
   }
   return rows;
 }

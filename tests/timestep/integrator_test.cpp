@@ -102,3 +102,19 @@ TEST_CASE("an energy update can at most halve u", "[timestep]") {
   CHECK(correct_energy(1.0, -0.2, -0.4, 1.0) == Approx(0.7));
   CHECK(predict_energy(1.0, 2.0, 0.5) == 2.0);
 }
+
+TEST_CASE("the energy criterion sees hydro plus radiative du/dt (the cooling time)",
+          "[timestep]") {
+  ParticleStore s;
+  s.resize(1);  // type 0 (gas) by default
+  ParticleView v = s.view();
+  v.h[0] = 1.0f;
+  v.csound[0] = 1.0f;  // h/c = 1
+  v.u[0] = 2.0;
+  v.dudt[0] = 1.0;        // hydro heating: u/|du/dt| = 2 alone
+  v.dudt_cool[0] = -5.0;  // net -4: u/|du/dt| = 0.5
+  const TimestepInput in = timestep_input(v, 0, SofteningByType{});
+  CHECK(in.dudt == -4.0);
+  CHECK(particle_timestep(in, TimestepCriteria{0.1, false, false, true, true, false, false}) ==
+        Approx(0.1 * 0.5));
+}
