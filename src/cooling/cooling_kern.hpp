@@ -210,13 +210,22 @@ MPSPH_HD double cooling_time(double u, double dudt_rad) {
   return dudt_rad != 0.0 ? u / std::fabs(dudt_rad) : HUGE_VAL;
 }
 
+// Residual of the backward-Euler equation at x: x - u_s - h (a + du/dt_rad(x)).
+MPSPH_HD double backward_euler_residual(const CoolingKernelParams& p, const CoolingGas& g,
+                                        double a, double u_s, double h, double x) {
+  return x - u_s - h * (a + radiative_dudt(p, g, x));
+}
+
 // Backward Euler over h from (u_s, r_s = du/dt_rad(u_s)): the root of
-//   G(u) = u - u_s - h (a + du/dt_rad(u)),  u >= u_floor.
-// The explicit value u_s + h (a + r_s) is tried first (it is close to the root when h is small);
-// the bracket is completed from [u_floor, u_s] when the net rate cools (a root below u_floor
-// returns u_floor) or [u_s, u_s + h (a + heating-only rate)] when it heats (cooling only lowers
-// the rate). Then false position with the Illinois modification, falling back to bisection when
-// two iterations fail to halve the bracket (the rate jumps at 1e4 K).
+//   G(u) = u - u_s - h (a + du/dt_rad(u)),  u >= u_floor,
+// nearest to u_s on the side the net rate d = a + r_s points to: the solution that tends to u_s
+// as h -> 0. (G can have three roots where Lambda falls with T, above the SD93 peak and with
+// hydro heating: a bracket over the whole range would find any of them.) The explicit value
+// x0 = u_s + h d is tried first; if the root lies beyond it, the bracket is found by marching
+// away from u_s in doubling steps to the first sign change of G (to u_floor when cooling, a root
+// below it returning u_floor; to u_s + h (a + heating-only rate) when heating, since cooling only
+// lowers the rate). Then false position with the Illinois modification, falling back to
+// bisection when two iterations fail to halve the bracket (the rate jumps at 1e4 K).
 MPSPH_HD double backward_euler_step(const CoolingKernelParams& p, const CoolingGas& g, double a,
                                     double u_s, double r_s, double h) {
   const double d = a + r_s;
@@ -224,25 +233,43 @@ MPSPH_HD double backward_euler_step(const CoolingKernelParams& p, const CoolingG
   if (d < 0.0 && u_s <= p.u_floor) return p.u_floor;
   double lo, hi, g_lo, g_hi;
   const double x0 = d < 0.0 ? std::fmax(u_s + h * d, p.u_floor) : u_s + h * d;
-  const double g0 = x0 - u_s - h * (a + radiative_dudt(p, g, x0));
+  const double g0 = backward_euler_residual(p, g, a, u_s, h, x0);
   if (g0 == 0.0) return x0;
+  // First march step: the explicit change, at least a relative 1e-12 (so that it is not lost
+  // below the last bit of u_s).
+  double step = std::fmax(std::fabs(x0 - u_s), 1e-12 * u_s);
   if (d < 0.0) {
     if (g0 < 0.0) {
       lo = x0, g_lo = g0, hi = u_s, g_hi = -h * d;
     } else {
       if (x0 == p.u_floor) return p.u_floor;
-      hi = x0, g_hi = g0, lo = p.u_floor;
-      g_lo = lo - u_s - h * (a + radiative_dudt(p, g, lo));
-      if (g_lo >= 0.0) return p.u_floor;
+      hi = x0, g_hi = g0;
+      for (;;) {
+        lo = std::fmax(hi - step, p.u_floor);
+        g_lo = backward_euler_residual(p, g, a, u_s, h, lo);
+        if (g_lo == 0.0) return lo;
+        if (g_lo < 0.0) break;
+        if (lo == p.u_floor) return p.u_floor;
+        hi = lo, g_hi = g_lo;
+        step *= 2.0;
+      }
     }
   } else {
     if (g0 > 0.0) {
       lo = u_s, g_lo = -h * d, hi = x0, g_hi = g0;
     } else {
-      lo = x0, g_lo = g0, hi = u_s + h * (a + p.heating * g.n_H * g.rate_to_dudt);
-      if (!(hi > lo)) return lo;
-      g_hi = hi - u_s - h * (a + radiative_dudt(p, g, hi));
-      if (g_hi <= 0.0) return hi;
+      const double u_max = u_s + h * (a + p.heating * g.n_H * g.rate_to_dudt);
+      lo = x0, g_lo = g0;
+      for (;;) {
+        hi = std::fmin(lo + step, u_max);
+        if (!(hi > lo)) return lo;
+        g_hi = backward_euler_residual(p, g, a, u_s, h, hi);
+        if (g_hi == 0.0) return hi;
+        if (g_hi > 0.0) break;
+        if (hi == u_max) return u_max;
+        lo = hi, g_lo = g_hi;
+        step *= 2.0;
+      }
     }
   }
   int side = 0;  // which end the last iteration moved: -1 lo, +1 hi
@@ -251,7 +278,7 @@ MPSPH_HD double backward_euler_step(const CoolingKernelParams& p, const CoolingG
   for (int k = 0; k < 200 && hi - lo > 1e-13 * hi; ++k) {
     double x = bisect ? 0.5 * (lo + hi) : (lo * g_hi - hi * g_lo) / (g_hi - g_lo);
     if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
-    const double gx = x - u_s - h * (a + radiative_dudt(p, g, x));
+    const double gx = backward_euler_residual(p, g, a, u_s, h, x);
     if (std::fabs(gx) <= 1e-13 * x) return x;
     if (gx < 0.0) {
       lo = x, g_lo = gx;
@@ -269,6 +296,9 @@ MPSPH_HD double backward_euler_step(const CoolingKernelParams& p, const CoolingG
   }
   return 0.5 * (lo + hi);
 }
+
+// Largest relative change of u in one error-controlled substep.
+constexpr double kMaxSubstepChange = 0.1;
 
 struct CoolingSolution {
   double u;
@@ -313,6 +343,14 @@ MPSPH_HD CoolingSolution integrate_cooling(const CoolingKernelParams& p, const C
       }
       r = radiative_dudt(p, g, u);
       h *= err > 0.0 ? std::fmin(4.0, 0.9 * std::sqrt(p.tolerance / err)) : 4.0;
+      // At most a change of kMaxSubstepChange u per substep: then h |d(du/dt_rad)/du| <= 0.1 |b|
+      // for a local power law Lambda ~ T^b, so the backward-Euler equation has one root. (Without
+      // the bound, steps grown after a lucky error estimate met several roots above the SD93 peak,
+      // and the choice between them flipped with the last bit of the arithmetic.)
+      // (Not while the floor holds u: then nothing changes.)
+      const double f_now = std::fabs(a + r);
+      const bool held = u <= p.u_floor && a + r < 0.0;
+      if (f_now > 0.0 && !held) h = std::fmin(h, kMaxSubstepChange * u / f_now);
     } else {
       h *= std::fmax(0.1, 0.9 * std::sqrt(p.tolerance / err));
     }
