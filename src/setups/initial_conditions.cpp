@@ -84,7 +84,7 @@ void add_setup_params(Schema& s) {
          false,
          {},
          "",
-         "lattice points along x in the dense half x < 1",
+         "particles along x in the dense half x < 1 (mean spacing 1/nx_left)",
          sod});
   s.add({"setup.ny_left",
          ParamType::Int,
@@ -95,7 +95,7 @@ void add_setup_params(Schema& s) {
          false,
          {},
          "",
-         "lattice points along y and z in the dense half",
+         "particles along y and z in the dense half (box edge ny_left/nx_left)",
          sod});
   s.add({"setup.rho_left",
          ParamType::Double,
@@ -140,6 +140,30 @@ void add_setup_params(Schema& s) {
          {},
          "code pressure",
          "right pressure",
+         sod});
+  s.add({"setup.arrangement",
+         ParamType::Choice,
+         "glass",
+         0,
+         0,
+         false,
+         false,
+         {"glass", "lattice"},
+         "",
+         "particle arrangement: glass cubes of side ny_left/nx_left tiled along x (nx_left a "
+         "multiple of ny_left), or cubic lattices (biased plateau behind the rarefaction, "
+         "docs/validation.md)",
+         sod});
+  s.add({"setup.seed",
+         ParamType::Int,
+         "1",
+         0,
+         1e18,
+         false,
+         false,
+         {},
+         "",
+         "random seed of the glasses (same seed, same particles)",
          sod});
 
   const std::string plummer = "setup.type=plummer";
@@ -222,6 +246,8 @@ InitialState make_initial_state(const Config& c) {
     p.rho_right = c.get_double("setup.rho_right");
     p.p_right = c.get_double("setup.p_right");
     p.gamma = c.get_double("eos.gamma");
+    p.glass = c.get_string("setup.arrangement") == "glass";
+    p.seed = static_cast<uint64_t>(c.get_int("setup.seed"));
     SodSetup sod = make_sod(p);
     st.particles = std::move(sod.particles);
     st.box = sod.box;

@@ -91,7 +91,7 @@ gravity: {method: direct, softening: [0.02]}
   SECTION("Sod tube, periodic") {
     compare_50_steps("sod50", R"(
 run: {t_end: 0.2}
-setup: {type: sod, nx_left: 48, ny_left: 14}
+setup: {type: sod, nx_left: 48, ny_left: 14, arrangement: lattice}
 gravity: {enabled: false}
 timestep: {use_velocity: false}
 )");

@@ -151,16 +151,17 @@ TEST_CASE("Sod shock tube: L1 errors against the exact solution shrink with reso
   // Thresholds: SPH with alpha = 1 viscosity spreads a shock over ~3 smoothing lengths, so the
   // L1 error is dominated by the smeared shock, contact and rarefaction edges:
   // L1 ~ (jump) x (width ~ 3 h) / (region length 1) ~ 0.8 x 3 x 0.05 ~ 0.1 for the velocity at
-  // h ~ 1.2 / 24. Density and pressure errors must fall as h falls.
+  // h ~ 1.2 / 24 (measured on the glass ICs: 0.027 / 0.052 / 0.031).
   CHECK(coarse.rho < 0.06);
   CHECK(coarse.vel < 0.1);
   CHECK(coarse.pres < 0.07);
-  CHECK(fine.rho < coarse.rho);
-  CHECK(fine.pres < coarse.pres);
-  // The velocity error does not fall: behind the unsmoothed 1:8 density jump the gas between the
-  // rarefaction and the contact moves at v ~ 0.78 instead of u* = 0.84 at every resolution tried
-  // (nx = 24, 36, 64; cause open, docs/validation.md). Guard that it stays at that level.
-  CHECK(fine.vel < 0.05);
+  // Convergence: errors set by the smeared discontinuities fall like h^p with p ~ 0.6-1 for SPH
+  // with shocks (measured on nx = 24, 36, 48, 64: p = 0.6 for v, 0.8 for rho and P), so from
+  // nx = 24 to 36 they fall to (2/3)^p ~ 0.67-0.78 of their value; 0.9 leaves room for the glass
+  // noise.
+  CHECK(fine.rho < 0.9 * coarse.rho);
+  CHECK(fine.vel < 0.9 * coarse.vel);
+  CHECK(fine.pres < 0.9 * coarse.pres);
 }
 
 namespace {
