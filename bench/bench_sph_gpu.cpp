@@ -1,6 +1,7 @@
 // GPU SPH pass throughput: smoothing lengths + density + prepare-force + forces on the device,
 // particle updates per second, for a glass-like periodic box (jittered cubic lattice, random
-// velocities) and the Evrard sphere, in both neighbour modes (walk per pass, stored leaf lists).
+// velocities) and the Evrard sphere: stored leaf lists without and with the scan restricted to
+// the reachable groups of 8 ("+g", the default), and walking in every pass with groups.
 //
 //   bench_sph_gpu [--repeat R] [N ...]      default: R = 5, N = 1e6 1e7
 // Times are CUDA-event medians of R repeats after one warm-up pass (which also leaves the h of
@@ -83,8 +84,17 @@ void run_set(const char* name, ParticleStore s, const Box& box, int repeat) {
   for (int32_t c : hc) pairs += c;
   pairs /= double(n);
 
-  for (GpuNeighbourMode mode : {GpuNeighbourMode::Walk, GpuNeighbourMode::LeafLists}) {
-    sph.set_mode(mode);
+  struct Variant {
+    GpuNeighbourMode mode;
+    bool groups;
+    const char* label;
+  };
+  const Variant variants[] = {{GpuNeighbourMode::LeafLists, false, "lists"},
+                              {GpuNeighbourMode::Walk, true, "walk+g"},
+                              {GpuNeighbourMode::LeafLists, true, "lists+g"}};
+  for (const Variant& var : variants) {
+    sph.set_mode(var.mode);
+    sph.set_sub_boxes(var.groups);
     std::vector<double> t_order, t_h, t_rho, t_prep, t_force;
     for (int r = 0; r < repeat + 1; ++r) {
       check(cudaEventRecord(ev.e[0]), "record");
@@ -113,8 +123,8 @@ void run_set(const char* name, ParticleStore s, const Box& box, int repeat) {
                  force = median(t_force);
     const double pass = h + rho + prep + force;
     std::printf(
-        "%-8s %10zu %-6s | %7.2f | %7.2f %7.2f %7.2f %7.2f | %8.2f | %9.1f | %6.1f | %6.0f\n", name,
-        n, mode == GpuNeighbourMode::Walk ? "walk" : "lists", median(t_order), h, rho, prep, force,
+        "%-8s %10zu %-7s | %7.2f | %7.2f %7.2f %7.2f %7.2f | %8.2f | %9.1f | %6.1f | %6.0f\n", name,
+        n, var.label, median(t_order), h, rho, prep, force,
         pass, 1e-3 * double(n) / pass, pairs, double(free0 - free1) / double(n));
     std::fflush(stdout);
   }
@@ -136,7 +146,7 @@ int main(int argc, char** argv) {
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   std::printf("GPU SPH pass, %s, N_B = %d, median of %d (CUDA events), times in ms\n", prop.name,
               SphParams{}.n_neighbours, repeat);
-  std::printf("%-8s %10s %-6s | %7s | %7s %7s %7s %7s | %8s | %9s | %6s | %6s\n", "set", "N",
+  std::printf("%-8s %10s %-7s | %7s | %7s %7s %7s %7s | %8s | %9s | %6s | %6s\n", "set", "N",
               "mode", "order", "h", "density", "prepare", "force", "SPH pass", "M upd/s", "pairs",
               "B/part");
   Box periodic;

@@ -18,9 +18,10 @@ using gpu::TreeView;
 
 namespace {
 
-// One warp per leaf: the box of its wrapped positions and its largest h.
-__global__ void leaf_nodes_kernel(ParticleView v, Box box, TreeNode* leaves, int n_leaves,
-                                  bool with_h) {
+// One warp per leaf: the boxes of its wrapped positions and largest h, of the leaf and of its
+// groups of kSubSize lanes.
+__global__ void leaf_nodes_kernel(ParticleView v, Box box, TreeNode* leaves, TreeNode* subs,
+                                  int n_leaves, bool with_h) {
   const int64_t leaf = gpu::global_warp();
   if (leaf >= n_leaves) return;
   const std::size_t i = std::size_t(leaf) * kLeafSize + gpu::lane_id();
@@ -32,13 +33,21 @@ __global__ void leaf_nodes_kernel(ParticleView v, Box box, TreeNode* leaves, int
     if (with_h) hmax = v.h[i];
   }
 #pragma unroll
-  for (int o = 16; o > 0; o >>= 1) {
+  for (int o = 1; o < 32; o <<= 1) {
 #pragma unroll
     for (int k = 0; k < 3; ++k) {
       lo[k] = fmin(lo[k], __shfl_xor_sync(kFullMask, lo[k], o));
       hi[k] = fmax(hi[k], __shfl_xor_sync(kFullMask, hi[k], o));
     }
     hmax = fmaxf(hmax, __shfl_xor_sync(kFullMask, hmax, o));
+    if (o == gpu::kSubSize / 2 && gpu::lane_id() % gpu::kSubSize == 0) {
+      // The xor butterfly over offsets < kSubSize has reduced each group of kSubSize lanes.
+      TreeNode sb;
+      for (int k = 0; k < 3; ++k) sb.lo[k] = lo[k], sb.hi[k] = hi[k];
+      sb.hmax = hmax;
+      sb.pad = 0;
+      subs[std::size_t(leaf) * gpu::kSubsPerLeaf + gpu::lane_id() / gpu::kSubSize] = sb;
+    }
   }
   if (gpu::lane_id() == 0) {
     TreeNode nd;
@@ -71,6 +80,7 @@ GpuSph::Impl::Impl() {
 
 GpuSph::Impl::~Impl() {
   cudaFree(nodes);
+  cudaFree(subs);
   cudaFree(flags);
   cudaFree(list);
   cudaFree(list_count);
@@ -96,10 +106,18 @@ void GpuSph::Impl::build(const ParticleView& d, const Box& box, bool with_h) {
     cuda_check(cudaMalloc(&nodes, total * sizeof(TreeNode)), "allocation of the SPH leaf tree");
     node_capacity = total;
   }
+  const std::size_t n_subs = std::size_t(n_leaves) * gpu::kSubsPerLeaf;
+  if (n_subs > sub_capacity) {
+    cudaFree(subs);
+    subs = nullptr;
+    sub_capacity = 0;
+    cuda_check(cudaMalloc(&subs, n_subs * sizeof(TreeNode)), "allocation of the SPH leaf groups");
+    sub_capacity = n_subs;
+  }
   if (n_leaves == 0) return;
   const unsigned threads = 128;
   leaf_nodes_kernel<<<cuda_blocks(std::size_t(n_leaves) * kLeafSize, threads), threads>>>(
-      d, box, nodes, n_leaves, with_h);
+      d, box, nodes, subs, n_leaves, with_h);
   cuda_check_launch("leaf_nodes_kernel");
   for (int l = 1; l < levels; ++l) {
     const int np = gpu::level_count(n_leaves, l), nc = gpu::level_count(n_leaves, l - 1);
@@ -125,6 +143,7 @@ void GpuSph::Impl::reserve_lists() {
 TreeView GpuSph::Impl::view() const {
   TreeView t{};
   t.nodes = nodes;
+  t.subs = use_subs ? subs : nullptr;
   t.n_leaves = n_leaves;
   t.levels = levels;
   for (int l = 0; l < levels; ++l) t.offset[l] = offset[l];
@@ -141,6 +160,10 @@ void GpuSph::set_mode(GpuNeighbourMode mode) {
 
 GpuNeighbourMode GpuSph::mode() const {
   return impl_->mode;
+}
+
+void GpuSph::set_sub_boxes(bool on) {
+  impl_->use_subs = on;
 }
 
 const uint32_t* GpuSph::device_error_flags() const {
@@ -162,7 +185,8 @@ void GpuSph::throw_if_errors(int n_neighbours) {
 }
 
 std::size_t GpuSph::device_bytes() const {
-  return impl_->node_capacity * sizeof(TreeNode) + impl_->list_capacity * sizeof(int) +
+  return (impl_->node_capacity + impl_->sub_capacity) * sizeof(TreeNode) +
+         impl_->list_capacity * sizeof(int) +
          (impl_->list_capacity / (2 * gpu::kLeafListCapacity)) * sizeof(int) + sizeof(uint32_t);
 }
 

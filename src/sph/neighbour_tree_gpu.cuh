@@ -19,6 +19,12 @@ namespace mpsph {
 namespace gpu {
 
 constexpr int kLeafSize = 32;  // = warp size: one lane per particle of a leaf
+// Sub-boxes: each leaf's particles in groups of 8 (compact: 8 Morton-consecutive particles fill
+// about one 2x2x2 cell), so that a staged leaf is scanned only over the groups some lane can reach.
+// (Groups of 4 measured 11% slower on the Evrard 1e7 SPH pass: more box tests, little less
+// scanning. docs/PERFORMANCE.md.)
+constexpr int kSubSize = 8;
+constexpr int kSubsPerLeaf = kLeafSize / kSubSize;
 constexpr int kMaxTreeLevels = 40;
 constexpr unsigned kFullMask = 0xffffffffu;
 // Entries stored per leaf in GpuNeighbourMode::LeafLists (a leaf with more walks again).
@@ -32,6 +38,8 @@ struct TreeNode {
 
 struct TreeView {
   const TreeNode* nodes;
+  const TreeNode* subs;  // kSubsPerLeaf per leaf (empty groups: lo = DBL_MAX, hi = -DBL_MAX);
+                         // nullptr: scan whole leaves
   int n_leaves;
   int levels;  // level levels-1 is the root
   int offset[kMaxTreeLevels];
@@ -184,14 +192,15 @@ struct LeafStage {
   float h[kLeafSize];
 };
 
-// Stages leaf m (every lane of the warp calls it); returns how many particles it holds.
+// Stages the groups of leaf m with their bit set in `groups` (every lane of the warp calls it);
+// returns how many particles the leaf holds.
 __device__ __forceinline__ int stage_leaf(const ParticleView& v, int m, const double cq[3],
                                           const Geometry& g, bool with_rel, bool with_h,
-                                          LeafStage& st) {
+                                          unsigned groups, LeafStage& st) {
   const int lane = threadIdx.x & 31;
   const std::size_t base = std::size_t(m) * kLeafSize;
   __syncwarp();
-  if (base + lane < v.n_gas) {
+  if (base + lane < v.n_gas && ((groups >> (lane / kSubSize)) & 1u)) {
     const Vec3d x = v.pos[base + lane];
     st.pos[lane] = x;
     if (with_rel) {
@@ -203,6 +212,30 @@ __device__ __forceinline__ int stage_leaf(const ParticleView& v, int m, const do
   __syncwarp();
   const std::size_t left = v.n_gas - base;
   return left < std::size_t(kLeafSize) ? int(left) : kLeafSize;
+}
+
+// Which groups of 8 of staged leaf m to scan: bit k of the result is set when some lane with
+// `near` lies within `radius` (+ the group's h_max when add_h) of group k's box; bit k of *mine
+// when this lane does. All 4 bits when the tree has no sub-boxes. Every lane of the warp calls it.
+__device__ __forceinline__ unsigned needed_groups(const TreeView& t, int m, const Vec3d& xi,
+                                                  bool near, double radius, bool add_h,
+                                                  const Geometry& g, double tol, unsigned* mine) {
+  constexpr unsigned kAll = (1u << kSubsPerLeaf) - 1u;
+  if (!t.subs) {
+    *mine = near ? kAll : 0u;
+    return kAll;
+  }
+  unsigned need = 0, own = 0;
+#pragma unroll
+  for (int k = 0; k < kSubsPerLeaf; ++k) {
+    const TreeNode& s = t.subs[std::size_t(m) * kSubsPerLeaf + k];
+    const double r = (radius + (add_h ? double(s.hmax) : 0.0)) * kFilterMargin;
+    const bool nk = near && point_gap2(xi, s, g, tol) < r * r;
+    own |= unsigned(nk) << k;
+    need |= unsigned(__any_sync(kFullMask, nk)) << k;
+  }
+  *mine = own;
+  return need;
 }
 
 // Walks the tree for the query box q (warp-uniform arguments: every lane takes the same path) and
@@ -324,20 +357,27 @@ __device__ __forceinline__ void for_each_pair(const ParticleView& v, const Box& 
         active && ((mask >> lane) & 1u) && point_gap2(xi, nd, g, tol) < r_near * r_near;
     if (!__any_sync(kFullMask, near)) return false;
     const bool use_float = float_filter_valid(q, nd, g);
-    const int nj = stage_leaf(v, m, cq, g, use_float, true, st);
+    unsigned mine;
+    const unsigned groups = needed_groups(t, m, xi, near, double(h_i), true, g, tol, &mine);
+    const int nj = stage_leaf(v, m, cq, g, use_float, true, groups, st);
     if (!near) return true;
-    for (int jj = 0; jj < nj; ++jj) {
-      const float h_j = st.h[jj];
-      if (use_float) {
-        if (!may_be_within(ri, st.rx[jj], st.ry[jj], st.rz[jj], st.rm[jj], h_i + h_j)) continue;
+    for (unsigned gm = groups; gm; gm &= gm - 1) {
+      const int k = __ffs(gm) - 1;
+      if (!((mine >> k) & 1u)) continue;
+      const int j_end = min(nj, (k + 1) * kSubSize);
+      for (int jj = k * kSubSize; jj < j_end; ++jj) {
+        const float h_j = st.h[jj];
+        if (use_float) {
+          if (!may_be_within(ri, st.rx[jj], st.ry[jj], st.rz[jj], st.rm[jj], h_i + h_j)) continue;
+        }
+        const std::size_t j = std::size_t(m) * kLeafSize + jj;
+        const double h_sum = double(h_i) + double(h_j);
+        const double r2_max = h_sum * h_sum;
+        if (j == i) continue;
+        if (!use_float && fast_dist2(xi, st.pos[jj], g) > r2_max * kFilterMargin) continue;
+        if (!(exact_dist2(xi, st.pos[jj], g) < r2_max)) continue;
+        pair(j, h_j);
       }
-      const std::size_t j = std::size_t(m) * kLeafSize + jj;
-      const double h_sum = double(h_i) + double(h_j);
-      const double r2_max = h_sum * h_sum;
-      if (j == i) continue;
-      if (!use_float && fast_dist2(xi, st.pos[jj], g) > r2_max * kFilterMargin) continue;
-      if (!(exact_dist2(xi, st.pos[jj], g) < r2_max)) continue;
-      pair(j, h_j);
     }
     return true;
   };
@@ -392,6 +432,9 @@ struct GpuSph::Impl {
   GpuNeighbourMode mode = GpuNeighbourMode::LeafLists;  // measured faster (sph_gpu.hpp)
   gpu::TreeNode* nodes = nullptr;
   std::size_t node_capacity = 0;
+  gpu::TreeNode* subs = nullptr;  // kSubsPerLeaf per leaf
+  std::size_t sub_capacity = 0;
+  bool use_subs = true;  // measured faster (docs/PERFORMANCE.md); set_sub_boxes() for comparisons
   int n_leaves = 0, levels = 0;
   int offset[gpu::kMaxTreeLevels] = {};
   uint32_t* flags = nullptr;

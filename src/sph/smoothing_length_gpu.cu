@@ -95,15 +95,23 @@ __device__ __forceinline__ void for_each_candidate(const ParticleView& v, const 
       const bool near = mine && gpu::point_gap2(xi, nd, g, tol) < lim2;
       if (!__any_sync(kFullMask, near)) return;
       const bool use_float = gpu::float_filter_valid(seg.box, nd, g);
-      const int nj = gpu::stage_leaf(v, m, cq, g, use_float, false, st);
+      unsigned own;
+      const unsigned groups = gpu::needed_groups(t, m, xi, near, lim, false, g, tol, &own);
+      const int nj = gpu::stage_leaf(v, m, cq, g, use_float, false, groups, st);
       if (!near) return;
-      for (int jj = 0; jj < nj; ++jj) {
-        if (use_float) {
-          if (!gpu::may_be_within(ri, st.rx[jj], st.ry[jj], st.rz[jj], st.rm[jj], lim_f)) continue;
-        } else if (gpu::fast_dist2(xi, st.pos[jj], g) > lim2) {
-          continue;
+      for (unsigned gm = groups; gm; gm &= gm - 1) {
+        const int k = __ffs(gm) - 1;
+        if (!((own >> k) & 1u)) continue;
+        const int j_end = min(nj, (k + 1) * gpu::kSubSize);
+        for (int jj = k * gpu::kSubSize; jj < j_end; ++jj) {
+          if (use_float) {
+            if (!gpu::may_be_within(ri, st.rx[jj], st.ry[jj], st.rz[jj], st.rm[jj], lim_f))
+              continue;
+          } else if (gpu::fast_dist2(xi, st.pos[jj], g) > lim2) {
+            continue;
+          }
+          f(gpu::exact_dist2(xi, st.pos[jj], g));
         }
-        f(gpu::exact_dist2(xi, st.pos[jj], g));
       }
     });
   });

@@ -8,7 +8,8 @@
 // leaves holds their bounding boxes (double, periodic minimum image) and h_max. One warp serves
 // one leaf: it walks the tree with the box of each segment of the leaf (runs of lanes cut where
 // the curve jumps), and for every leaf that can hold a neighbour it stages that leaf's particles
-// in shared memory, where each lane tests them against its own particle - a float pre-filter with
+// - only its groups of 8 (boxes kept per group) that some lane can reach - in shared memory,
+// where each lane tests the groups it can reach against its own particle - a float pre-filter with
 // a proven error bound, then the same double distance as the CPU driver, rounded exactly as there
 // (no fused multiply-add), so pair sets and h agree with the CPU backend bit for bit.
 //   h:        exact N_B nearest neighbours (counts at 8 radii with the squared distances kept,
@@ -59,6 +60,9 @@ class GpuSph {
 
   void set_mode(GpuNeighbourMode mode);
   GpuNeighbourMode mode() const;
+  // Scan staged leaves only over the groups of 8 that a lane can reach (default on; off only to
+  // measure the difference).
+  void set_sub_boxes(bool on);
 
   // Sets h and nngb of gas [0, n_gas) as compute_smoothing_lengths does (exact N_B rule, ties,
   // h_min floor). Throws mpsph::Error at once when there are fewer than N_B + 1 gas particles.
