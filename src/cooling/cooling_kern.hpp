@@ -211,8 +211,8 @@ MPSPH_HD double cooling_time(double u, double dudt_rad) {
 }
 
 // Residual of the backward-Euler equation at x: x - u_s - h (a + du/dt_rad(x)).
-MPSPH_HD double backward_euler_residual(const CoolingKernelParams& p, const CoolingGas& g,
-                                        double a, double u_s, double h, double x) {
+MPSPH_HD double backward_euler_residual(const CoolingKernelParams& p, const CoolingGas& g, double a,
+                                        double u_s, double h, double x) {
   return x - u_s - h * (a + radiative_dudt(p, g, x));
 }
 

@@ -17,8 +17,8 @@ namespace mpsph {
 namespace {
 
 constexpr double kGamma = 5.0 / 3.0;
-constexpr double kStep = 0.3;      // displacement per unit h^2 a / ((gamma - 1) u)
-constexpr double kMaxMove = 0.2;   // at most this many h_i per iteration
+constexpr double kStep = 0.3;     // displacement per unit h^2 a / ((gamma - 1) u)
+constexpr double kMaxMove = 0.2;  // at most this many h_i per iteration
 
 double density_scatter(const ParticleStore& s) {
   double sum = 0, sum2 = 0;
@@ -45,7 +45,8 @@ Glass make_glass(const GlassParams& p) {
   ParticleStore s;
   s.resize(std::size_t(p.n));
   for (std::size_t i = 0; i < s.size(); ++i) {
-    s.pos[i] = {random_uniform(i, p.seed, kStreamSetup, 0), random_uniform(i, p.seed, kStreamSetup, 1),
+    s.pos[i] = {random_uniform(i, p.seed, kStreamSetup, 0),
+                random_uniform(i, p.seed, kStreamSetup, 1),
                 random_uniform(i, p.seed, kStreamSetup, 2)};
     s.mass[i] = 1.0 / p.n;
     s.u[i] = 1.0;

@@ -14,9 +14,9 @@
 namespace mpsph {
 
 struct GlassParams {
-  int n = 4096;            // particles in the unit cube
-  uint64_t seed = 1;       // random start (counter-based: the glass is a function of n and seed)
-  int n_neighbours = 50;   // N_B of the relaxation
+  int n = 4096;           // particles in the unit cube
+  uint64_t seed = 1;      // random start (counter-based: the glass is a function of n and seed)
+  int n_neighbours = 50;  // N_B of the relaxation
   int max_iterations = 300;
   double target_scatter = 0.005;  // stop when std(rho)/mean(rho) falls below this
 };

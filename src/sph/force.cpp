@@ -29,7 +29,7 @@ void compute_sph_forces(ParticleStore& store, const Box& box, const SphParams& p
   if (!nb.has_pairs() || nb.n_gas() != v.n_gas)
     throw Error("sph: forces requested without the pair lists of this step for " +
                 std::to_string(v.n_gas) + " gas particles (compute_density builds them)");
-  const ViscosityParams vp = viscosity_params(params);
+  const PairForceParams vp = pair_force_params(params);
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(v.n_gas);
 #pragma omp parallel for schedule(dynamic, 256)
   for (std::ptrdiff_t i = 0; i < n; ++i) {

@@ -29,7 +29,7 @@ __global__ void prepare_force_kernel(ParticleView v, EosParams eos, bool balsara
 }
 
 __global__ void __launch_bounds__(kWarpsPerBlock * 32)
-    force_kernel(ParticleView v, Box box, gpu::TreeView t, gpu::LeafLists ll, ViscosityParams vp) {
+    force_kernel(ParticleView v, Box box, gpu::TreeView t, gpu::LeafLists ll, PairForceParams vp) {
   __shared__ gpu::LeafStage stage[kWarpsPerBlock];
   const int64_t leaf = gpu::global_warp();
   if (leaf >= t.n_leaves) return;
@@ -68,7 +68,7 @@ void GpuSph::forces(const ParticleView& d, const Box& box, const SphParams& p) {
                 std::to_string(d.n_gas) + " gas particles (density() builds it)");
   const unsigned threads = kWarpsPerBlock * 32;
   force_kernel<<<cuda_blocks(std::size_t(impl_->n_leaves) * kLeafSize, threads), threads>>>(
-      d, box, impl_->view(), impl_->stored_lists(), viscosity_params(p));
+      d, box, impl_->view(), impl_->stored_lists(), pair_force_params(p));
   cuda_check_launch("force_kernel");
 }
 

@@ -23,6 +23,10 @@ void add_sph_params(Schema& s) {
          "multiply the viscosity by the Balsara (1995) switch"});
   s.add({"sph.balsara_eps", ParamType::Double, param_text(d.balsara_eps), 0, 1, false, false, {},
          "", "eps' in f_i = |div v|/(|div v| + |curl v| + eps' c_i/h_i)"});
+  s.add({"sph.energy_equation", ParamType::Choice, "symmetric", 0, 0, false, false,
+         {"symmetric", "own_pressure"}, "",
+         "du_i/dt pressure term: 1/2 (P_i/rho_i^2 + P_j/rho_j^2) (seed) | P_i/rho_i^2 (no cold "
+         "particle driven below u = 0 by hotter neighbours; docs/validation.md)"});
 
   s.add({"eos.type", ParamType::Choice, "adiabatic", 0, 0, false, false,
          {"adiabatic", "isothermal", "barotropic"}, "",
@@ -46,6 +50,7 @@ SphParams sph_params_from(const Config& c) {
   p.eps_visc = c.get_double("sph.eps_visc");
   p.balsara = c.get_bool("sph.balsara");
   p.balsara_eps = c.get_double("sph.balsara_eps");
+  p.energy_own_pressure = c.get_string("sph.energy_equation") == "own_pressure";
   return p;
 }
 

@@ -16,6 +16,8 @@ struct SphParams {
   double eps_visc = 0.01;    // eps in mu_ij = h v.r / (r^2 + eps h^2)
   bool balsara = true;       // Balsara switch on/off
   double balsara_eps = 1e-4; // eps' in f_i = |div v| / (|div v| + |curl v| + eps' c/h)
+  // du_i/dt with 1/2 (P_i/rho_i^2 + P_j/rho_j^2) (seed) or with P_i/rho_i^2 alone (force_kern.hpp)
+  bool energy_own_pressure = false;
 };
 
 enum class EosKind { Adiabatic, Isothermal, Barotropic };

@@ -88,6 +88,14 @@ setup: {type: evrard, n_particles: 20000}
 gravity: {method: direct, softening: [0.02]}
 )");
   }
+  SECTION("Evrard, N = 2e4, direct gravity, own-pressure energy equation") {
+    compare_50_steps("evrard50_own", R"(
+run: {t_end: 3.0}
+setup: {type: evrard, n_particles: 20000}
+gravity: {method: direct, softening: [0.02]}
+sph: {energy_equation: own_pressure}
+)");
+  }
   SECTION("Sod tube, periodic") {
     compare_50_steps("sod50", R"(
 run: {t_end: 0.2}

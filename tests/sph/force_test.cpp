@@ -45,7 +45,7 @@ TEST_CASE("force pair is exactly antisymmetric in float", "[sph][force]") {
              float(0.1 + 3.0 * random_uniform(i, 33, kStreamSetup, 2)),
              float(0.5 + random_uniform(i, 33, kStreamSetup, 3)),
              float(random_uniform(i, 33, kStreamSetup, 4))};
-  const ViscosityParams vp = viscosity_params(SphParams{});
+  const PairForceParams vp = pair_force_params(SphParams{});
   const ParticleView v = s.view();
   int approaching = 0, mismatched = 0;
   for (std::size_t i = 0; i < s.size(); ++i)
@@ -65,7 +65,7 @@ TEST_CASE("force pair equals the PHYSICS.md formula evaluated in double", "[sph]
   const ForceParticle pi{0.11f, 1.3f, 0.7f, 0.9f, 0.8f};
   const ForceParticle pj{0.14f, 0.9f, 0.4f, 1.2f, 0.3f};
   const SphParams sp;
-  const ViscosityParams vp = viscosity_params(sp);
+  const PairForceParams vp = pair_force_params(sp);
   for (const double sign : {-1.0, 1.0}) {  // approaching (viscous) and receding pair
     const Vec3d dx{0.05, -0.08, 0.11}, dv{sign * 0.7, sign * -0.2, sign * 0.9};
     const ForcePair f =
@@ -88,6 +88,14 @@ TEST_CASE("force pair equals the PHYSICS.md formula evaluated in double", "[sph]
     CHECK(f.acc.y == Approx(-q * gradw.y).epsilon(1e-5));
     CHECK(f.acc.z == Approx(-q * gradw.z).epsilon(1e-5));
     CHECK(f.dudt == Approx(0.5 * q * dot(dv, gradw)).epsilon(1e-5));
+    // sph.energy_equation: own_pressure - du_i/dt from P_i/rho_i^2 and half the viscosity.
+    PairForceParams own = vp;
+    own.energy_own_pressure = true;
+    const ForcePair fo = force_pair(
+        PairSep{vec_cast<float>(dx), vec_cast<float>(dv), float(norm2(dx))}, pi, pj, own);
+    const double q_own = double(pi.pressure) / (double(pi.rho) * pi.rho) + 0.5 * visc;
+    CHECK(fo.dudt == Approx(q_own * dot(dv, gradw)).epsilon(1e-5));
+    CHECK(fo.acc.x == f.acc.x);  // the momentum equation is the same
     CHECK(f.mu == Approx(std::fabs(mu)).epsilon(1e-5).margin(1e-30));
     CHECK((vr < 0) == (visc > 0));  // the viscosity only acts on approaching pairs, and heats
   }
@@ -96,35 +104,39 @@ TEST_CASE("force pair equals the PHYSICS.md formula evaluated in double", "[sph]
 TEST_CASE("SPH forces conserve momentum to round-off and energy to float precision",
           "[sph][force][conservation]") {
   const Box periodic = periodic_box({-1, -1, -1}, {2, 2, 2});
-  for (const Box& box : {Box{}, periodic}) {
-    // Clustered, random velocities (many approaching pairs: viscosity and Balsara active),
-    // random u: every term of the force loop contributes.
-    ParticleStore s = gas_store(clustered_points(1500, {0.9, -0.9, 0.95}, 0.8, 41), 1.0 / 1500);
-    random_velocities(s, 1.0, 42);
-    if (box.periodic) wrap_every_second(s, box);
-    for (std::size_t i = 0; i < s.size(); ++i) s.u[i] = 0.5 + random_uniform(i, 43, kStreamSetup);
-    full_force(s, box, EosParams{}, SphParams{});
+  for (const bool own_pressure : {false, true})
+    for (const Box& box : {Box{}, periodic}) {
+      // Both energy equations conserve energy (force_kern.hpp).
+      SphParams sp;
+      sp.energy_own_pressure = own_pressure;
+      // Clustered, random velocities (many approaching pairs: viscosity and Balsara active),
+      // random u: every term of the force loop contributes.
+      ParticleStore s = gas_store(clustered_points(1500, {0.9, -0.9, 0.95}, 0.8, 41), 1.0 / 1500);
+      random_velocities(s, 1.0, 42);
+      if (box.periodic) wrap_every_second(s, box);
+      for (std::size_t i = 0; i < s.size(); ++i) s.u[i] = 0.5 + random_uniform(i, 43, kStreamSetup);
+      full_force(s, box, EosParams{}, sp);
 
-    Vec3d p_dot{0, 0, 0};
-    double p_scale = 0.0, e_dot = 0.0, e_scale = 0.0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      p_dot += s.mass[i] * s.acc[i];
-      p_scale += s.mass[i] * norm(s.acc[i]);
-      const double kin = s.mass[i] * dot(s.vel[i], s.acc[i]), heat = s.mass[i] * s.dudt[i];
-      e_dot += kin + heat;
-      e_scale += std::fabs(kin) + std::fabs(heat);
+      Vec3d p_dot{0, 0, 0};
+      double p_scale = 0.0, e_dot = 0.0, e_scale = 0.0;
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        p_dot += s.mass[i] * s.acc[i];
+        p_scale += s.mass[i] * norm(s.acc[i]);
+        const double kin = s.mass[i] * dot(s.vel[i], s.acc[i]), heat = s.mass[i] * s.dudt[i];
+        e_dot += kin + heat;
+        e_scale += std::fabs(kin) + std::fabs(heat);
+      }
+      // Exactly antisymmetric float pair terms summed in double: the total is double round-off
+      // (~1e-15 of the scale); a float-level asymmetry would show at ~1e-7.
+      CHECK(norm(p_dot) < 1e-12 * p_scale);
+      // d/dt (kinetic + thermal) = 0 in the semi-discrete scheme; the pair terms are float, so
+      // the balance holds to float precision: 6e-8 per term, errors of random sign (measured
+      // 1.5e-10); 1e-6 still fails for any inconsistency between dv/dt and du/dt.
+      CHECK(std::fabs(e_dot) < 1e-6 * e_scale);
+      UNSCOPED_INFO("momentum " << norm(p_dot) / p_scale << ", energy "
+                                << std::fabs(e_dot) / e_scale);
+      CHECK(e_scale > 0.0);
     }
-    // Exactly antisymmetric float pair terms summed in double: the total is double round-off
-    // (~1e-15 of the scale); a float-level asymmetry would show at ~1e-7.
-    CHECK(norm(p_dot) < 1e-12 * p_scale);
-    // d/dt (kinetic + thermal) = 0 in the semi-discrete scheme; the pair terms are float, so
-    // the balance holds to float precision: 6e-8 per term, errors of random sign (measured
-    // 1.5e-10); 1e-6 still fails for any inconsistency between dv/dt and du/dt.
-    CHECK(std::fabs(e_dot) < 1e-6 * e_scale);
-    UNSCOPED_INFO("momentum " << norm(p_dot) / p_scale << ", energy "
-                              << std::fabs(e_dot) / e_scale);
-    CHECK(e_scale > 0.0);
-  }
 }
 
 TEST_CASE("a static uniform fluid feels no force", "[sph][force]") {
