@@ -117,7 +117,12 @@ __device__ __forceinline__ void for_each_candidate(const ParticleView& v, const 
   });
 }
 
-__global__ void __launch_bounds__(kWarpsPerBlock * 32)
+// Resident blocks per SM asked of the compiler: 5 caps the kernel at 96 registers (some spills).
+// Measured on the Evrard 1e7 h pass (bench_sph_gpu, H200): 98.2 ms at 4 blocks (128 registers),
+// 93.1 ms at 5; without a minimum nvcc takes 151 registers (3 blocks) and the pass is slower still.
+constexpr int kMinBlocksPerSm = 5;
+
+__global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocksPerSm)
     smoothing_length_kernel(ParticleView v, Box box, TreeView t, int n_b, float h_min,
                             uint32_t* flags) {
   __shared__ gpu::LeafStage stage[kWarpsPerBlock];
