@@ -16,14 +16,9 @@ using gpu::kLeafSize;
 
 namespace {
 
-constexpr int kWarpsPerBlock = 4;
+using gpu::kWarpsPerBlock;
 
-// Resident blocks per SM asked of the compiler: 6 caps the kernel at 80 registers (small spills).
-// Measured on the Evrard 1e7 density pass (bench_sph_gpu, H200): 104.2 ms at 4 blocks
-// (125 registers), 92.7 ms at 5, 85.4 ms at 6.
-constexpr int kMinBlocksPerSm = 6;
-
-__global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kWarpsPerBlock * 32, gpu::kPairMinBlocksPerSm)
     density_kernel(ParticleView v, Box box, gpu::TreeView t, gpu::LeafLists ll) {
   __shared__ gpu::LeafStage stage[kWarpsPerBlock];
   const int64_t leaf = gpu::global_warp();

@@ -17,7 +17,7 @@ using gpu::kLeafSize;
 
 namespace {
 
-constexpr int kWarpsPerBlock = 4;
+using gpu::kWarpsPerBlock;
 
 __global__ void prepare_force_kernel(ParticleView v, EosParams eos, bool balsara, float eps_prime) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
@@ -28,12 +28,7 @@ __global__ void prepare_force_kernel(ParticleView v, EosParams eos, bool balsara
   v.balsara[i] = balsara ? balsara_factor(v.divv[i], v.curlv[i], e.csound, v.h[i], eps_prime) : 1.f;
 }
 
-// Resident blocks per SM asked of the compiler: 6 caps the kernel at 80 registers (small spills).
-// Measured on the Evrard 1e7 force pass (bench_sph_gpu, H200): 72.9 ms at 4 blocks
-// (128 registers), 63.9 ms at 5, 62.3 ms at 6.
-constexpr int kMinBlocksPerSm = 6;
-
-__global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kWarpsPerBlock * 32, gpu::kPairMinBlocksPerSm)
     force_kernel(ParticleView v, Box box, gpu::TreeView t, gpu::LeafLists ll, PairForceParams vp) {
   __shared__ gpu::LeafStage stage[kWarpsPerBlock];
   const int64_t leaf = gpu::global_warp();

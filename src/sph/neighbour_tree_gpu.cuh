@@ -26,6 +26,13 @@ constexpr int kLeafSize = 32;  // = warp size: one lane per particle of a leaf
 constexpr int kSubSize = 8;
 constexpr int kSubsPerLeaf = kLeafSize / kSubSize;
 constexpr int kMaxTreeLevels = 40;
+// Warps per block of the search kernels (h, density, force), one leaf per warp.
+constexpr int kWarpsPerBlock = 4;
+// Resident blocks per SM asked of the compiler for the pair passes (density, force): 6 caps them
+// at 80 registers (small spills). Measured on the Evrard 1e7 passes (bench_sph_gpu, H200):
+// density 104.2 / 92.7 / 85.4 ms and force 72.9 / 63.9 / 62.3 ms at 4 / 5 / 6 blocks (4 blocks:
+// 125-128 registers).
+constexpr int kPairMinBlocksPerSm = 6;
 constexpr unsigned kFullMask = 0xffffffffu;
 // Entries stored per leaf in GpuNeighbourMode::LeafLists (a leaf with more walks again).
 constexpr int kLeafListCapacity = 192;
@@ -238,6 +245,17 @@ __device__ __forceinline__ unsigned needed_groups(const TreeView& t, int m, cons
   return need;
 }
 
+// Calls f(jj) for the staged particles jj < nj of the groups set in `mine`, in index order (no
+// warp collectives inside: lanes may differ in `mine`).
+template <class F>
+__device__ __forceinline__ void for_each_in_groups(unsigned mine, int nj, F&& f) {
+  for (unsigned gm = mine; gm; gm &= gm - 1) {
+    const int k = __ffs(gm) - 1;
+    const int j_end = min(nj, (k + 1) * kSubSize);
+    for (int jj = k * kSubSize; jj < j_end; ++jj) f(jj);
+  }
+}
+
 // Walks the tree for the query box q (warp-uniform arguments: every lane takes the same path) and
 // calls visit(leaf, node) for every leaf whose box lies within radius (+ the node's h_max when
 // add_node_h) of q. Stackless: an implicit complete binary tree needs no stack or skip pointers.
@@ -361,24 +379,19 @@ __device__ __forceinline__ void for_each_pair(const ParticleView& v, const Box& 
     const unsigned groups = needed_groups(t, m, xi, near, double(h_i), true, g, tol, &mine);
     const int nj = stage_leaf(v, m, cq, g, use_float, true, groups, st);
     if (!near) return true;
-    for (unsigned gm = groups; gm; gm &= gm - 1) {
-      const int k = __ffs(gm) - 1;
-      if (!((mine >> k) & 1u)) continue;
-      const int j_end = min(nj, (k + 1) * kSubSize);
-      for (int jj = k * kSubSize; jj < j_end; ++jj) {
-        const float h_j = st.h[jj];
-        if (use_float) {
-          if (!may_be_within(ri, st.rx[jj], st.ry[jj], st.rz[jj], st.rm[jj], h_i + h_j)) continue;
-        }
-        const std::size_t j = std::size_t(m) * kLeafSize + jj;
-        const double h_sum = double(h_i) + double(h_j);
-        const double r2_max = h_sum * h_sum;
-        if (j == i) continue;
-        if (!use_float && fast_dist2(xi, st.pos[jj], g) > r2_max * kFilterMargin) continue;
-        if (!(exact_dist2(xi, st.pos[jj], g) < r2_max)) continue;
-        pair(j, h_j);
+    for_each_in_groups(mine, nj, [&](int jj) {
+      const float h_j = st.h[jj];
+      if (use_float) {
+        if (!may_be_within(ri, st.rx[jj], st.ry[jj], st.rz[jj], st.rm[jj], h_i + h_j)) return;
       }
-    }
+      const std::size_t j = std::size_t(m) * kLeafSize + jj;
+      const double h_sum = double(h_i) + double(h_j);
+      const double r2_max = h_sum * h_sum;
+      if (j == i) return;
+      if (!use_float && fast_dist2(xi, st.pos[jj], g) > r2_max * kFilterMargin) return;
+      if (!(exact_dist2(xi, st.pos[jj], g) < r2_max)) return;
+      pair(j, h_j);
+    });
     return true;
   };
 

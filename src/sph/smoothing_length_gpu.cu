@@ -33,7 +33,7 @@ namespace {
 
 constexpr int kThresholds = 8;
 constexpr int kGatherCap = kGpuSphGatherCapacity;
-constexpr int kWarpsPerBlock = 4;
+using gpu::kWarpsPerBlock;
 constexpr int kMaxIterations = 64;
 
 // a[k] becomes the k-th smallest (0-based) of a[0, n), with a[0, k) <= a[k] (Hoare partition,
@@ -99,20 +99,14 @@ __device__ __forceinline__ void for_each_candidate(const ParticleView& v, const 
       const unsigned groups = gpu::needed_groups(t, m, xi, near, lim, false, g, tol, &own);
       const int nj = gpu::stage_leaf(v, m, cq, g, use_float, false, groups, st);
       if (!near) return;
-      for (unsigned gm = groups; gm; gm &= gm - 1) {
-        const int k = __ffs(gm) - 1;
-        if (!((own >> k) & 1u)) continue;
-        const int j_end = min(nj, (k + 1) * gpu::kSubSize);
-        for (int jj = k * gpu::kSubSize; jj < j_end; ++jj) {
-          if (use_float) {
-            if (!gpu::may_be_within(ri, st.rx[jj], st.ry[jj], st.rz[jj], st.rm[jj], lim_f))
-              continue;
-          } else if (gpu::fast_dist2(xi, st.pos[jj], g) > lim2) {
-            continue;
-          }
-          f(gpu::exact_dist2(xi, st.pos[jj], g));
+      gpu::for_each_in_groups(own, nj, [&](int jj) {
+        if (use_float) {
+          if (!gpu::may_be_within(ri, st.rx[jj], st.ry[jj], st.rz[jj], st.rm[jj], lim_f)) return;
+        } else if (gpu::fast_dist2(xi, st.pos[jj], g) > lim2) {
+          return;
         }
-      }
+        f(gpu::exact_dist2(xi, st.pos[jj], g));
+      });
     });
   });
 }
