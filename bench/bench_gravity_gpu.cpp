@@ -15,7 +15,7 @@
 #include <ctime>
 #include <vector>
 
-#include "core/device.hpp"
+#include "run/device.hpp"
 
 #ifdef MPSPH_HAVE_CUDA
 #include "core/device_particles.hpp"

@@ -21,7 +21,7 @@
 
 #include "bench_sets.hpp"
 #include "core/box.hpp"
-#include "core/order.hpp"
+#include "core/particle_order.hpp"
 #include "core/particle_store.hpp"
 #include "core/rng.hpp"
 #include "sph/density.hpp"

@@ -20,7 +20,7 @@
 
 #include "bench_sets.hpp"
 #include "core/device_particles.hpp"
-#include "core/order_gpu.hpp"
+#include "core/particle_order_gpu.hpp"
 #include "core/rng.hpp"
 #include "setups/evrard.hpp"
 #include "sph/sph_gpu.hpp"
@@ -124,8 +124,8 @@ void run_set(const char* name, ParticleStore s, const Box& box, int repeat) {
     const double pass = h + rho + prep + force;
     std::printf(
         "%-8s %10zu %-7s | %7.2f | %7.2f %7.2f %7.2f %7.2f | %8.2f | %9.1f | %6.1f | %6.0f\n", name,
-        n, var.label, median(t_order), h, rho, prep, force,
-        pass, 1e-3 * double(n) / pass, pairs, double(free0 - free1) / double(n));
+        n, var.label, median(t_order), h, rho, prep, force, pass, 1e-3 * double(n) / pass, pairs,
+        double(free0 - free1) / double(n));
     std::fflush(stdout);
   }
 }

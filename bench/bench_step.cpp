@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/simulation.hpp"
+#include "run/simulation.hpp"
 
 int main(int argc, char** argv) {
   long steps = 5;

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "core/step_backend.hpp"
+#include "run/step_backend.hpp"
 #include "setups/evrard.hpp"
 
 using namespace mpsph;
@@ -51,7 +51,7 @@ struct Setup {
     store = make_evrard(ep);
     grav.softening[0] = 0.01;
   }
-  StepContext context() { return StepContext{store, box, sph, eos, grav, ts, 1.0, nullptr}; }
+  StepContext context() { return StepContext{store, box, sph, eos, grav, ts, 1.0, {}}; }
 };
 
 void initial_forces(StepBackend& b) {
@@ -84,7 +84,7 @@ double step(StepBackend& b, double dt, Mark&& mark) {
   mark(6);
   b.end_force();
   mark(7);
-  b.cool_and_correct(dt);
+  b.correct(dt, true);
   mark(8);
   const double next = b.timestep();
   mark(9);

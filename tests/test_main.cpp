@@ -9,7 +9,7 @@
 
 #include <cstdio>
 
-#include "core/device.hpp"
+#include "run/device.hpp"
 
 int main(int argc, char* argv[]) {
 #ifdef MPSPH_GPU_TEST_MAIN

@@ -8,8 +8,9 @@
 
 #include "core/config.hpp"
 #include "core/error.hpp"
-#include "core/simulation.hpp"
 #include "io/snapshot_info.hpp"
+#include "run/program_schema.hpp"
+#include "run/simulation.hpp"
 
 namespace {
 

@@ -55,8 +55,11 @@ double CoolingModel::u_from_temperature(double T) const {
 }
 
 CoolingStepResult apply_cooling(ParticleStore& s, const CoolingModel& model, double dt) {
+  return apply_cooling(s.view(), model, dt);
+}
+
+CoolingStepResult apply_cooling(const ParticleView& v, const CoolingModel& model, double dt) {
   const CoolingKernelParams p = model.kernel_params();
-  const ParticleView v = s.view();
   const long n_gas = long(v.n_gas);
   double radiated = 0.0;
   long substeps = 0;

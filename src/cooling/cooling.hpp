@@ -1,5 +1,5 @@
 // Radiative cooling stage (PHYSICS.md section 4): the model built once per run, and the CPU
-// driver the simulation calls inside the corrector. Per-particle physics: cooling_kern.hpp.
+// driver of the cooling stage (cooling_module.hpp). Per-particle physics: cooling_kern.hpp.
 #pragma once
 
 #include <optional>
@@ -51,6 +51,7 @@ struct CoolingStepResult {
 //   u = solution over dt of du/dt = (dudt0 + dudt)/2 + du/dt_rad(rho, u), u >= floor,
 // dudt_cool = du/dt_rad at the new u (the cooling time u/|dudt_cool| for the time-step criterion;
 // 0 for model none) and temperature. Model none: u = u0 + dt (dudt0 + dudt)/2.
+CoolingStepResult apply_cooling(const ParticleView& p, const CoolingModel& model, double dt);
 CoolingStepResult apply_cooling(ParticleStore& store, const CoolingModel& model, double dt);
 
 // Fills the temperature field of the gas from u (snapshots written before the first step).

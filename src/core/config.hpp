@@ -44,9 +44,6 @@ class Schema {
   std::vector<ParamSpec> specs_;
 };
 
-// The complete schema of the program: every module's parameters.
-const Schema& program_schema();
-
 class Config {
  public:
   // `source` names the file in error messages. Throws mpsph::Error.

@@ -35,6 +35,10 @@ class DeviceParticles {
 
   // Grows (never shrinks) the allocation; contents are not kept.
   void reserve(std::size_t n);
+  // Sets the particle count to n, keeping the first min(n, size()) particles (the allocation grows
+  // by at least a quarter when it must, so that particles created a few at a time do not copy the
+  // store every step). n_gas is left for set_counts().
+  void resize(std::size_t n);
   std::size_t size() const { return n_; }
   void set_counts(std::size_t n, std::size_t n_gas) {
     n_ = view_.n = n;

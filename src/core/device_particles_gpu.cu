@@ -1,5 +1,6 @@
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -104,6 +105,46 @@ void DeviceParticles::reserve(std::size_t n) {
   MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_ALLOC)
 #undef MPSPH_FIELD_ALLOC
   capacity_ = n;
+}
+
+void DeviceParticles::resize(std::size_t n) {
+  if (n > capacity_) {
+    const std::size_t keep = n_;
+    const std::size_t cap = std::max(n, capacity_ + capacity_ / 4);
+    ParticleView old = view_;
+    view_ = ParticleView{};
+    std::size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    // On failure every field keeps a valid array of at least the old capacity: the fields not
+    // yet grown get their old arrays back.
+    auto fail = [&](const char* field) {
+      cudaGetLastError();
+#define MPSPH_FIELD_RESTORE(name, ...) \
+  if (!view_.name) view_.name = old.name;
+      MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_RESTORE)
+#undef MPSPH_FIELD_RESTORE
+      view_.n = n_;
+      view_.n_gas = n_gas_;
+      throw Error("out of GPU memory growing particle field '" + std::string(field) + "' to " +
+                  std::to_string(cap) + " particles (" + std::to_string(bytes_per_particle()) +
+                  " bytes each; " + std::to_string(free_b) + " bytes were free)");
+    };
+    // Field by field, so that at most one field is held twice.
+#define MPSPH_FIELD_GROW(name, T, ...)                                                     \
+  if (cudaMalloc(reinterpret_cast<void**>(&view_.name), cap * sizeof(T)) != cudaSuccess) { \
+    view_.name = old.name;                                                                 \
+    fail(#name);                                                                           \
+  }                                                                                        \
+  if (keep > 0)                                                                            \
+    check(cudaMemcpy(view_.name, old.name, keep * sizeof(T), cudaMemcpyDeviceToDevice),    \
+          "growing particle field '" #name "'");                                           \
+  cudaFree(old.name);                                                                      \
+  old.name = nullptr;
+    MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_GROW)
+#undef MPSPH_FIELD_GROW
+    capacity_ = cap;
+  }
+  n_ = view_.n = n;
 }
 
 void DeviceParticles::upload(const ParticleStore& s, std::initializer_list<Field> fields) {

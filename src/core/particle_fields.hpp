@@ -7,7 +7,9 @@
 //   persistence, types, description)
 //   persistence: Kept    = state, restored from checkpoints
 //                Scratch = recomputed every step (may still be written to snapshots on request)
-//   types:       AllTypes or GasOnly (gas-only fields are written for PartType0 only)
+//   types:       the particle types that carry the field (TypeMask): AllTypes, GasOnly, CloudsOnly,
+//                StarsOnly (types 3 and 4) or SinksOnly. Snapshots write a field only into the
+//                PartTypeN groups of its types, and checkpoints store it only for those particles.
 //   dimension:   code units are length L, mass M, velocity V; time is L/V.
 #pragma once
 
@@ -22,7 +24,15 @@ struct UnitDim {
 };
 
 enum class Persistence { Kept, Scratch };
-enum TypeMask : unsigned { GasOnly = 1u, AllTypes = 0x3Fu };
+// One bit per particle type (DESIGN.md section 6): 0 gas, 1 dark matter, 2 cold clouds, 3 initial
+// stars, 4 stars formed in the run, 5 sinks.
+enum TypeMask : unsigned {
+  GasOnly = 1u << 0,
+  CloudsOnly = 1u << 2,
+  StarsOnly = (1u << 3) | (1u << 4),
+  SinksOnly = 1u << 5,
+  AllTypes = 0x3Fu,
+};
 
 // clang-format off
 #define MPSPH_PARTICLE_FIELDS(X)                                                                    \
@@ -40,6 +50,9 @@ enum TypeMask : unsigned { GasOnly = 1u, AllTypes = 0x3Fu };
   X(x_h,      double,   "HydrogenMassFraction", (UnitDim{0, 0, 0}), Persistence::Kept,    AllTypes, "hydrogen mass fraction X_H (0 = not set: cooling uses its configured X_H and [Fe/H])") \
   X(z_fe,     double,   "IronMassFraction",    (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "iron mass fraction")       \
   X(z_o,      double,   "OxygenMassFraction",  (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "oxygen mass fraction")     \
+  /* --- particle creation requests (run/particle_changes.hpp), applied by the next order stage --- */ \
+  X(spawn_mass, double, "",                    (UnitDim{0, 1, 0}),  Persistence::Kept,    AllTypes, "mass of a new particle this one gives birth to at the next order stage (0 = none)") \
+  X(spawn_type, uint8_t, "",                   (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "type of that new particle") \
   /* --- per-step quantities (recomputed) --- */                                                   \
   X(acc_grav, Vec3d,    "GravityAcceleration", (UnitDim{-1, 0, 2}), Persistence::Scratch, AllTypes, "gravitational acceleration") \
   X(pot,      double,   "Potential",           (UnitDim{0, 0, 2}),  Persistence::Scratch, AllTypes, "gravitational potential per unit mass") \

@@ -14,7 +14,8 @@ std::size_t ParticleStore::n_gas() const {
 
 std::array<std::size_t, kNumTypes> ParticleStore::count_by_type() const {
   std::array<std::size_t, kNumTypes> c{};
-  for (uint8_t t : type) ++c[t];
+  for (uint8_t t : type)
+    if (t < kNumTypes) ++c[t];
   return c;
 }
 

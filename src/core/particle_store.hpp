@@ -1,7 +1,9 @@
 // Structure-of-arrays particle store, generated from the field table (particle_fields.hpp).
 //
 // Invariant kept by the `order` stage: particles are sorted by type, so gas (type 0) occupies
-// [0, n_gas) and the SPH loops never test the type.
+// [0, n_gas) and the SPH loops never test the type. Between two order stages a physics stage may
+// change a particle's type in place, mark it kRemoved, or ask for a new particle (spawn_mass); the
+// next order stage applies these (run/particle_changes.hpp) and restores the invariant.
 #pragma once
 
 #include <array>
@@ -23,6 +25,10 @@ enum ParticleType : uint8_t {
   kSink = 5,
 };
 constexpr int kNumTypes = 6;
+// A particle whose `type` is set to kRemoved (by a stage that has given its mass, momentum and
+// energy elsewhere, e.g. a sink that swallowed it) is dropped by the next order stage. It belongs
+// to no TypeMask and no count_by_type() entry.
+constexpr uint8_t kRemoved = kNumTypes;
 
 struct FieldInfo {
   const char* member;     // C++ member name, e.g. "pos"
@@ -53,6 +59,7 @@ class ParticleStore {
   }
   // Number of gas particles; valid after sort_by_type() (or when built gas-first).
   std::size_t n_gas() const;
+  // Particles of each type (kRemoved ones are not counted).
   std::array<std::size_t, kNumTypes> count_by_type() const;
 
   void resize(std::size_t n);

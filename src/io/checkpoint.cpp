@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "core/error.hpp"
 #include "io/hdf5_util.hpp"
@@ -17,6 +18,24 @@ void for_each_kept_field(const ParticleStore& store, F&& f) {
   store.for_each_field([&](const FieldInfo& info, const auto& v) {
     if (info.persistence == Persistence::Kept) f(info, v);
   });
+}
+
+bool carries(const FieldInfo& f, uint8_t type) {
+  return type < kNumTypes && ((f.types >> type) & 1u);
+}
+
+// The rows of a field restricted to the particles whose type carries it, in store order.
+template <class T>
+std::vector<T> masked_rows(const FieldInfo& f, const std::vector<T>& v,
+                           const std::vector<uint8_t>& type) {
+  if (f.types == AllTypes) {
+    // kRemoved particles (not yet dropped by an order stage) carry the AllTypes fields too.
+    return v;
+  }
+  std::vector<T> out;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (carries(f, type[i])) out.push_back(v[i]);
+  return out;
 }
 
 }  // namespace
@@ -57,7 +76,7 @@ void write_checkpoint(const std::string& path, const ParticleStore& store,
 
   h5::Group particles = h5::create_group(root, "Particles", ctx);
   for_each_kept_field(store, [&](const FieldInfo& f, const auto& v) {
-    h5::write_dataset(particles.get(), f.member, v, ctx);
+    h5::write_dataset(particles.get(), f.member, masked_rows(f, v, store.type), ctx);
   });
   file.commit();
 }
@@ -81,8 +100,11 @@ ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_ou
   ParticleStore store;
   store.resize(n);
   h5::Group particles = h5::open_group(root, "Particles", ctx);
-  store.for_each_field([&](const FieldInfo& f, auto& v) {
+  // The types first: they say which particles carry the fields of a type mask.
+  bool types_read = false;
+  const auto read_field = [&](const FieldInfo& f, auto& v) {
     if (f.persistence != Persistence::Kept) return;
+    if ((std::string(f.member) == "type") == types_read) return;
     using T = typename std::decay_t<decltype(v)>::value_type;
     using S = typename h5::Traits<T>::Scalar;
     const std::string dataset = std::string("/Particles/") + f.member;
@@ -93,12 +115,27 @@ ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_ou
     if (h5::dataset_info(d.get(), dataset, ctx).element_size != sizeof(S))
       throw Error(ctx + ": dataset " + dataset + " does not hold " + std::to_string(sizeof(S)) +
                   "-byte values as written by this build");
-    h5::read_rows(root, dataset, v.data(), n, ctx, count_source);
-  });
+    if (f.types == AllTypes || !types_read) {
+      h5::read_rows(root, dataset, v.data(), n, ctx, count_source);
+      return;
+    }
+    std::size_t masked_n = 0;
+    for (std::size_t i = 0; i < n; ++i) masked_n += carries(f, store.type[i]);
+    std::decay_t<decltype(v)> rows(masked_n);
+    h5::read_rows(root, dataset, rows.data(), masked_n, ctx,
+                  std::to_string(masked_n) + " particles of the field's types");
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (carries(f, store.type[i])) v[i] = rows[k++];
+  };
+  store.for_each_field(read_field);
   for (std::size_t i = 0; i < n; ++i)
-    if (store.type[i] >= kNumTypes)
+    if (store.type[i] > kNumTypes)
       throw Error(ctx + ": dataset /Particles/type has type " + std::to_string(store.type[i]) +
-                  " at particle " + std::to_string(i) + " (valid: 0..5)");
+                  " at particle " + std::to_string(i) + " (valid: 0..5, or " +
+                  std::to_string(kRemoved) + " for a particle removed since the last order stage)");
+  types_read = true;
+  store.for_each_field(read_field);
 
   if (state_out) {
     h5::Group st = h5::open_group(root, "State", ctx);

@@ -1,8 +1,9 @@
 // Checkpoints: the complete state of a run, so that a restarted run continues bit-for-bit.
 //
 // Every field of the field table with Persistence::Kept is stored in its native type (Vec3d as
-// N x 3 doubles), all particles in one array per field in store order, under
-// /Particles/<member name>; the driver's scalars, counters (step, RNG counters, ...) and resolved
+// N x 3 doubles), one array per field under /Particles/<member name>, holding in store order the
+// particles whose type carries the field (its TypeMask: all particles for AllTypes, the gas for
+// GasOnly, ...); the driver's scalars, counters (step, RNG counters, ...) and resolved
 // config are stored beside them. The layout is in docs/file_format.md. Files are written to
 // "<path>.tmp" and renamed.
 #pragma once
@@ -25,7 +26,7 @@ struct CheckpointState {
 };
 
 // Format version written to and required from the "mpsph_checkpoint_version" root attribute.
-constexpr int kCheckpointVersion = 1;
+constexpr int kCheckpointVersion = 2;
 
 // Throws mpsph::Error "cannot write checkpoint '<path>': <reason>".
 void write_checkpoint(const std::string& path, const ParticleStore& store,

@@ -19,9 +19,21 @@ std::string cell(const std::string& text) {
   return out;
 }
 
+// Rows of a checkpoint dataset: N for every particle, else the sum of the counts N_t of the types
+// that carry the field ("N_0" for the gas).
+std::string rows_of(unsigned types) {
+  if (types == AllTypes) return "N";
+  std::string r;
+  for (int t = 0; t < kNumTypes; ++t)
+    if ((types >> t) & 1u) r += (r.empty() ? "N_" : " + N_") + std::to_string(t);
+  return r;
+}
+
 template <class T>
-std::string shape() {
-  return h5::Traits<T>::components == 1 ? "N" : "N x " + std::to_string(h5::Traits<T>::components);
+std::string shape(unsigned types = AllTypes) {
+  const std::string rows = rows_of(types);
+  return h5::Traits<T>::components == 1 ? rows
+                                        : rows + " x " + std::to_string(h5::Traits<T>::components);
 }
 
 }  // namespace
@@ -52,7 +64,7 @@ std::string checkpoint_datasets_markdown() {
     if (f.persistence != Persistence::Kept) return;
     using T = typename std::decay_t<decltype(v)>::value_type;
     md += "| `/Particles/" + std::string(f.member) + "` | " + h5::Traits<T>::name + " | " +
-          shape<T>() + " | " + cell(f.description) + " |\n";
+          shape<T>(f.types) + " | " + cell(f.description) + " |\n";
   });
   return md;
 }

@@ -290,6 +290,23 @@ std::vector<std::string> optional_snapshot_fields() {
   return names;
 }
 
+void set_snapshot_flag(SnapshotMeta& meta, const std::string& name) {
+  if (name == "Flag_Sfr") {
+    meta.flag_sfr = true;
+  } else if (name == "Flag_Cooling") {
+    meta.flag_cooling = true;
+  } else if (name == "Flag_Feedback") {
+    meta.flag_feedback = true;
+  } else if (name == "Flag_StellarAge") {
+    meta.flag_stellar_age = true;
+  } else if (name == "Flag_Metals") {
+    meta.flag_metals = true;
+  } else {
+    throw Error("unknown snapshot header flag '" + name +
+                "' (known: Flag_Sfr, Flag_Cooling, Flag_Feedback, Flag_StellarAge, Flag_Metals)");
+  }
+}
+
 void write_snapshot(const std::string& path, const ParticleStore& store, const SnapshotMeta& meta,
                     const std::vector<std::string>& extra_fields) {
   const std::string ctx = "cannot write snapshot '" + path + "'";

@@ -36,6 +36,10 @@ struct SnapshotMeta {
   bool flag_metals = false;
 };
 
+// Sets the flag of that GADGET header name ("Flag_Sfr", "Flag_Cooling", "Flag_Feedback",
+// "Flag_StellarAge", "Flag_Metals"); another name throws mpsph::Error listing these.
+void set_snapshot_flag(SnapshotMeta& meta, const std::string& name);
+
 // Fields always written: Coordinates, Velocities, Masses, ParticleIDs and, for gas,
 // InternalEnergy, Density, SmoothingLength. `extra_fields` names further HDF5 dataset names from
 // the field table (e.g. "Acceleration", "Potential", "DivV"); an unknown name throws mpsph::Error

@@ -5,7 +5,7 @@
 
 #include "core/box.hpp"
 #include "core/error.hpp"
-#include "core/order.hpp"
+#include "core/particle_order.hpp"
 #include "core/particle_store.hpp"
 #include "core/rng.hpp"
 #include "sph/density.hpp"

@@ -24,8 +24,8 @@
 #include "core/constants.hpp"
 #include "core/device_particles.hpp"
 #include "core/rng.hpp"
-#include "core/simulation.hpp"
-#include "core/simulation_test_support.hpp"
+#include "run/simulation.hpp"
+#include "run/simulation_test_support.hpp"
 
 using namespace mpsph;
 

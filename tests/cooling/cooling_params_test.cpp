@@ -6,6 +6,7 @@
 #include "catch.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "run/program_schema.hpp"
 #include "sph/sph_params.hpp"
 
 using namespace mpsph;

@@ -14,7 +14,7 @@
 #include "catch.hpp"
 #include "core/device_particles.hpp"
 #include "core/error.hpp"
-#include "core/order.hpp"
+#include "core/particle_order.hpp"
 #include "setups/evrard.hpp"
 #include "setups/sod.hpp"
 #include "sph/density.hpp"

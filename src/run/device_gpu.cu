@@ -1,7 +1,7 @@
 // GPU probe for the CUDA build.
 #include <cuda_runtime.h>
 
-#include "core/device.hpp"
+#include "run/device.hpp"
 
 namespace mpsph {
 

@@ -1,4 +1,4 @@
-#include "core/stage_timer.hpp"
+#include "run/stage_timer.hpp"
 
 #include <cstdio>
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/simulation.hpp"
+#include "run/simulation.hpp"
 
 namespace mpsph::test {
 
@@ -37,22 +37,37 @@ inline RunOptions run_options(const std::string& dir, const std::string& yaml,
 }
 
 struct EnergyRow {
-  double t, ek, eu, ew, er, etot, rel;  // er: E_radiated
+  double t, ek, eu, ew, er, etot, rel;  // er: E_radiated (0 when the run has no cooling)
 };
 
 // The data rows of <dir>/energy.csv (time, kinetic, thermal, potential, radiated, total, relative
-// error).
+// error), found by their column names: the module energy columns depend on the run.
 inline std::vector<EnergyRow> read_energy(const std::string& dir) {
   std::ifstream f(dir + "/energy.csv");
   std::vector<EnergyRow> rows;
+  std::vector<std::string> names;
+  auto column = [&names](const std::string& name) -> long {
+    for (std::size_t k = 0; k < names.size(); ++k)
+      if (names[k] == name) return long(k);
+    return -1;
+  };
   std::string line;
   while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#' || line.rfind("step", 0) == 0) continue;
-    std::vector<double> v;
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells;
     std::stringstream ss(line);
     std::string cell;
-    while (std::getline(ss, cell, ',')) v.push_back(std::stod(cell));
-    rows.push_back({v[1], v[3], v[4], v[5], v[6], v[7], v[8]});
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    if (line.rfind("step", 0) == 0) {
+      names = cells;
+      continue;
+    }
+    auto get = [&](const char* name) {
+      const long k = column(name);
+      return k < 0 ? 0.0 : std::stod(cells.at(std::size_t(k)));
+    };
+    rows.push_back({get("time"), get("E_kinetic"), get("E_thermal"), get("E_potential"),
+                    get("E_radiated"), get("E_total"), get("rel_error")});
   }
   return rows;
 }

@@ -1,4 +1,4 @@
-// Per-particle terms of the conserved quantities (core/diagnostics.hpp), shared by the CPU
+// Per-particle terms of the conserved quantities (run/diagnostics.hpp), shared by the CPU
 // reduction and the GPU step reduction. All sums in double.
 #pragma once
 
@@ -26,7 +26,8 @@ MPSPH_HD void add_particle(ConservedSums& a, const ParticleView& s, std::size_t 
   const Vec3d& v = s.vel[i];
   const Vec3d L = m * cross(s.pos[i], v);
   a.kinetic += 0.5 * m * norm2(v);
-  if (i < s.n_gas) a.thermal += m * s.u[i];
+  // By type, not by index: a stage may have changed a type since the last order stage.
+  if (s.type[i] == kGas) a.thermal += m * s.u[i];
   if (with_potential) a.potential += 0.5 * m * s.pot[i];
   a.mass += m;
   a.px += m * v.x, a.py += m * v.y, a.pz += m * v.z;

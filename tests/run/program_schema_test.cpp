@@ -1,6 +1,8 @@
 // The program's own schema: consistent, and documented by docs/parameters.md, which is generated
 // from it. When a module adds parameters, regenerate the file:
 //   MPSPH_UPDATE_DOCS=1 <build>/tests/mpsph_unit_tests "[docs]"
+#include "run/program_schema.hpp"
+
 #include <cstdlib>
 #include <exception>
 #include <filesystem>

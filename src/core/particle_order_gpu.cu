@@ -8,7 +8,7 @@
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
 #include "core/morton.hpp"
-#include "core/order_gpu.hpp"
+#include "core/particle_order_gpu.hpp"
 
 namespace mpsph {
 

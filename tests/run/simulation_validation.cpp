@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "core/simulation.hpp"
-#include "core/simulation_test_support.hpp"
 #include "io/snapshot.hpp"
+#include "run/simulation.hpp"
+#include "run/simulation_test_support.hpp"
 #include "setups/sod_errors.hpp"
 
 using namespace mpsph;

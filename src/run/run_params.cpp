@@ -1,4 +1,4 @@
-#include "core/run_params.hpp"
+#include "run/run_params.hpp"
 
 #include "core/config.hpp"
 #include "core/param_format.hpp"

@@ -1,5 +1,5 @@
 // The order stage: gas first, Morton order within each type, data moved with the particles.
-#include "core/order.hpp"
+#include "core/particle_order.hpp"
 
 #include <algorithm>
 #include <vector>

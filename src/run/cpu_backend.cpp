@@ -1,11 +1,9 @@
 // The CPU backend: OpenMP drivers of each module on the host store.
-#include <cfloat>
-
-#include "cooling/cooling.hpp"
-#include "core/end_force_kern.hpp"
-#include "core/order.hpp"
-#include "core/step_backend.hpp"
+#include "core/particle_order.hpp"
 #include "gravity/gravity_solver.hpp"
+#include "run/end_force_kern.hpp"
+#include "run/particle_changes.hpp"
+#include "run/step_backend.hpp"
 #include "sph/density.hpp"
 #include "sph/force.hpp"
 #include "sph/neighbour_search.hpp"
@@ -20,9 +18,15 @@ class CpuBackend final : public StepBackend {
  public:
   explicit CpuBackend(const StepContext& ctx) : c_(ctx) {}
   const char* name() const override { return "cpu"; }
+  Backend kind() const override { return Backend::Cpu; }
 
   void predict(double dt) override { predict_step(c_.store, dt, c_.box); }
-  void order() override { order_particles(c_.store, c_.box); }
+  void order() override {
+    spawn_particles(c_.store, next_id_);
+    order_particles(c_.store, c_.box);
+    drop_removed(c_.store);
+    n_gas_ = c_.store.n_gas();
+  }
   void smoothing_lengths() override {
     compute_smoothing_lengths(c_.store, c_.box, c_.sph, neighbours_);
   }
@@ -39,27 +43,47 @@ class CpuBackend final : public StepBackend {
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < n; ++i) end_force_particle(v, std::size_t(i), grav);
   }
-  void cool_and_correct(double dt) override {
-    // With cooling, u is integrated by the cooling module's implicit scheme (which includes the
-    // hydro du/dt), not by the corrector.
-    correct_step(c_.store, dt, c_.box, c_.cooling == nullptr);
-    radiated_ = c_.cooling ? apply_cooling(c_.store, *c_.cooling, dt).radiated_energy : 0.0;
+  void run_module_stage(PhysicsModule& m, std::size_t index, double time, double dt,
+                        long step) override {
+    m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, dt, step});
+  }
+  void correct(double dt, bool integrate_u) override {
+    correct_step(c_.store, dt, c_.box, integrate_u);
   }
   double timestep() override {
     return next_timestep(c_.store, c_.tstep, c_.grav);
   }
-  double radiated_in_last_step() override { return radiated_; }
+  std::vector<double> energy_last_step() override {
+    std::vector<double> e;
+    for (const EnergyTerm& t : c_.energy_terms) e.push_back(*t.last_step);
+    return e;
+  }
   Conserved conserved() override {
     return measure_conserved(c_.store, c_.grav.enabled);
   }
+  std::size_t gas_count() const override {
+    return n_gas_;
+  }
+  std::size_t particle_count() const override {
+    return c_.store.size();
+  }
+  uint64_t next_id() const override {
+    return next_id_;
+  }
+  void set_next_id(uint64_t id) override {
+    next_id_ = id;
+  }
   void sync_to_host() override {}
-  void sync_from_host() override {}
+  void sync_from_host() override {
+    n_gas_ = c_.store.n_gas();
+  }
 
  private:
   StepContext c_;
   SphNeighbours neighbours_;
   GravitySolver gravity_;
-  double radiated_ = 0.0;
+  std::size_t n_gas_ = 0;
+  uint64_t next_id_ = 1;
 };
 
 }  // namespace

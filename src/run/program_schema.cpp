@@ -1,9 +1,9 @@
-// The complete parameter schema of the program: each module contributes its own keys.
-#include "cooling/cooling_params.hpp"
-#include "core/config.hpp"
-#include "core/run_params.hpp"
+#include "run/program_schema.hpp"
+
 #include "core/units.hpp"
 #include "gravity/gravity_params.hpp"
+#include "run/module_registry.hpp"
+#include "run/run_params.hpp"
 #include "setups/initial_conditions.hpp"
 #include "sph/sph_params.hpp"
 #include "timestep/timestep_params.hpp"
@@ -19,7 +19,7 @@ const Schema& program_schema() {
     add_sph_params(s);
     add_gravity_params(s);
     add_timestep_params(s);
-    add_cooling_params(s);
+    for (const ModuleEntry& m : module_registry()) m.add_params(s);
     return s;
   }();
   return schema;

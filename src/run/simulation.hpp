@@ -1,10 +1,12 @@
-// The simulation driver: owns the particles, the modules' parameters and workspaces, and runs the
-// step as a list of named, timed stages (DESIGN.md section 2):
+// The simulation driver: owns the particles, the parameters, the backend and the physics modules,
+// and runs the step as a list of named, timed stages (DESIGN.md section 2):
 //
-//   predict -> order -> smoothing lengths -> density -> prepare force -> SPH forces -> gravity
-//   -> cooling -> correct -> time step -> diagnostics / I/O
+//   predict -> order + trees -> smoothing lengths -> density -> prepare force -> SPH forces
+//   -> gravity -> end force -> [module stages: cold phase, cooling, star formation, ...]
+//   -> correct -> time step -> diagnostics / I/O
 #pragma once
 
+#include <array>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -13,13 +15,14 @@
 
 #include "core/box.hpp"
 #include "core/config.hpp"
-#include "core/diagnostics.hpp"
 #include "core/particle_store.hpp"
-#include "core/run_params.hpp"
-#include "core/stage_timer.hpp"
-#include "core/step_backend.hpp"
+#include "core/physics_module.hpp"
 #include "core/units.hpp"
 #include "gravity/gravity_params.hpp"
+#include "run/diagnostics.hpp"
+#include "run/run_params.hpp"
+#include "run/stage_timer.hpp"
+#include "run/step_backend.hpp"
 #include "sph/sph_params.hpp"
 #include "timestep/timestep_params.hpp"
 
@@ -55,6 +58,12 @@ class Simulation {
   Conserved conserved();
   const std::string& output_dir() const { return run_.output_dir; }
   const StageTimer& timer() const { return timer_; }
+  // The names of the step's stages in the order they run (modules' stages included).
+  std::vector<std::string> stage_names() const;
+  // The physics modules of this run (every registered module, model `none` included).
+  const std::vector<std::unique_ptr<PhysicsModule>>& modules() const { return modules_; }
+  // Particles of every type 0..5, as of the last order stage (from the host copy).
+  std::array<std::size_t, kNumTypes> count_by_type();
 
   // Requests a checkpoint-and-stop at the end of the current step (signal handlers call this).
   static void request_stop();
@@ -62,6 +71,8 @@ class Simulation {
  private:
   // Force evaluation at the current positions (order .. end_force).
   void compute_forces();
+  // The module stages of `slot`, in registration order.
+  void run_module_stages(Slot slot, double dt);
   // Output.
   void write_diagnostics_row();
   void write_snapshot_now();
@@ -79,7 +90,10 @@ class Simulation {
   Box box_;
 
   ParticleStore store_;
-  std::unique_ptr<CoolingModel> cooling_;
+  std::vector<std::unique_ptr<PhysicsModule>> modules_;
+  std::vector<EnergyTerm> energy_terms_;  // all modules' terms, in energy.csv column order
+  std::vector<double> energy_accounts_;   // each term summed over the run, code energy
+  bool modules_integrate_u_ = false;      // a module stage integrates u: the corrector does not
   std::unique_ptr<StepBackend> backend_;
   StageTimer timer_;
 
@@ -88,7 +102,6 @@ class Simulation {
   double dt_ = 0.0;  // next step's size from the criteria
   long step_ = 0;
   long next_snapshot_ = 0;  // index of the next snapshot file
-  double radiated_ = 0.0;   // energy removed by cooling, code units
   Conserved conserved0_;
   bool quiet_ = false;
   std::FILE* energy_csv_ = nullptr;

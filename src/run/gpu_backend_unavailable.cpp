@@ -1,7 +1,7 @@
 // make_gpu_backend() of a build without CUDA.
 #ifndef MPSPH_HAVE_CUDA
 #include "core/error.hpp"
-#include "core/step_backend.hpp"
+#include "run/step_backend.hpp"
 
 namespace mpsph {
 

@@ -1,4 +1,4 @@
-#include "core/simulation.hpp"
+#include "run/simulation.hpp"
 
 #include <omp.h>
 
@@ -9,13 +9,14 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cooling/cooling.hpp"
-#include "cooling/cooling_params.hpp"
-#include "core/device.hpp"
 #include "core/error.hpp"
-#include "core/progress.hpp"
 #include "io/checkpoint.hpp"
 #include "io/snapshot.hpp"
+#include "run/device.hpp"
+#include "run/module_registry.hpp"
+#include "run/particle_changes.hpp"
+#include "run/program_schema.hpp"
+#include "run/progress.hpp"
 #include "setups/initial_conditions.hpp"
 
 namespace mpsph {
@@ -53,13 +54,18 @@ Simulation::Simulation(const RunOptions& opt) {
   eos_ = eos_params_from(config_);
   grav_ = gravity_params_from(config_);
   tstep_ = timestep_params_from(config_);
-  cooling_ = std::make_unique<CoolingModel>(cooling_params_from(config_), units_);
   if (run_.threads > 0) omp_set_num_threads(run_.threads);
 
   const Device device = resolve_device(parse_device(run_.device));
-  const StepContext ctx{store_, box_,   sph_,     eos_,
-                        grav_,  tstep_, units_.G, cooling_->enabled() ? cooling_.get() : nullptr};
-  backend_ = device == Device::Gpu ? make_gpu_backend(ctx) : make_cpu_backend(ctx);
+  const Backend kind = device == Device::Gpu ? Backend::Gpu : Backend::Cpu;
+  modules_ = make_modules(config_, units_, kind);
+  for (const auto& m : modules_) {
+    modules_integrate_u_ = modules_integrate_u_ || m->integrates_internal_energy();
+    for (const EnergyTerm& t : m->energy_terms()) energy_terms_.push_back(t);
+  }
+  energy_accounts_.assign(energy_terms_.size(), 0.0);
+  const StepContext ctx{store_, box_, sph_, eos_, grav_, tstep_, units_.G, energy_terms_};
+  backend_ = kind == Backend::Gpu ? make_gpu_backend(ctx) : make_cpu_backend(ctx);
 
   std::error_code ec;
   std::filesystem::create_directories(run_.output_dir, ec);
@@ -75,6 +81,15 @@ Simulation::Simulation(const RunOptions& opt) {
   log("mpsph " MPSPH_VERSION ", backend " + std::string(device_name(device)) + ", " +
       std::to_string(omp_get_max_threads()) + " OpenMP threads");
   log("units: " + units_.describe());
+  {
+    std::string line = "physics modules:";
+    for (const auto& m : modules_) line += " " + m->section() + " = " + m->model() + ";";
+    line.pop_back();
+    log(line);
+    std::string steps = "step:";
+    for (const std::string& st : stage_names()) steps += (steps.size() > 5 ? " -> " : " ") + st;
+    log(steps);
+  }
 
   if (!opt.restart_path.empty()) {
     box_.periodic = ckpt.scalars.at("box_periodic") != 0.0;
@@ -87,7 +102,16 @@ Simulation::Simulation(const RunOptions& opt) {
     step_ = ckpt.step;
     next_snapshot_ = ckpt.next_snapshot;
     t_start_ = ckpt.scalars.at("t_start");
-    radiated_ = ckpt.scalars.at("radiated");
+    for (std::size_t k = 0; k < energy_terms_.size(); ++k) {
+      const auto it = ckpt.scalars.find("energy:" + energy_terms_[k].column);
+      if (it == ckpt.scalars.end())
+        throw Error("checkpoint '" + opt.restart_path + "' has no account of " +
+                    energy_terms_[k].column +
+                    ": it was written by a run without the module that "
+                    "keeps it, which cannot be added on restart");
+      energy_accounts_[k] = it->second;
+    }
+    backend_->set_next_id(uint64_t(ckpt.scalars.at("next_id")));
     conserved0_.kinetic = ckpt.scalars.at("E0_kinetic");
     conserved0_.thermal = ckpt.scalars.at("E0_thermal");
     conserved0_.potential = ckpt.scalars.at("E0_potential");
@@ -104,10 +128,21 @@ Simulation::Simulation(const RunOptions& opt) {
   store_ = std::move(init.particles);
   box_ = init.box;
   time_ = t_start_ = init.time;
-  log("initial conditions: " + std::to_string(store_.size()) + " particles (" +
-      std::to_string(store_.n_gas()) + " gas), t = " + std::to_string(time_));
+  {
+    static const char* kTypeNames[kNumTypes] = {"gas",           "dark matter", "clouds",
+                                                "initial stars", "new stars",   "sinks"};
+    const auto counts = store_.count_by_type();
+    std::string by_type;
+    for (int t = 0; t < kNumTypes; ++t)
+      if (counts[std::size_t(t)])
+        by_type += (by_type.empty() ? "" : ", ") + std::to_string(counts[std::size_t(t)]) + " " +
+                   kTypeNames[t];
+    log("initial conditions: " + std::to_string(store_.size()) + " particles (" + by_type +
+        "), t = " + std::to_string(time_));
+  }
   if (run_.t_end <= time_) throw Error("run.t_end must be later than the initial time");
 
+  backend_->set_next_id(first_free_id(store_));
   backend_->sync_from_host();
   compute_forces();
   timer_.time("time step", [&] { dt_ = backend_->timestep(); });
@@ -129,10 +164,14 @@ Simulation::Simulation(const RunOptions& opt) {
       "# units: %s; time and dt in code time, energies in code energy, momentum in code "
       "mass * code velocity, angular momentum (about the origin) in code mass * code "
       "length * code velocity\n"
-      "# rel_error = (E_total - E_total(t0)) / |E_total(t0)|; E_total includes E_radiated\n"
-      "step,time,dt,E_kinetic,E_thermal,E_potential,E_radiated,E_total,rel_error,"
-      "px,py,pz,Lx,Ly,Lz\n",
+      "# E_total = E_kinetic + E_thermal + E_potential + the physics modules' energy accounts "
+      "(columns between E_potential and E_total: energy each module took out of the particles "
+      "so far, e.g. E_radiated by cooling); rel_error = (E_total - E_total(t0)) / |E_total(t0)|\n",
       scale);
+  std::string columns = "step,time,dt,E_kinetic,E_thermal,E_potential,";
+  for (const EnergyTerm& t : energy_terms_) columns += t.column + ",";
+  columns += "E_total,rel_error,px,py,pz,Lx,Ly,Lz\n";
+  std::fputs(columns.c_str(), energy_csv_);
   write_diagnostics_row();
   write_snapshot_now();
 }
@@ -183,7 +222,7 @@ bool Simulation::run() {
     if (!quiet_) {
       const Conserved c = conserved();
       const double e0 = conserved0_.total();
-      progress.update(step_, time_, dt_, store_.size(),
+      progress.update(step_, time_, dt_, backend_->particle_count(),
                       e0 != 0 ? (c.total() - e0) / std::fabs(e0) : 0.0);
     }
     if (g_stop_requested) {
@@ -208,17 +247,46 @@ bool Simulation::run() {
 void Simulation::step(double dt) {
   timer_.time("predict", [&] { backend_->predict(dt); });
   compute_forces();
-  timer_.time("cooling + correct", [&] { backend_->cool_and_correct(dt); });
+  run_module_stages(Slot::AfterForces, dt);
+  timer_.time("correct", [&] { backend_->correct(dt, !modules_integrate_u_); });
   time_ += dt;
   ++step_;
   timer_.time("time step", [&] { dt_ = backend_->timestep(); });
-  radiated_ += backend_->radiated_in_last_step();
+  if (!energy_terms_.empty()) {
+    const std::vector<double> e = backend_->energy_last_step();
+    for (std::size_t k = 0; k < e.size(); ++k) energy_accounts_[k] += e[k];
+  }
+}
+
+void Simulation::run_module_stages(Slot slot, double dt) {
+  for (const auto& m : modules_) {
+    const std::vector<ModuleStage> stages = m->stages();
+    for (std::size_t k = 0; k < stages.size(); ++k)
+      if (stages[k].slot == slot)
+        timer_.time(stages[k].name, [&] { backend_->run_module_stage(*m, k, time_, dt, step_); });
+  }
+}
+
+std::vector<std::string> Simulation::stage_names() const {
+  std::vector<std::string> names = {"predict", "order + trees", "smoothing lengths",
+                                    "density", "prepare force", "SPH forces",
+                                    "gravity", "end force"};
+  for (const auto& m : modules_)
+    for (const ModuleStage& st : m->stages())
+      if (st.slot == Slot::AfterForces) names.push_back(st.name);
+  names.insert(names.end(), {"correct", "time step", "diagnostics / I/O"});
+  return names;
+}
+
+std::array<std::size_t, kNumTypes> Simulation::count_by_type() {
+  backend_->sync_to_host();
+  return store_.count_by_type();
 }
 
 void Simulation::compute_forces() {
   StepBackend& b = *backend_;
   timer_.time("order + trees", [&] { b.order(); });
-  if (store_.n_gas() > 0) {
+  if (b.gas_count() > 0) {
     timer_.time("smoothing lengths", [&] { b.smoothing_lengths(); });
     timer_.time("density", [&] { b.density(); });
     timer_.time("prepare force", [&] { b.prepare_force(); });
@@ -237,7 +305,7 @@ const ParticleStore& Simulation::particles() {
 
 Conserved Simulation::conserved() {
   Conserved c = backend_->conserved();
-  c.radiated = radiated_;
+  for (double e : energy_accounts_) c.accounted += e;
   return c;
 }
 
@@ -256,10 +324,10 @@ double Simulation::next_output_time() const {
 void Simulation::write_diagnostics_row() {
   const Conserved c = conserved();
   const double e0 = conserved0_.total();
-  std::fprintf(energy_csv_,
-               "%ld,%.17g,%.10g,%.17g,%.17g,%.17g,%.17g,%.17g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,"
-               "%.10g\n",
-               step_, time_, dt_, c.kinetic, c.thermal, c.potential, c.radiated, c.total(),
+  std::fprintf(energy_csv_, "%ld,%.17g,%.10g,%.17g,%.17g,%.17g,", step_, time_, dt_, c.kinetic,
+               c.thermal, c.potential);
+  for (double e : energy_accounts_) std::fprintf(energy_csv_, "%.17g,", e);
+  std::fprintf(energy_csv_, "%.17g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", c.total(),
                e0 != 0 ? (c.total() - e0) / std::fabs(e0) : 0.0, c.momentum.x, c.momentum.y,
                c.momentum.z, c.angular_momentum.x, c.angular_momentum.y, c.angular_momentum.z);
   std::fflush(energy_csv_);
@@ -267,7 +335,7 @@ void Simulation::write_diagnostics_row() {
 
 void Simulation::write_snapshot_now() {
   backend_->sync_to_host();
-  if (cooling_->enabled()) compute_temperature(store_, *cooling_);
+  for (const auto& m : modules_) m->prepare_output(store_);
   char name[64];
   std::snprintf(name, sizeof name, "/snapshot_%04ld.h5", next_snapshot_);
   SnapshotMeta meta;
@@ -276,7 +344,8 @@ void Simulation::write_snapshot_now() {
   meta.units = units_;
   meta.box = box_;
   meta.config_yaml = config_.resolved_yaml();
-  meta.flag_cooling = cooling_->enabled();
+  for (const auto& m : modules_)
+    for (const std::string& flag : m->snapshot_flags()) set_snapshot_flag(meta, flag);
   write_snapshot(run_.output_dir + name, store_, meta, run_.snapshot_fields);
   ++next_snapshot_;
 }
@@ -288,7 +357,10 @@ void Simulation::write_checkpoint_now(const char* reason) {
   st.step = step_;
   st.next_snapshot = next_snapshot_;
   st.scalars["t_start"] = t_start_;
-  st.scalars["radiated"] = radiated_;
+  for (std::size_t k = 0; k < energy_terms_.size(); ++k)
+    st.scalars["energy:" + energy_terms_[k].column] = energy_accounts_[k];
+  // Ids below 2^53 are exact in a double scalar (checked when the ids are read).
+  st.scalars["next_id"] = double(backend_->next_id());
   st.scalars["E0_kinetic"] = conserved0_.kinetic;
   st.scalars["E0_thermal"] = conserved0_.thermal;
   st.scalars["E0_potential"] = conserved0_.potential;

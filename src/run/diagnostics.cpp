@@ -1,6 +1,6 @@
-#include "core/diagnostics.hpp"
+#include "run/diagnostics.hpp"
 
-#include "core/diagnostics_kern.hpp"
+#include "run/diagnostics_kern.hpp"
 
 namespace mpsph {
 

@@ -1,4 +1,4 @@
-#include "core/device.hpp"
+#include "run/device.hpp"
 
 #include "core/error.hpp"
 

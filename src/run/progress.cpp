@@ -1,4 +1,4 @@
-#include "core/progress.hpp"
+#include "run/progress.hpp"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "core/order.hpp"
+#include "core/particle_order.hpp"
 
 #include <algorithm>
 #include <cstddef>

@@ -15,12 +15,12 @@
 
 #include "catch.hpp"
 #include "core/device_particles.hpp"
-#include "core/order.hpp"
-#include "core/order_gpu.hpp"
+#include "core/particle_order.hpp"
+#include "core/particle_order_gpu.hpp"
 #include "core/rng.hpp"
-#include "core/simulation.hpp"
-#include "core/simulation_test_support.hpp"
 #include "io/snapshot.hpp"
+#include "run/simulation.hpp"
+#include "run/simulation_test_support.hpp"
 #include "setups/sod_errors.hpp"
 
 using namespace mpsph;

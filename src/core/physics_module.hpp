@@ -1,0 +1,97 @@
+// The interface through which a physics module plugs into the step (STYLE.md item 8, after SWIFT's
+// src/cooling/{none,const_lambda}). A module (cooling, the cold phase, star formation, sinks) lives
+// in its own folder and is added to a run by
+//   - its fields in the field table (core/particle_fields.hpp),
+//   - its parameter keys (ModuleEntry::add_params), under the config section of its name, with a
+//     `model` key whose first choice is `none`,
+//   - one registration line in run/module_registry.cpp.
+// The run layer then builds the chosen model for the run's backend, puts the module's stages into
+// the step by name (they are timed, listed at start and written to timing.txt), and adds the
+// module's energy accounts to energy.csv and to the conserved total. The interface is pure
+// machinery: it includes no physics.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/box.hpp"
+#include "core/particle_store.hpp"
+
+namespace mpsph {
+
+class Config;
+class Schema;
+struct UnitSystem;
+
+// Where the particle arrays of a stage live.
+enum class Backend { Cpu, Gpu };
+
+// Where in the step a module stage runs (DESIGN.md section 2).
+enum class Slot {
+  // After the force evaluation (end force) and before the corrector: the cold phase, cooling,
+  // star formation and feedback, in registration order. x and v are the predicted values; u0,
+  // dudt0 (start of step) and dudt (predicted state) are set for the gas.
+  AfterForces,
+};
+
+// What a stage sees. The view holds host arrays on the CPU backend and device arrays on the GPU
+// backend (a module built for Backend::Gpu launches kernels on them; nothing is synchronised).
+struct StageArgs {
+  ParticleView p;  // n and n_gas of the last order stage
+  Box box;
+  double time;  // code time at the start of the step
+  double dt;    // the step being taken
+  long step;    // index of that step (the first step of a run is 0)
+};
+
+struct ModuleStage {
+  std::string name;  // e.g. "cooling"; shown in the step list, the timing table and timing.txt
+  Slot slot;
+};
+
+// An energy account of a module: the energy the module took out of the particles in the last step
+// (> 0: radiated, dissipated; < 0: injected). The run sums it over the run, writes the sum as an
+// energy.csv column, and adds it to E_total, so E_total stays constant when the bookkeeping is
+// right.
+struct EnergyTerm {
+  std::string column;       // energy.csv column, e.g. "E_radiated"
+  const double* last_step;  // host address (Backend::Cpu) or device address (Backend::Gpu), valid
+                            // for the module's lifetime; the GPU backend reads it at the step's
+                            // one host synchronisation
+};
+
+class PhysicsModule {
+ public:
+  virtual ~PhysicsModule() = default;
+  // The config section that chose the module, e.g. "cooling", and its model, e.g. "sd93" or "none".
+  virtual std::string section() const = 0;
+  virtual std::string model() const = 0;
+  // The module's stages in the order they run (empty for `none`).
+  virtual std::vector<ModuleStage> stages() const = 0;
+  // Runs stages()[index] on the arrays of the backend the module was built for.
+  virtual void run_stage(std::size_t index, const StageArgs& args) = 0;
+
+  // True when a stage integrates the gas u over the step itself (implicit cooling does): the
+  // corrector then leaves u alone.
+  virtual bool integrates_internal_energy() const { return false; }
+  virtual std::vector<EnergyTerm> energy_terms() const { return {}; }
+  // GADGET header flags the module turns on in snapshots (e.g. "Flag_Cooling").
+  virtual std::vector<std::string> snapshot_flags() const { return {}; }
+  // Fills derived output fields (e.g. the temperature) of the host store before a snapshot.
+  virtual void prepare_output(ParticleStore& /*host*/) const {}
+};
+
+// What run/module_registry.cpp lists for each module.
+struct ModuleEntry {
+  const char* section;  // config section (= module folder name where possible)
+  // Adds the module's keys to the program's schema.
+  void (*add_params)(Schema& schema);
+  // The model the config chose, built for `backend` (a CPU-only build asked for Backend::Gpu
+  // throws mpsph::Error). Model `none` gives a module with no stages.
+  std::unique_ptr<PhysicsModule> (*make)(const Config& cfg, const UnitSystem& units,
+                                         Backend backend);
+};
+
+}  // namespace mpsph

@@ -1,0 +1,23 @@
+#include "run/module_registry.hpp"
+
+#include "cooling/cooling_module.hpp"
+
+namespace mpsph {
+
+const std::vector<ModuleEntry>& module_registry() {
+  // One line per module; within a slot their stages run in this order (DESIGN.md section 2: cold
+  // phase, cooling, star formation).
+  static const std::vector<ModuleEntry> registry = {
+      cooling_module_entry(),
+  };
+  return registry;
+}
+
+std::vector<std::unique_ptr<PhysicsModule>> make_modules(const Config& cfg, const UnitSystem& units,
+                                                         Backend backend) {
+  std::vector<std::unique_ptr<PhysicsModule>> modules;
+  for (const ModuleEntry& e : module_registry()) modules.push_back(e.make(cfg, units, backend));
+  return modules;
+}
+
+}  // namespace mpsph

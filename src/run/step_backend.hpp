@@ -1,0 +1,88 @@
+// The step's core stages behind one interface, implemented once per backend: the CPU backend runs
+// the OpenMP drivers on the host store; the GPU backend keeps the particles on the device for the
+// whole run and copies them to the host store only when asked (snapshots, checkpoints). The
+// simulation driver calls these in the order of DESIGN.md section 2.
+//
+// Physics modules (core/physics_module.hpp) are not stages of this interface: a module is built for
+// the backend's kind and run_module_stage() hands it the backend's particle arrays, so adding a
+// module touches neither backend.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/box.hpp"
+#include "core/particle_store.hpp"
+#include "core/physics_module.hpp"
+#include "gravity/gravity_params.hpp"
+#include "run/diagnostics.hpp"
+#include "sph/sph_params.hpp"
+#include "timestep/timestep_params.hpp"
+
+namespace mpsph {
+
+// What every stage may read; the referenced objects outlive the backend.
+struct StepContext {
+  ParticleStore& store;  // host particles (authoritative on the CPU backend)
+  const Box& box;
+  const SphParams& sph;
+  const EosParams& eos;
+  const GravityParams& grav;
+  const TimestepParams& tstep;
+  double G;  // gravitational constant in code units
+  // The energy terms of the run's modules (host addresses on the CPU backend, device addresses on
+  // the GPU backend), in the order of energy.csv's columns.
+  std::vector<EnergyTerm> energy_terms;
+};
+
+class StepBackend {
+ public:
+  virtual ~StepBackend() = default;
+  virtual const char* name() const = 0;
+  virtual Backend kind() const = 0;
+
+  virtual void predict(double dt) = 0;
+  // Applies the particle changes the stages asked for since the last order
+  // (run/particle_changes.hpp: children of spawn requests get ids from next_id(), removed particles
+  // are dropped), then sorts by (type, Morton key) and builds the trees.
+  virtual void order() = 0;
+  virtual void smoothing_lengths() = 0;
+  virtual void density() = 0;
+  virtual void prepare_force() = 0;
+  virtual void sph_forces() = 0;
+  virtual void gravity() = 0;
+  virtual void end_force() = 0;  // acc = hydro + gravity
+  // Stage `index` of module `m` (built for this backend's kind) on this backend's arrays.
+  virtual void run_module_stage(PhysicsModule& m, std::size_t index, double time, double dt,
+                                long step) = 0;
+  // The corrector; u too unless a module integrates it (integrate_u = false).
+  virtual void correct(double dt, bool integrate_u) = 0;
+  // Next global step from the criteria. On the GPU backend this is the step's one host
+  // synchronisation, which also collects the conserved sums, the particle counts and the modules'
+  // last-step energies.
+  virtual double timestep() = 0;
+  // The last-step values of StepContext::energy_terms, in order.
+  virtual std::vector<double> energy_last_step() = 0;
+  virtual Conserved conserved() = 0;  // accounted = 0
+  // Gas particles after the last order stage (the SPH stages run when there are any).
+  virtual std::size_t gas_count() const = 0;
+  // Total particles, as of the last order stage or synchronisation.
+  virtual std::size_t particle_count() const = 0;
+
+  // The id the next particle created gets; ids are unique for the whole run.
+  virtual uint64_t next_id() const = 0;
+  virtual void set_next_id(uint64_t id) = 0;
+
+  // Host store <- backend (no-op on the CPU backend).
+  virtual void sync_to_host() = 0;
+  // Backend <- host store, after the host store changed (initial conditions, restart, tests).
+  virtual void sync_from_host() = 0;
+};
+
+std::unique_ptr<StepBackend> make_cpu_backend(const StepContext& ctx);
+// Defined in CUDA builds; a CPU-only build throws mpsph::Error saying so.
+std::unique_ptr<StepBackend> make_gpu_backend(const StepContext& ctx);
+
+}  // namespace mpsph

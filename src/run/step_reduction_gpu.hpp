@@ -1,0 +1,51 @@
+// The GPU backend's one host synchronisation per step (defined in step_reduction_gpu.cu, CUDA
+// builds only): one pass over all particles computes the next time step (timestep_kern.hpp), the
+// conserved sums (diagnostics_kern.hpp), the particle counts by type and the pending spawn requests
+// (particle_changes.hpp), and one copy brings them to the host together with a device error word
+// of the SPH stages and the last-step values of the modules' energy terms.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/particle_store.hpp"
+#include "gravity/gravity_params.hpp"
+#include "run/diagnostics.hpp"
+#include "timestep/timestep_params.hpp"
+
+namespace mpsph {
+
+// The most module energy terms one run may have.
+constexpr int kMaxEnergyTerms = 8;
+
+struct StepScalars {
+  double dt = 0.0;      // min over particles of the criteria, dt_max applied
+  Conserved conserved;  // measure_conserved()
+  // Particles of each type 0..5, and kRemoved ones at [kNumTypes].
+  std::array<std::size_t, kNumTypes + 1> type_counts{};
+  // Pending spawn requests by the type of the particle asked for.
+  std::array<std::size_t, kNumTypes> spawn_counts{};
+  std::vector<double> energy;  // values behind the device pointers passed to run(), in order
+  uint32_t error_flags = 0;    // the device word passed to run() (0 when none)
+};
+
+class GpuStepReduction {
+ public:
+  GpuStepReduction();
+  ~GpuStepReduction();
+  GpuStepReduction(const GpuStepReduction&) = delete;
+  GpuStepReduction& operator=(const GpuStepReduction&) = delete;
+
+  // Sums in double in a fixed order (a run is reproducible); counts are integers.
+  StepScalars run(const ParticleView& d, const TimestepParams& tp, const GravityParams& gp,
+                  bool with_potential, const uint32_t* device_error_flags,
+                  const std::vector<const double*>& device_energy_terms);
+
+ private:
+  void* partial_ = nullptr;  // per-block partial sums
+  void* result_ = nullptr;   // final sums, counts, energies, error word
+};
+
+}  // namespace mpsph
