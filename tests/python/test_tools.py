@@ -19,6 +19,22 @@ def run(cmd):
     return r.stdout
 
 
+def check_evrard_errors(stdout):
+    """plot_evrard.py prints three finite L1 errors against the 1D reference. Measured at N = 400:
+    log rho 0.17, v_r 0.37, log A 0.20 (N = 4896: 0.13, 0.13, 0.11); the limits leave room for
+    that, while a missing or misread reference gives NaN or far larger values."""
+    lines = stdout.splitlines()
+    at = [i for i, line in enumerate(lines) if "L1 errors against" in line]
+    if not at:
+        sys.exit("FAILED: plot_evrard.py printed no L1 errors:\n" + stdout)
+    words = lines[at[0] + 1].split()
+    values = [float(words[i]) for i in (2, 4, 7)]  # log10 rho X   v_r Y   log10 A Z
+    limits = (0.4, 0.6, 0.4)
+    if not all(0 <= v < lim for v, lim in zip(values, limits)):
+        sys.exit("FAILED: Evrard L1 errors %s not below %s:\n%s" % (values, limits, stdout))
+    print("ok: Evrard L1 errors against the 1D reference (log rho, v_r, log A) = %s" % values)
+
+
 def main():
     mpsph = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="mpsph_tools_")
@@ -41,7 +57,9 @@ def main():
         args = [sys.executable, os.path.join(TOOLS, tool), out]
         if name == "sod":
             args += ["--time", "0.05"]
-        run(args)
+        stdout = run(args)
+        if name == "evrard":
+            check_evrard_errors(stdout)
         for p in pngs:
             path = os.path.join(out, p)
             if not os.path.isfile(path) or os.path.getsize(path) < 1000:
