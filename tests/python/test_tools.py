@@ -35,6 +35,18 @@ def check_evrard_errors(stdout):
     print("ok: Evrard L1 errors against the 1D reference (log rho, v_r, log A) = %s" % values)
 
 
+def check_run_info(mpsph, out):
+    """`mpsph info RUNDIR` on the finished run: what ran, how far, timing and the files."""
+    info = run([mpsph, "info", out])
+    needles = ["  setup        mass 1, n_particles 400", "t_end 0.85 (reached)",
+               "checkpoint.h5: t = 0.85", "max |rel_error|", "updates/s", "smoothing lengths",
+               "evrard_profiles.png", "snapshot_0000.h5 .. snapshot_0002.h5   3 files"]
+    missing = [n for n in needles if n not in info]
+    if missing:
+        sys.exit("FAILED: mpsph info %s lacks %s:\n%s" % (out, missing, info))
+    print("ok: mpsph info RUNDIR")
+
+
 def main():
     mpsph = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="mpsph_tools_")
@@ -60,6 +72,7 @@ def main():
         stdout = run(args)
         if name == "evrard":
             check_evrard_errors(stdout)
+            check_run_info(mpsph, out)
         for p in pngs:
             path = os.path.join(out, p)
             if not os.path.isfile(path) or os.path.getsize(path) < 1000:
