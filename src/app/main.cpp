@@ -3,11 +3,13 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "io/run_info.hpp"
 #include "io/snapshot_info.hpp"
 #include "run/program_schema.hpp"
 #include "run/simulation.hpp"
@@ -22,6 +24,7 @@ const char* kUsage =
     "  mpsph run <config.yaml> [--device auto|cpu|gpu] [--output-dir DIR] [--set a.b.c=VALUE]...\n"
     "  mpsph run --restart <checkpoint.h5> [<config.yaml>] [--set a.b.c=VALUE]...\n"
     "  mpsph info <snapshot.h5>        counts, time, units and field ranges of a snapshot\n"
+    "  mpsph info <run directory>      what ran, how far, wall time, energy error, files\n"
     "  mpsph params [--markdown]       every configuration key with default, range and unit\n"
     "  mpsph --help | --version\n"
     "\n"
@@ -73,8 +76,9 @@ int cmd_run(const std::vector<std::string>& args) {
 }
 
 int cmd_info(const std::vector<std::string>& args) {
-  if (args.size() != 1) throw UsageError("'mpsph info' takes one snapshot file");
-  std::fputs(mpsph::snapshot_info(args[0]).c_str(), stdout);
+  if (args.size() != 1) throw UsageError("'mpsph info' takes one snapshot file or run directory");
+  const bool dir = std::filesystem::is_directory(args[0]);
+  std::fputs((dir ? mpsph::run_info(args[0]) : mpsph::snapshot_info(args[0])).c_str(), stdout);
   return 0;
 }
 

@@ -48,6 +48,8 @@ def main():
                      "gravity: {softening: [0.01]}\n")
     ic_bad = write("ic.yaml", "run: {t_end: 1}\nsetup: {type: file, path: %s}\n"
                    "gravity: {softening: [0.01]}\n" % not_h5)
+    empty_dir = os.path.join(tmp, "empty_dir")
+    os.mkdir(empty_dir)
     ro = os.path.join(tmp, "readonly")
     os.mkdir(ro)
     os.chmod(ro, 0o500)
@@ -62,6 +64,7 @@ def main():
         (["run", good, "--device", "tpu"], 1, ["tpu"]),
         (["run", ic_bad], 1, ["not_h5.h5", "HDF5"]),
         (["info", os.path.join(tmp, "nothing.h5")], 1, ["nothing.h5"]),
+        (["info", empty_dir], 1, ["empty_dir", "not an mpsph run directory"]),
         (["frobnicate"], 2, ["frobnicate"]),
         (["run"], 2, ["config"]),
         (["run", good, "--bogus"], 2, ["--bogus"]),

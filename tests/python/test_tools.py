@@ -19,6 +19,34 @@ def run(cmd):
     return r.stdout
 
 
+def check_evrard_errors(stdout):
+    """plot_evrard.py prints three finite L1 errors against the 1D reference. Measured at N = 400:
+    log rho 0.17, v_r 0.37, log A 0.20 (N = 4896: 0.13, 0.13, 0.11); the limits leave room for
+    that, while a missing or misread reference gives NaN or far larger values."""
+    lines = stdout.splitlines()
+    at = [i for i, line in enumerate(lines) if "L1 errors against" in line]
+    if not at:
+        sys.exit("FAILED: plot_evrard.py printed no L1 errors:\n" + stdout)
+    words = lines[at[0] + 1].split()
+    values = [float(words[i]) for i in (2, 4, 7)]  # log10 rho X   v_r Y   log10 A Z
+    limits = (0.4, 0.6, 0.4)
+    if not all(0 <= v < lim for v, lim in zip(values, limits)):
+        sys.exit("FAILED: Evrard L1 errors %s not below %s:\n%s" % (values, limits, stdout))
+    print("ok: Evrard L1 errors against the 1D reference (log rho, v_r, log A) = %s" % values)
+
+
+def check_run_info(mpsph, out):
+    """`mpsph info RUNDIR` on the finished run: what ran, how far, timing and the files."""
+    info = run([mpsph, "info", out])
+    needles = ["  setup        mass 1, n_particles 400", "t_end 0.85 (reached)",
+               "checkpoint.h5: t = 0.85", "max |rel_error|", "updates/s", "smoothing lengths",
+               "evrard_profiles.png", "snapshot_0000.h5 .. snapshot_0002.h5   3 files"]
+    missing = [n for n in needles if n not in info]
+    if missing:
+        sys.exit("FAILED: mpsph info %s lacks %s:\n%s" % (out, missing, info))
+    print("ok: mpsph info RUNDIR")
+
+
 def main():
     mpsph = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="mpsph_tools_")
@@ -41,7 +69,10 @@ def main():
         args = [sys.executable, os.path.join(TOOLS, tool), out]
         if name == "sod":
             args += ["--time", "0.05"]
-        run(args)
+        stdout = run(args)
+        if name == "evrard":
+            check_evrard_errors(stdout)
+            check_run_info(mpsph, out)
         for p in pngs:
             path = os.path.join(out, p)
             if not os.path.isfile(path) or os.path.getsize(path) < 1000:
