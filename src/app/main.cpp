@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "io/run_info.hpp"
 #include "io/snapshot_info.hpp"
+#include "run/health.hpp"
 #include "run/program_schema.hpp"
 #include "run/simulation.hpp"
 
@@ -31,7 +32,7 @@ const char* kUsage =
     "A run writes into run.output_dir: snapshot_NNNN.h5 (GADGET-4/SWIFT HDF5 layout),\n"
     "energy.csv, config_resolved.yaml, checkpoint.h5 and timing.txt. SIGINT/SIGTERM write a\n"
     "checkpoint and stop; `mpsph run --restart` continues bit-identically.\n"
-    "Exit codes: 0 success, 1 error (one-line cause on stderr), 2 usage error, 3 stopped early.\n";
+    "Exit codes: 0 success, 1 error (one-line cause on stderr), 2 usage error, 3 stopped early,\n4 the run went bad (non-finite or impossible values: diagnosis and diagnostic snapshot).\n";
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -111,6 +112,10 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::fprintf(stderr, "mpsph: %s\n", e.what());
     return 2;
+  } catch (const mpsph::HealthError& e) {
+    // A run that went bad: never exit 0, and keep the failure apart from input errors (1).
+    std::fprintf(stderr, "mpsph: run stopped: %s\n", e.what());
+    return 4;
   } catch (const mpsph::Error& e) {
     std::fprintf(stderr, "mpsph: error: %s\n", e.what());
     return 1;

@@ -61,6 +61,7 @@ class CpuBackend final : public StepBackend {
   Conserved conserved() override {
     return measure_conserved(c_.store, c_.grav.enabled);
   }
+  HealthReport health() override { return check_health(c_.store.view()); }
   std::size_t gas_count() const override {
     return n_gas_;
   }

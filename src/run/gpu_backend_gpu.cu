@@ -105,6 +105,10 @@ class GpuBackend final : public StepBackend {
     if (!have_scalars_) reduce();
     return scalars_.conserved;
   }
+  HealthReport health() override {
+    if (!have_scalars_) reduce();
+    return scalars_.health;
+  }
   std::size_t gas_count() const override { return d_.view().n_gas; }
   std::size_t particle_count() const override { return d_.size(); }
   uint64_t next_id() const override { return next_id_; }

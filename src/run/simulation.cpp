@@ -13,6 +13,8 @@
 #include "io/checkpoint.hpp"
 #include "io/snapshot.hpp"
 #include "run/device.hpp"
+#include "run/health.hpp"
+#include "run/health_kern.hpp"
 #include "run/module_registry.hpp"
 #include "run/particle_changes.hpp"
 #include "run/program_schema.hpp"
@@ -146,6 +148,7 @@ Simulation::Simulation(const RunOptions& opt) {
   backend_->sync_from_host();
   compute_forces();
   timer_.time("time step", [&] { dt_ = backend_->timestep(); });
+  check_health();
   conserved0_ = conserved();
 
   const std::string csv = run_.output_dir + "/energy.csv";
@@ -187,6 +190,7 @@ bool Simulation::run() {
   const auto wall0 = std::chrono::steady_clock::now();
   auto last_checkpoint = wall0;
   long steps_this_run = 0;
+  double updates_this_run = 0;  // particle updates (force evaluations), summed over the steps
   bool reached_end = false;
 
   while (true) {
@@ -205,6 +209,7 @@ bool Simulation::run() {
     step(hits_output ? t_out - time_ : dt_);
     if (hits_output) time_ = t_out;
     ++steps_this_run;
+    updates_this_run += double(backend_->particle_count());
 
     timer_.time("diagnostics / I/O", [&] {
       if (step_ % run_.diagnostics_every == 0 || hits_output) write_diagnostics_row();
@@ -235,7 +240,13 @@ bool Simulation::run() {
   }
   if (!quiet_) progress.finish();
   write_checkpoint_now("end of run");
-  const std::string table = timer_.table(step_);
+  char tail[256];
+  std::snprintf(tail, sizeof tail,
+                "backend: %s, %d OpenMP threads\nsteps: %ld this run, %ld in total\n"
+                "particle updates: %.0f\n",
+                backend_->name(), omp_get_max_threads(), steps_this_run, step_, updates_this_run);
+  // Per-step columns over this run's steps (the timer covers this run only, also after a restart).
+  const std::string table = timer_.table(steps_this_run) + tail;
   log("stage timing (" + std::to_string(steps_this_run) + " steps this run, wall " +
       std::to_string(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count()) +
@@ -252,6 +263,7 @@ void Simulation::step(double dt) {
   time_ += dt;
   ++step_;
   timer_.time("time step", [&] { dt_ = backend_->timestep(); });
+  check_health();
   if (!energy_terms_.empty()) {
     const std::vector<double> e = backend_->energy_last_step();
     for (std::size_t k = 0; k < e.size(); ++k) energy_accounts_[k] += e[k];
@@ -276,6 +288,46 @@ std::vector<std::string> Simulation::stage_names() const {
       if (st.slot == Slot::AfterForces) names.push_back(st.name);
   names.insert(names.end(), {"correct", "time step", "diagnostics / I/O"});
   return names;
+}
+
+void Simulation::check_health() {
+  const HealthReport h = backend_->health();
+  const bool dt_ok = std::isfinite(dt_) && dt_ > 0.0;
+  if (h.ok() && dt_ok) return;
+  backend_->sync_to_host();
+  char where[128];
+  std::snprintf(where, sizeof where, "step %ld (t = %.9g)", step_, time_);
+  std::string msg;
+  if (!h.ok()) {
+    const uint32_t own = particle_health(store_.view(), h.first);
+    msg = std::string(where) + ": " + health_field_name(own) +
+          " is not finite or not physical (the earliest stage of the step whose output is bad); "
+          "first offending " +
+          describe_particle_health(store_, h.first) +
+          "\n  bad fields anywhere in the run: " + health_fields(h.bits);
+  } else {
+    char b[96];
+    std::snprintf(b, sizeof b, "the next time step dt = %g is not finite and positive", dt_);
+    msg = std::string(where) + ": " + b + " (time step stage)";
+  }
+  char name[64];
+  std::snprintf(name, sizeof name, "/diagnostic_step%06ld.h5", step_);
+  const std::string path = run_.output_dir + name;
+  try {
+    SnapshotMeta meta;
+    meta.time = time_;
+    meta.step = step_;
+    meta.units = units_;
+    meta.box = box_;
+    meta.config_yaml = config_.resolved_yaml();
+    write_snapshot(path, store_, meta, optional_snapshot_fields());
+    msg += "\n  diagnostic snapshot with every field: " + path;
+  } catch (const Error& e) {
+    msg += "\n  the diagnostic snapshot could not be written: " + std::string(e.what());
+  }
+  msg += "\n  the last good checkpoint, if one was written, is " + run_.output_dir +
+         "/checkpoint.h5 (not overwritten)";
+  throw HealthError(msg);
 }
 
 std::array<std::size_t, kNumTypes> Simulation::count_by_type() {

@@ -71,6 +71,9 @@ class Simulation {
  private:
   // Force evaluation at the current positions (order .. end_force).
   void compute_forces();
+  // Stops the run (HealthError, exit code 4) with a diagnosis and a diagnostic snapshot when the
+  // last time step found a non-finite or impossible value or dt is not finite and positive.
+  void check_health();
   // The module stages of `slot`, in registration order.
   void run_module_stages(Slot slot, double dt);
   // Output.

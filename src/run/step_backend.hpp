@@ -18,6 +18,7 @@
 #include "core/physics_module.hpp"
 #include "gravity/gravity_params.hpp"
 #include "run/diagnostics.hpp"
+#include "run/health.hpp"
 #include "sph/sph_params.hpp"
 #include "timestep/timestep_params.hpp"
 
@@ -66,6 +67,9 @@ class StepBackend {
   // The last-step values of StepContext::energy_terms, in order.
   virtual std::vector<double> energy_last_step() = 0;
   virtual Conserved conserved() = 0;  // accounted = 0
+  // The health check of every particle at the last time step (run/health.hpp); on the GPU backend
+  // part of the step's one synchronisation.
+  virtual HealthReport health() = 0;
   // Gas particles after the last order stage (the SPH stages run when there are any).
   virtual std::size_t gas_count() const = 0;
   // Total particles, as of the last order stage or synchronisation.

@@ -6,6 +6,7 @@
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
 #include "run/diagnostics_kern.hpp"
+#include "run/health_kern.hpp"
 #include "run/step_reduction_gpu.hpp"
 #include "timestep/timestep_kern.hpp"
 
@@ -34,6 +35,8 @@ struct Result {
   Sums s;
   unsigned long long counts[kCounts];
   double energy[kMaxEnergyTerms];
+  unsigned long long health_first;  // smallest index of a particle that fails the health check
+  unsigned int health_bits;
   uint32_t flags;
 };
 
@@ -68,9 +71,13 @@ __device__ Sums block_reduce(Sums mine) {
 // Every thread of the block runs the same number of iterations (the loop bound is uniform), so the
 // warp votes that count types see full warps.
 __global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, SofteningByType soft,
-                                 bool with_potential, Sums* partial, unsigned long long* counts) {
+                                 bool with_potential, Sums* partial, unsigned long long* counts,
+                                 unsigned int* health_bits, unsigned long long* health_first) {
   __shared__ unsigned int block_counts[kCounts];
+  __shared__ unsigned int block_bits;
+  __shared__ unsigned long long block_first;
   if (threadIdx.x < kCounts) block_counts[threadIdx.x] = 0;
+  if (threadIdx.x == 0) block_bits = 0, block_first = ~0ull;
   __syncthreads();
   const unsigned lane = threadIdx.x % 32;
   Sums acc = zero_sums();
@@ -84,6 +91,11 @@ __global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, SofteningBy
       add_particle(acc.c, s, i, with_potential);
       type = s.type[i];
       if (s.spawn_mass[i] > 0.0) spawn = s.spawn_type[i];
+      const uint32_t bad = particle_health(s, i);
+      if (bad) {  // rare: the atomics cost nothing in a healthy run
+        atomicOr(&block_bits, bad);
+        atomicMin(&block_first, (unsigned long long)i);
+      }
     }
     for (int t = 0; t <= kNumTypes; ++t) {
       const unsigned k = __popc(__ballot_sync(0xffffffffu, type == t));
@@ -100,6 +112,10 @@ __global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, SofteningBy
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
   if (threadIdx.x < kCounts && block_counts[threadIdx.x])
     atomicAdd(&counts[threadIdx.x], (unsigned long long)block_counts[threadIdx.x]);
+  if (threadIdx.x == 0 && block_bits) {
+    atomicOr(health_bits, block_bits);
+    atomicMin(health_first, block_first);
+  }
 }
 
 __global__ void final_sums_kernel(const Sums* partial, unsigned n_partial, const uint32_t* flags,
@@ -141,9 +157,14 @@ StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& t
   const SofteningByType soft = softening_by_type(gp);
   Result* result = static_cast<Result*>(result_);
   cuda_check(cudaMemsetAsync(result->counts, 0, sizeof result->counts), "step reduction");
+  cuda_check(cudaMemsetAsync(&result->health_bits, 0, sizeof result->health_bits),
+             "step reduction");
+  cuda_check(cudaMemsetAsync(&result->health_first, 0xff, sizeof result->health_first),
+             "step reduction");
   const unsigned blocks = std::max(1u, std::min(kMaxBlocks, cuda_blocks(d.n, kThreads)));
   step_sums_kernel<<<blocks, kThreads>>>(d, c, soft, with_potential, static_cast<Sums*>(partial_),
-                                         result->counts);
+                                         result->counts, &result->health_bits,
+                                         &result->health_first);
   cuda_check_launch("step_sums_kernel");
   final_sums_kernel<<<1, kThreads>>>(static_cast<const Sums*>(partial_), blocks, device_error_flags,
                                      energy, result);
@@ -165,6 +186,8 @@ StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& t
     out.spawn_counts[std::size_t(t)] = r.counts[kNumTypes + 1 + t];
   out.energy.assign(r.energy, r.energy + energy.n);
   out.error_flags = r.flags;
+  out.health.bits = r.health_bits;
+  out.health.first = r.health_bits ? std::size_t(r.health_first) : SIZE_MAX;
   return out;
 }
 

@@ -1,7 +1,7 @@
 // The GPU backend's one host synchronisation per step (defined in step_reduction_gpu.cu, CUDA
 // builds only): one pass over all particles computes the next time step (timestep_kern.hpp), the
 // conserved sums (diagnostics_kern.hpp), the particle counts by type and the pending spawn requests
-// (particle_changes.hpp), and one copy brings them to the host together with a device error word
+// (particle_changes.hpp) and the health check (health_kern.hpp), and one copy brings them to the host together with a device error word
 // of the SPH stages and the last-step values of the modules' energy terms.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include "core/particle_store.hpp"
 #include "gravity/gravity_params.hpp"
 #include "run/diagnostics.hpp"
+#include "run/health.hpp"
 #include "timestep/timestep_params.hpp"
 
 namespace mpsph {
@@ -28,6 +29,7 @@ struct StepScalars {
   // Pending spawn requests by the type of the particle asked for.
   std::array<std::size_t, kNumTypes> spawn_counts{};
   std::vector<double> energy;  // values behind the device pointers passed to run(), in order
+  HealthReport health;         // the health check of every particle (health_kern.hpp)
   uint32_t error_flags = 0;    // the device word passed to run() (0 when none)
 };
 
