@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -108,7 +109,7 @@ ConfigSummary config_summary(const fs::path& file) {
   if (run && run["t_end"]) s.t_end = run["t_end"].as<double>();
   const std::string device = run && run["device"] ? run["device"].as<std::string>() : "?";
   s.text += "  backend      run.device = " + device +
-            " requested; the backend that ran is not saved in the run directory\n";
+            " requested (the backend that ran: see timing.txt below)\n";
   return s;
 }
 
@@ -176,7 +177,8 @@ struct Stage {
 };
 
 // Rows "name  seconds  share%  ms-per-step" of the StageTimer table; the "total" row separately.
-std::vector<Stage> read_timing(const fs::path& file, Stage& total) {
+std::vector<Stage> read_timing(const fs::path& file, Stage& total,
+                               std::map<std::string, std::string>& meta) {
   const std::string ctx = "'" + file.string() + "'";
   std::ifstream in(file);
   if (!in) throw Error("cannot read " + ctx);
@@ -189,6 +191,13 @@ std::vector<Stage> read_timing(const fs::path& file, Stage& total) {
     std::vector<std::string> w;
     for (std::string x; words >> x;) w.push_back(x);
     if (w.empty()) continue;
+    // The closing "key: value" lines (backend, steps, particle updates).
+    if (const auto colon = line.find(':'); colon != std::string::npos) {
+      std::string value = line.substr(colon + 1);
+      value.erase(0, value.find_first_not_of(' '));
+      meta[line.substr(0, colon)] = value;
+      continue;
+    }
     if (w.size() < 4) throw Error(ctx + ": cannot parse line '" + line + "'");
     Stage s;
     for (std::size_t k = 0; k + 3 < w.size(); ++k) s.name += (k ? " " : "") + w[k];
@@ -346,14 +355,22 @@ std::string run_info(const std::string& dir) {
   // Wall time and stage timing.
   if (present(timing)) {
     Stage total;
-    std::vector<Stage> stages = read_timing(timing, total);
-    const long steps =
-        total.ms_per_step > 0 ? std::lround(total.seconds / (total.ms_per_step * 1e-3)) : 0;
+    std::map<std::string, std::string> meta;
+    std::vector<Stage> stages = read_timing(timing, total, meta);
+    const long steps = meta.count("steps") ? std::atol(meta["steps"].c_str())
+                       : total.ms_per_step > 0
+                           ? std::lround(total.seconds / (total.ms_per_step * 1e-3))
+                           : 0;
+    if (meta.count("backend")) out += "backend        " + meta["backend"] + " (timing.txt)\n";
     out +=
         fmt("wall time      %.3f s for %ld steps, %.3f ms per step (timing.txt: sum of the "
             "stages\n%sof the last `mpsph run`)\n",
             total.seconds, steps, total.ms_per_step, cont.c_str());
-    if (n_total > 0 && total.seconds > 0)
+    if (meta.count("particle updates") && total.seconds > 0)
+      out += fmt("updates/s      %.4g (%s particle updates / %.3f s)\n",
+                 std::atof(meta["particle updates"].c_str()) / total.seconds,
+                 meta["particle updates"].c_str(), total.seconds);
+    else if (n_total > 0 && total.seconds > 0)
       out += fmt("updates/s      %.4g (%llu particles x %ld steps / %.3f s)\n",
                  double(n_total) * double(steps) / total.seconds,
                  static_cast<unsigned long long>(n_total), steps, total.seconds);

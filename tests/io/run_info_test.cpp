@@ -64,7 +64,7 @@ TEST_CASE("run info reports config, progress, energy error, timing and files", "
                  "  units        system physical, length pc, mass Msun, velocity km/s\n"
                  "  eos          type adiabatic, gamma 1.6666666666666667\n"
                  "  run          t_end 0.5, device auto, snapshot_times [0.25, 0.5]\n"));
-  CHECK(contains(info, "run.device = auto requested; the backend that ran is not saved"));
+  CHECK(contains(info, "run.device = auto requested (the backend that ran: see timing.txt"));
   CHECK(contains(info, "particles      5 (snapshot_0001.h5): gas 3, dark matter 2\n"));
   CHECK(contains(info, "how far        t = 0.5 of t_end 0.5 (reached), step 40 (energy.csv"));
   CHECK(contains(info, "last snapshot snapshot_0001.h5: t = 0.5, step 40\n"));
@@ -81,6 +81,22 @@ TEST_CASE("run info reports config, progress, energy error, timing and files", "
   CHECK(sl < ot);
   CHECK(contains(info, "snapshot_0000.h5 .. snapshot_0001.h5   2 files"));
   CHECK(contains(info, "  timing.txt "));
+}
+
+TEST_CASE("run info reads the backend, steps and particle updates that end timing.txt",
+          "[io][info]") {
+  const std::filesystem::path dir = make_run_dir("run_footer");
+  {
+    std::ofstream t(dir / "timing.txt", std::ios::app);
+    t << "backend: gpu, 16 OpenMP threads\nsteps: 30 this run, 40 in total\n"
+         "particle updates: 120\n";
+  }
+  const std::string info = run_info(dir.string());
+  INFO(info);
+  CHECK(contains(info, "backend        gpu, 16 OpenMP threads (timing.txt)\n"));
+  // The steps of this run (30, after a restart at step 10), not total / per-step time.
+  CHECK(contains(info, "wall time      4.000 s for 30 steps"));
+  CHECK(contains(info, "updates/s      30 (120 particle updates / 4.000 s)"));
 }
 
 TEST_CASE("run info says what is missing in an unfinished run", "[io][info]") {
