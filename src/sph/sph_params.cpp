@@ -23,10 +23,11 @@ void add_sph_params(Schema& s) {
          "multiply the viscosity by the Balsara (1995) switch"});
   s.add({"sph.balsara_eps", ParamType::Double, param_text(d.balsara_eps), 0, 1, false, false, {},
          "", "eps' in f_i = |div v|/(|div v| + |curl v| + eps' c_i/h_i)"});
-  s.add({"sph.energy_equation", ParamType::Choice, "symmetric", 0, 0, false, false,
+  s.add({"sph.energy_equation", ParamType::Choice, "own_pressure", 0, 0, false, false,
          {"symmetric", "own_pressure"}, "",
-         "du_i/dt pressure term: 1/2 (P_i/rho_i^2 + P_j/rho_j^2) (seed) | P_i/rho_i^2 (no cold "
-         "particle driven below u = 0 by hotter neighbours; docs/validation.md)"});
+         "du_i/dt pressure term: 1/2 (P_i/rho_i^2 + P_j/rho_j^2) (the seed's) | P_i/rho_i^2 "
+         "(GADGET-2/SWIFT form, the default: no cold particle driven below u = 0 by hotter "
+         "neighbours, 95x smaller Evrard energy error at N = 1e5; docs/validation.md)"});
 
   s.add({"eos.type", ParamType::Choice, "adiabatic", 0, 0, false, false,
          {"adiabatic", "isothermal", "barotropic"}, "",

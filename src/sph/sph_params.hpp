@@ -16,8 +16,9 @@ struct SphParams {
   double eps_visc = 0.01;    // eps in mu_ij = h v.r / (r^2 + eps h^2)
   bool balsara = true;       // Balsara switch on/off
   double balsara_eps = 1e-4; // eps' in f_i = |div v| / (|div v| + |curl v| + eps' c/h)
-  // du_i/dt with 1/2 (P_i/rho_i^2 + P_j/rho_j^2) (seed) or with P_i/rho_i^2 alone (force_kern.hpp)
-  bool energy_own_pressure = false;
+  // du_i/dt with P_i/rho_i^2 alone (default; GADGET-2/SWIFT) or the seed's 1/2 (P_i/rho_i^2 +
+  // P_j/rho_j^2) (sph.energy_equation: symmetric; force_kern.hpp)
+  bool energy_own_pressure = true;
 };
 
 enum class EosKind { Adiabatic, Isothermal, Barotropic };

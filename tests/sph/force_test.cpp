@@ -45,26 +45,34 @@ TEST_CASE("force pair is exactly antisymmetric in float", "[sph][force]") {
              float(0.1 + 3.0 * random_uniform(i, 33, kStreamSetup, 2)),
              float(0.5 + random_uniform(i, 33, kStreamSetup, 3)),
              float(random_uniform(i, 33, kStreamSetup, 4))};
-  const PairForceParams vp = pair_force_params(SphParams{});
-  const ParticleView v = s.view();
-  int approaching = 0, mismatched = 0;
-  for (std::size_t i = 0; i < s.size(); ++i)
-    for (std::size_t j = i + 1; j < s.size(); ++j) {
-      const ForcePair a = force_pair(pair_separation(v, i, j, box), fp[i], fp[j], vp);
-      const ForcePair b = force_pair(pair_separation(v, j, i, box), fp[j], fp[i], vp);
-      approaching += a.mu > 0.f;
-      mismatched +=
-          !(same_bits(a.acc.x, -b.acc.x) && same_bits(a.acc.y, -b.acc.y) &&
-            same_bits(a.acc.z, -b.acc.z) && same_bits(a.dudt, b.dudt) && same_bits(a.mu, b.mu));
-    }
-  CHECK(mismatched == 0);
-  CHECK(approaching > 500);  // the viscous branch was exercised
+  // Both energy equations: the momentum term and mu are antisymmetric / symmetric in either; du/dt
+  // is symmetric in the seed's form only (the own-pressure form uses P_i/rho_i^2 for particle i).
+  for (const bool own_pressure : {false, true}) {
+    SphParams sp;
+    sp.energy_own_pressure = own_pressure;
+    const PairForceParams vp = pair_force_params(sp);
+    const ParticleView v = s.view();
+    int approaching = 0, mismatched = 0;
+    for (std::size_t i = 0; i < s.size(); ++i)
+      for (std::size_t j = i + 1; j < s.size(); ++j) {
+        const ForcePair a = force_pair(pair_separation(v, i, j, box), fp[i], fp[j], vp);
+        const ForcePair b = force_pair(pair_separation(v, j, i, box), fp[j], fp[i], vp);
+        approaching += a.mu > 0.f;
+        mismatched += !(same_bits(a.acc.x, -b.acc.x) && same_bits(a.acc.y, -b.acc.y) &&
+                        same_bits(a.acc.z, -b.acc.z) &&
+                        (own_pressure || same_bits(a.dudt, b.dudt)) && same_bits(a.mu, b.mu));
+      }
+    INFO("own_pressure " << own_pressure);
+    CHECK(mismatched == 0);
+    CHECK(approaching > 500);  // the viscous branch was exercised
+  }
 }
 
 TEST_CASE("force pair equals the PHYSICS.md formula evaluated in double", "[sph][force]") {
   const ForceParticle pi{0.11f, 1.3f, 0.7f, 0.9f, 0.8f};
   const ForceParticle pj{0.14f, 0.9f, 0.4f, 1.2f, 0.3f};
-  const SphParams sp;
+  SphParams sp;
+  sp.energy_own_pressure = false;  // the seed's symmetric form of PHYSICS.md first
   const PairForceParams vp = pair_force_params(sp);
   for (const double sign : {-1.0, 1.0}) {  // approaching (viscous) and receding pair
     const Vec3d dx{0.05, -0.08, 0.11}, dv{sign * 0.7, sign * -0.2, sign * 0.9};
