@@ -156,7 +156,7 @@ void bench_tree() {
         }
         p.theta = GravityParams{}.theta;
         p.criterion = OpeningCriterion::Relative;
-        for (double tol : {0.001, 0.0025}) {
+        for (double tol : {0.001, 0.0025, 0.004, 0.006, 0.01}) {
           p.rel_tol = tol;
           bench_tree_one(name, s, p);
         }

@@ -54,7 +54,7 @@ enum TypeMask : unsigned {
   X(spawn_mass, double, "",                    (UnitDim{0, 1, 0}),  Persistence::Kept,    AllTypes, "mass of a new particle this one gives birth to at the next order stage (0 = none)") \
   X(spawn_type, uint8_t, "",                   (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "type of that new particle") \
   /* --- per-step quantities (recomputed) --- */                                                   \
-  X(acc_grav, Vec3d,    "GravityAcceleration", (UnitDim{-1, 0, 2}), Persistence::Scratch, AllTypes, "gravitational acceleration") \
+  X(acc_grav, Vec3d,    "GravityAcceleration", (UnitDim{-1, 0, 2}), Persistence::Kept,    AllTypes, "gravitational acceleration (kept: |a_old| of the relative opening criterion)") \
   X(pot,      double,   "Potential",           (UnitDim{0, 0, 2}),  Persistence::Scratch, AllTypes, "gravitational potential per unit mass") \
   X(divv,     float,    "DivV",                (UnitDim{-1, 0, 1}), Persistence::Scratch, GasOnly,  "SPH velocity divergence") \
   X(curlv,    float,    "CurlV",               (UnitDim{-1, 0, 1}), Persistence::Scratch, GasOnly,  "|curl v| (SPH estimate)")  \

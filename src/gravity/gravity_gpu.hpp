@@ -50,6 +50,9 @@ class GpuGravity {
   // second call on (the CPU solver's rule). Throws mpsph::Error on CUDA errors and for
   // p.group_size > 64 (one warp holds at most two targets per lane).
   void compute(const ParticleView& device_view, const GravityParams& p, double G);
+  // acc_grav on the device is a previous evaluation's (a restart): the next call may use the
+  // relative criterion at once.
+  void assume_previous();
 
   std::size_t device_bytes() const;  // device memory held by the solver
   GpuGravityTimings last_timings() const;

@@ -12,9 +12,10 @@ void add_gravity_params(Schema& s) {
          "self-gravity on/off"});
   s.add({"gravity.method", ParamType::Choice, "tree", 0, 0, false, false, {"tree", "direct"}, "",
          "Barnes-Hut octree or direct summation (reference, small N)"});
-  s.add({"gravity.criterion", ParamType::Choice, "geometric", 0, 0, false, false,
+  s.add({"gravity.criterion", ParamType::Choice, "relative", 0, 0, false, false,
          {"geometric", "relative"}, "",
-         "node opening: geometric (l/d < theta) or GADGET relative force error"});
+         "node opening: geometric (l/d < theta) or GADGET relative force error (from the second "
+         "force evaluation on; the first uses theta)"});
   s.add({"gravity.theta", ParamType::Double, param_text(d.theta), 0, 1.5, true, false, {}, "",
          "opening angle of the geometric criterion"});
   s.add({"gravity.rel_tol", ParamType::Double, param_text(d.rel_tol), 0, 1, true, false, {}, "",

@@ -25,6 +25,9 @@ class GravitySolver {
   // geometric criterion, and so does any target group holding a particle with acc_grav = 0 (e.g. a
   // newly formed star).
   void compute(ParticleStore& s, const GravityParams& p, double G);
+  // The store's acc_grav is a previous evaluation's (a restart from a checkpoint): the next call
+  // may use the relative criterion at once, as the uninterrupted run would.
+  void assume_previous() { have_previous_ = true; }
 
   const Octree& tree() const { return tree_; }
   const GravityTimings& last_timings() const { return timings_; }

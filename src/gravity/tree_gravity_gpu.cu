@@ -426,6 +426,10 @@ struct GpuGravity::Impl {
 GpuGravity::GpuGravity() : impl_(std::make_unique<Impl>()) {}
 GpuGravity::~GpuGravity() = default;
 
+void GpuGravity::assume_previous() {
+  impl_->have_previous = true;
+}
+
 void GpuGravity::compute(const ParticleView& v, const GravityParams& p, double G) {
   Impl& m = *impl_;
   m.timed = false;

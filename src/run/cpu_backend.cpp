@@ -74,6 +74,7 @@ class CpuBackend final : public StepBackend {
   void set_next_id(uint64_t id) override {
     next_id_ = id;
   }
+  void assume_previous_gravity() override { gravity_.assume_previous(); }
   void sync_to_host() override {}
   void sync_from_host() override {
     n_gas_ = c_.store.n_gas();

@@ -113,6 +113,7 @@ class GpuBackend final : public StepBackend {
   std::size_t particle_count() const override { return d_.size(); }
   uint64_t next_id() const override { return next_id_; }
   void set_next_id(uint64_t id) override { next_id_ = id; }
+  void assume_previous_gravity() override { gravity_.assume_previous(); }
   void sync_to_host() override {
     if (!host_stale_) return;
     d_.download(c_.store);

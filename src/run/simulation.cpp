@@ -123,6 +123,7 @@ Simulation::Simulation(const RunOptions& opt) {
     energy_csv_ = std::fopen(csv.c_str(), "a");
     if (!energy_csv_) throw Error("cannot append to '" + csv + "'");
     backend_->sync_from_host();
+    backend_->assume_previous_gravity();
     return;
   }
 

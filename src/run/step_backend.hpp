@@ -79,6 +79,10 @@ class StepBackend {
   virtual uint64_t next_id() const = 0;
   virtual void set_next_id(uint64_t id) = 0;
 
+  // The acc_grav just loaded (restart) is the previous force evaluation's: gravity's relative
+  // opening criterion may use it at once, so a restarted run continues bit-identically.
+  virtual void assume_previous_gravity() = 0;
+
   // Host store <- backend (no-op on the CPU backend).
   virtual void sync_to_host() = 0;
   // Backend <- host store, after the host store changed (initial conditions, restart, tests).
