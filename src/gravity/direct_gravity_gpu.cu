@@ -30,11 +30,26 @@ namespace {
 
 using gpu::DeviceBuffer;
 
-constexpr int kThreads = 128;  // threads per block = j per shared tile
-constexpr int kPerThread = 4;  // i-particles per thread
+// The kernel's shape: threads per block (= j per shared tile), i-particles per thread and the
+// minimum resident blocks per multiprocessor of __launch_bounds__. Compile definitions from the
+// CMake cache (MPSPH_DIRECT_THREADS, MPSPH_DIRECT_PER_THREAD, MPSPH_DIRECT_MIN_BLOCKS) let
+// bench_gravity_gpu compare shapes without editing the file; the defaults are the measured best
+// (docs/PERFORMANCE.md).
+#ifndef MPSPH_DIRECT_THREADS
+#define MPSPH_DIRECT_THREADS 128
+#endif
+#ifndef MPSPH_DIRECT_PER_THREAD
+#define MPSPH_DIRECT_PER_THREAD 4
+#endif
+#ifndef MPSPH_DIRECT_MIN_BLOCKS
+#define MPSPH_DIRECT_MIN_BLOCKS 4
+#endif
+constexpr int kThreads = MPSPH_DIRECT_THREADS;
+constexpr int kPerThread = MPSPH_DIRECT_PER_THREAD;
+constexpr int kMinBlocks = MPSPH_DIRECT_MIN_BLOCKS;
 constexpr int kIBlock = kThreads * kPerThread;
-constexpr int kTilesPerFlush = 4;  // float partial sums span 512 j, then go to double
-constexpr float kFar = 1e18f;      // position of padding j-particles (zero mass)
+constexpr int kTilesPerFlush = 512 / kThreads;  // float partial sums span 512 j, then double
+constexpr float kFar = 1e18f;                   // position of padding j-particles (zero mass)
 
 struct TypeSoftening {
   float eps[6];
@@ -66,7 +81,7 @@ __device__ __forceinline__ void finish(const DirectArgs& a, int i, double ax, do
 }
 
 template <bool kUniform, SofteningKernel K>
-__global__ void __launch_bounds__(kThreads, 4) direct_kernel(DirectArgs a) {
+__global__ void __launch_bounds__(kThreads, kMinBlocks) direct_kernel(DirectArgs a) {
   __shared__ float4 sj[kThreads];
   __shared__ float se[kThreads];
   const int i0 = blockIdx.x * kIBlock + threadIdx.x;

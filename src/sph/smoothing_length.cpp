@@ -12,6 +12,40 @@
 
 namespace mpsph {
 
+namespace {
+
+// The previous step's h as the search radius (issue #16): a radius search of kReuseRadius h_prev
+// around i costs less than a k-nearest search (no candidate heap) and gives the same k nearest
+// whenever the k-th nearest lies inside the sphere: every particle closer than it is then in the
+// sphere. 2h holds N_B neighbours, so 2.2 h_prev holds the k = N_B + 1 nearest unless the
+// neighbourhood thinned by more than ~25% in volume since the last step.
+constexpr double kReuseRadius = 2.2;
+
+// Fills by_r2[0..k) with the k nearest gas particles of i (canonical squared distance, index; the
+// k-th nearest last, the others unordered), and returns true; false when the sphere of
+// kReuseRadius h_prev does not certainly hold them (then the caller searches k-nearest). In a
+// periodic box the sphere must lie inside the ghost layer, which also rules out two images of one
+// particle (the layer is at most half the smallest edge).
+bool within_previous_h(const ParticleStore& store, const Box& box, const SphNeighbours& nb,
+                       std::size_t i, std::size_t k, std::vector<uint32_t>& cand,
+                       std::vector<std::pair<double, uint32_t>>& by_r2) {
+  const double h_prev = store.h[i];
+  if (!(h_prev > 0.0) || !std::isfinite(h_prev)) return false;
+  const double radius = kReuseRadius * h_prev;
+  if (box.periodic && !(radius < nb.ghost_width())) return false;
+  nb.within(nb.tree_position(i), radius, cand);
+  if (cand.size() < k) return false;
+  by_r2.resize(cand.size());
+  for (std::size_t m = 0; m < cand.size(); ++m)
+    by_r2[m] = {norm2(min_image(store.pos[i] - store.pos[cand[m]], box)), cand[m]};
+  std::nth_element(by_r2.begin(), by_r2.begin() + (k - 1), by_r2.end());
+  // The k-th nearest strictly inside the sphere (the slack covers the difference between tree and
+  // canonical distances, ~1e-16 relative).
+  return by_r2[k - 1].first < radius * radius * (1.0 - 1e-9);
+}
+
+}  // namespace
+
 void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphParams& params,
                                SphNeighbours& nb) {
   const std::size_t n = store.n_gas();
@@ -39,15 +73,26 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   std::vector<uint32_t> knn(n * k);  // kept for build_pairs (SphNeighbours::set_candidates)
   std::vector<uint32_t> todo(n);
   for (std::size_t i = 0; i < n; ++i) todo[i] = static_cast<uint32_t>(i);
+  bool reuse_h = true;
   for (;;) {
     const std::ptrdiff_t n_todo = static_cast<std::ptrdiff_t>(todo.size());
 #pragma omp parallel
     {
       std::vector<double> tree_d2(k), r2(k);
+      std::vector<uint32_t> cand;
+      std::vector<std::pair<double, uint32_t>> by_r2;
 #pragma omp for schedule(dynamic, 256)
       for (std::ptrdiff_t t = 0; t < n_todo; ++t) {
         const std::size_t i = todo[t];
         uint32_t* idx = knn.data() + i * k;
+        if (reuse_h && within_previous_h(store, box, nb, i, k, cand, by_r2)) {
+          // The k nearest by canonical distance, found inside the sphere of radius
+          // kReuseRadius h_prev (see within_previous_h): the same set as the k-nearest search.
+          for (std::size_t m = 0; m < k; ++m) idx[m] = by_r2[m].second, r2[m] = by_r2[m].first;
+          d2_out[i] = r2[n_b];
+          d2_in[i] = *std::max_element(r2.begin(), r2.begin() + n_b);
+          continue;
+        }
         // The tree holds >= n >= k points, so all k are found.
         const std::size_t found = nb.nearest(nb.tree_position(i), k, idx, tree_d2.data());
         // Canonical distances decide; the tree's only pick the candidates.
@@ -58,6 +103,7 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
         d2_in[i] = *std::max_element(r2.begin(), r2.begin() + n_b);
       }
     }
+    reuse_h = false;  // particles redone with a wider ghost layer take the k-nearest search
     if (!box.periodic) break;
     // A result is exact when d_{N+1} <= ghost width: every image that close is in the tree.
     std::vector<uint32_t> redo;
