@@ -21,6 +21,7 @@
 
 #include "run/step_backend.hpp"
 #include "setups/evrard.hpp"
+#include "timestep/block_timeline_kern.hpp"
 
 using namespace mpsph;
 
@@ -68,7 +69,8 @@ void initial_forces(StepBackend& b) {
 template <class Mark>
 double step(StepBackend& b, double dt, Mark&& mark) {
   mark(-1);
-  b.predict(dt);
+  b.begin_segment(dt, true);  // the global scheme: one step, every particle on rung 0
+  b.predict(kTicks);
   mark(0);
   b.order();
   mark(1);
@@ -84,7 +86,7 @@ double step(StepBackend& b, double dt, Mark&& mark) {
   mark(6);
   b.end_force();
   mark(7);
-  b.correct(dt, true);
+  b.correct(true);
   mark(8);
   const double next = b.timestep();
   mark(9);

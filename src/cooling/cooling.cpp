@@ -4,6 +4,7 @@
 
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "timestep/block_step_kern.hpp"
 
 namespace mpsph {
 
@@ -69,6 +70,25 @@ CoolingStepResult apply_cooling(const ParticleView& v, const CoolingModel& model
   for (long i = 0; i < n_gas; ++i) {
     int n = 0;
     radiated += cool_stored_particle(p, v, std::size_t(i), dt, &n);
+    substeps += n;
+    max_sub = std::max(max_sub, n);
+  }
+  return {radiated, substeps, max_sub};
+}
+
+CoolingStepResult apply_cooling(const ParticleView& v, const CoolingModel& model,
+                                const ActiveSet& active, double tick_len) {
+  const CoolingKernelParams p = model.kernel_params();
+  const long n_gas = long(active.gas_count(v.n_gas));
+  double radiated = 0.0;
+  long substeps = 0;
+  int max_sub = 0;
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : radiated, substeps) \
+    reduction(max : max_sub) if (n_gas >= kMinParallel)
+  for (long k = 0; k < n_gas; ++k) {
+    const std::size_t i = active[std::size_t(k)];
+    int n = 0;
+    radiated += cool_stored_particle(p, v, i, particle_step(v, i, tick_len), &n);
     substeps += n;
     max_sub = std::max(max_sub, n);
   }

@@ -7,6 +7,7 @@
 #include "cooling/cooling_kern.hpp"
 #include "cooling/cooling_params.hpp"
 #include "cooling/cooling_table.hpp"
+#include "core/active_set.hpp"
 #include "core/particle_store.hpp"
 #include "core/units.hpp"
 
@@ -53,6 +54,10 @@ struct CoolingStepResult {
 // 0 for model none) and temperature. Model none: u = u0 + dt (dudt0 + dudt)/2.
 CoolingStepResult apply_cooling(const ParticleView& p, const CoolingModel& model, double dt);
 CoolingStepResult apply_cooling(ParticleStore& store, const CoolingModel& model, double dt);
+// The same for the active gas particles of individual time steps, each over its own step
+// (ti_end - ti_begin) tick_len.
+CoolingStepResult apply_cooling(const ParticleView& p, const CoolingModel& model,
+                                const ActiveSet& active, double tick_len);
 
 // Fills the temperature field of the gas from u (snapshots written before the first step).
 void compute_temperature(ParticleStore& store, const CoolingModel& model);

@@ -6,6 +6,7 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "timestep/block_timeline_kern.hpp"
 
 namespace mpsph {
 
@@ -38,11 +39,15 @@ class CoolingModule final : public PhysicsModule {
   void run_stage(std::size_t, const StageArgs& a) override {
 #ifdef MPSPH_HAVE_CUDA
     if (gpu_) {
-      gpu_->apply(a.p, a.dt);
+      if (!a.active.all())
+        throw Error("cooling: individual time steps are not yet implemented on the GPU backend");
+      gpu_->apply(a.p, double(kTicks) * a.tick_len);
       return;
     }
 #endif
-    radiated_ = apply_cooling(a.p, model_, a.dt).radiated_energy;
+    radiated_ = a.active.all()
+                    ? apply_cooling(a.p, model_, double(kTicks) * a.tick_len).radiated_energy
+                    : apply_cooling(a.p, model_, a.active, a.tick_len).radiated_energy;
   }
   bool integrates_internal_energy() const override {
     return model_.enabled();

@@ -6,7 +6,9 @@
 // X(member, element type, HDF5 dataset name, dimension {length, mass, velocity exponents},
 //   persistence, types, description)
 //   persistence: Kept    = state, restored from checkpoints
-//                Scratch = recomputed every step (may still be written to snapshots on request)
+//                Scratch = not in checkpoints: recomputed by the step, or (start-of-step state,
+//                          ticks) valid within one synchronisation segment (may still be written
+//                          to snapshots on request)
 //   types:       the particle types that carry the field (TypeMask): AllTypes, GasOnly, CloudsOnly,
 //                StarsOnly (types 3 and 4) or SinksOnly. Snapshots write a field only into the
 //                PartTypeN groups of its types, and checkpoints store it only for those particles.
@@ -56,21 +58,30 @@ enum TypeMask : unsigned {
   /* --- per-step quantities (recomputed) --- */                                                   \
   X(acc_grav, Vec3d,    "GravityAcceleration", (UnitDim{-1, 0, 2}), Persistence::Kept,    AllTypes, "gravitational acceleration (kept: |a_old| of the relative opening criterion)") \
   X(pot,      double,   "Potential",           (UnitDim{0, 0, 2}),  Persistence::Scratch, AllTypes, "gravitational potential per unit mass") \
-  X(divv,     float,    "DivV",                (UnitDim{-1, 0, 1}), Persistence::Scratch, GasOnly,  "SPH velocity divergence") \
+  X(divv,     float,    "DivV",                (UnitDim{-1, 0, 1}), Persistence::Kept,    GasOnly,  "SPH velocity divergence (kept: drifts rho and h of inactive particles)") \
   X(curlv,    float,    "CurlV",               (UnitDim{-1, 0, 1}), Persistence::Scratch, GasOnly,  "|curl v| (SPH estimate)")  \
   X(pressure, float,    "Pressure",            (UnitDim{-3, 1, 2}), Persistence::Scratch, GasOnly,  "pressure")                 \
   X(csound,   float,    "SoundSpeed",          (UnitDim{0, 0, 1}),  Persistence::Scratch, GasOnly,  "sound speed")              \
-  X(balsara,  float,    "Balsara",             (UnitDim{0, 0, 0}),  Persistence::Scratch, GasOnly,  "Balsara switch factor f_i") \
+  X(balsara,  float,    "Balsara",             (UnitDim{0, 0, 0}),  Persistence::Kept,    GasOnly,  "Balsara switch factor f_i (kept: inactive neighbours)") \
   X(nngb,     int32_t,  "NumNeighbours",       (UnitDim{0, 0, 0}),  Persistence::Scratch, GasOnly,  "neighbours inside 2h")     \
   X(vsig,     float,    "MaxSignalVelocity",   (UnitDim{0, 0, 1}),  Persistence::Scratch, GasOnly,  "max viscous signal velocity") \
   X(temperature, float, "Temperature",         (UnitDim{0, 0, 0}),  Persistence::Scratch, GasOnly,  "temperature in K, from u and mu (set by the cooling stage)") \
   X(dudt_cool, double,  "CoolingRate",         (UnitDim{-1, 0, 3}), Persistence::Scratch, GasOnly,  "radiative du/dt (heating - cooling; < 0 when cooling) at the end of the step") \
-  /* --- start-of-step copies for the predictor-corrector (valid within a step) --- */            \
+  /* --- state at the start of each particle's current step (predictor-corrector base) --- */ \
   X(pos0,     Vec3d,    "",                    (UnitDim{1, 0, 0}),  Persistence::Scratch, AllTypes, "position at step start")   \
   X(vel0,     Vec3d,    "",                    (UnitDim{0, 0, 1}),  Persistence::Scratch, AllTypes, "velocity at step start")   \
   X(u0,       double,   "",                    (UnitDim{0, 0, 2}),  Persistence::Scratch, GasOnly,  "u at step start")          \
   X(acc0,     Vec3d,    "",                    (UnitDim{-1, 0, 2}), Persistence::Scratch, AllTypes, "acceleration at step start") \
-  X(dudt0,    double,   "",                    (UnitDim{-1, 0, 3}), Persistence::Scratch, GasOnly,  "du/dt at step start")
+  X(dudt0,    double,   "",                    (UnitDim{-1, 0, 3}), Persistence::Scratch, GasOnly,  "du/dt at step start") \
+  X(rho0,     float,    "",                    (UnitDim{-3, 1, 0}), Persistence::Scratch, GasOnly,  "density at step start (last evaluation)") \
+  X(h0,       float,    "",                    (UnitDim{1, 0, 0}),  Persistence::Scratch, GasOnly,  "smoothing length at step start (last evaluation)") \
+  /* --- individual time steps (timestep/block_timeline_kern.hpp) --- */                          \
+  X(dt_limit, double,   "TimeStepLimit",       (UnitDim{1, 0, -1}), Persistence::Kept,    AllTypes, "time-step limit at the end of the last step, after the neighbour limiter (the next segment's rungs come from it)") \
+  X(dt_crit,  double,   "",                    (UnitDim{1, 0, -1}), Persistence::Scratch, AllTypes, "time-step criterion at the end of the last step, before the limiter") \
+  X(ti_begin, int64_t,  "",                    (UnitDim{0, 0, 0}),  Persistence::Scratch, AllTypes, "tick of the start of the current step in the segment") \
+  X(ti_end,   int64_t,  "",                    (UnitDim{0, 0, 0}),  Persistence::Scratch, AllTypes, "tick of the end of the current step in the segment") \
+  X(rung,     uint8_t,  "TimeBin",             (UnitDim{0, 0, 0}),  Persistence::Scratch, AllTypes, "rung k of the current step: dt = segment / 2^k") \
+  X(rung_wake, int32_t, "",                    (UnitDim{0, 0, 0}),  Persistence::Scratch, AllTypes, "smallest rung the limiter asks of an inactive particle (wake-up)")
 // clang-format on
 
 }  // namespace mpsph

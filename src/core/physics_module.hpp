@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/active_set.hpp"
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
 
@@ -41,9 +42,14 @@ enum class Slot {
 struct StageArgs {
   ParticleView p;  // n and n_gas of the last order stage
   Box box;
-  double time;  // code time at the start of the step
-  double dt;    // the step being taken
-  long step;    // index of that step (the first step of a run is 0)
+  double time;  // code time of the (sub)step's force evaluation
+  long step;    // index of that (sub)step (the first of a run is 0)
+  // The particles whose steps end at this (sub)step: a stage updates only these. Particle i's
+  // step is [ti_begin, ti_end) ticks of tick_len code time: dt_i = (ti_end - ti_begin) tick_len
+  // (timestep/block_step_kern.hpp particle_step). active.all() only under the global scheme:
+  // every particle, all with the one step kTicks tick_len.
+  ActiveSet active;
+  double tick_len;
 };
 
 struct ModuleStage {

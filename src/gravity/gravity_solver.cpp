@@ -9,7 +9,8 @@
 
 namespace mpsph {
 
-void GravitySolver::compute(ParticleStore& s, const GravityParams& p, double G) {
+void GravitySolver::compute(ParticleStore& s, const GravityParams& p, double G,
+                            const ActiveSet& active) {
   const std::size_t n = s.size();
   eps_.resize(n);
   for (std::size_t i = 0; i < n; ++i) eps_[i] = float(p.softening[s.type[i]]);
@@ -22,8 +23,19 @@ void GravitySolver::compute(ParticleStore& s, const GravityParams& p, double G) 
   }
   if (p.method == GravityMethod::Direct) {
     const double t0 = omp_get_wtime();
-    direct_gravity({s.pos.data(), s.mass.data(), eps_.data(), n}, p.kernel, G, 0, n,
-                   s.acc_grav.data(), s.pot.data());
+    const GravitySources src{s.pos.data(), s.mass.data(), eps_.data(), n};
+    if (active.all()) {
+      direct_gravity(src, p.kernel, G, 0, n, s.acc_grav.data(), s.pot.data());
+    } else {
+      // Consecutive runs of active particles as target ranges.
+      for (std::size_t k = 0; k < active.n;) {
+        std::size_t e = k + 1;
+        while (e < active.n && active[e] == active[e - 1] + 1) ++e;
+        direct_gravity(src, p.kernel, G, active[k], active[e - 1] + 1, s.acc_grav.data(),
+                       s.pot.data());
+        k = e;
+      }
+    }
     timings_.walk_s = omp_get_wtime() - t0;
     have_previous_ = true;
     return;
@@ -41,8 +53,14 @@ void GravitySolver::compute(ParticleStore& s, const GravityParams& p, double G) 
   TreeWalkParams wp;
   wp.opening = {p.criterion, p.kernel, float(p.theta), float(p.rel_tol)};
   wp.group_size = p.group_size;
+  const uint8_t* mask = nullptr;
+  if (!active.all()) {
+    active_mask_.assign(n, 0);
+    for (std::size_t k = 0; k < active.n; ++k) active_mask_[active[k]] = 1;
+    mask = active_mask_.data();
+  }
   stats_ = tree_gravity(tree_.view(), wp, G, relative ? acc_old_.data() : nullptr,
-                        s.acc_grav.data(), s.pot.data());
+                        s.acc_grav.data(), s.pot.data(), mask);
   timings_.build_s = t1 - t0;
   timings_.walk_s = omp_get_wtime() - t1;
   have_previous_ = true;

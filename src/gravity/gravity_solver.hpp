@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "core/active_set.hpp"
 #include "gravity/gravity_params.hpp"
 #include "gravity/octree.hpp"
 #include "gravity/tree_gravity.hpp"
@@ -24,7 +25,9 @@ class GravitySolver {
   // relative opening criterion needs |a| from a previous call: the first call of a solver uses the
   // geometric criterion, and so does any target group holding a particle with acc_grav = 0 (e.g. a
   // newly formed star).
-  void compute(ParticleStore& s, const GravityParams& p, double G);
+  // With an active subset (individual time steps) only the active particles are targets (their
+  // acc_grav and pot are written; every particle is a source).
+  void compute(ParticleStore& s, const GravityParams& p, double G, const ActiveSet& active = {});
   // The store's acc_grav is a previous evaluation's (a restart from a checkpoint): the next call
   // may use the relative criterion at once, as the uninterrupted run would.
   void assume_previous() { have_previous_ = true; }
@@ -37,6 +40,7 @@ class GravitySolver {
   Octree tree_;
   std::vector<float> eps_;
   std::vector<double> acc_old_;
+  std::vector<uint8_t> active_mask_;
   bool have_previous_ = false;
   GravityTimings timings_;
   TreeWalkStats stats_;

@@ -146,10 +146,11 @@ void add_nodes(const Lists& L, const Vec3f& xi, float ei2, LaneSums& b) {
 // per target: round-off ~1e-6 relative, far below the tree's truncation error).
 template <SofteningKernel K>
 void evaluate_group(const OctreeView& t, Range g, const Vec3d& centre, const Lists& L, double G,
-                    Vec3d* acc, double* pot) {
+                    const uint8_t* active, Vec3d* acc, double* pot) {
   const int32_t ns = int32_t(L.sm.size());
   LaneSums b;
   for (int32_t i = g.begin; i < g.end; ++i) {
+    if (active && !active[t.order[i]]) continue;
     const Vec3f xi = vec_cast<float>(t.particles.pos[i] - centre);
     const float ei = t.particles.eps[i];
     const float ei2 = ei * ei;
@@ -170,7 +171,7 @@ void evaluate_group(const OctreeView& t, Range g, const Vec3d& centre, const Lis
 }  // namespace
 
 TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, double G,
-                           const double* acc_old, Vec3d* acc, double* pot) {
+                           const double* acc_old, Vec3d* acc, double* pot, const uint8_t* active) {
   TreeWalkStats stats;
   if (t.n_nodes == 0) return stats;
   const std::vector<Range> groups = make_groups(t, std::max(1, params.group_size));
@@ -182,11 +183,19 @@ TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, do
 #pragma omp for schedule(dynamic, 8)
     for (std::size_t gi = 0; gi < groups.size(); ++gi) {
       const Range g = groups[gi];
-      // Group geometry: bounding box, softening maximum and smallest |a_old|/G.
-      Vec3d lo = t.particles.pos[g.begin], hi = lo;
+      // Group geometry over its targets (the active members): bounding box, softening maximum
+      // and smallest |a_old|/G.
+      int32_t first = g.begin;
+      if (active)
+        while (first < g.end && !active[t.order[first]]) ++first;
+      if (first == g.end) continue;
+      Vec3d lo = t.particles.pos[first], hi = lo;
       float eps_max = 0.0f;
-      double a_min = acc_old ? acc_old[t.order[g.begin]] : 0.0;
-      for (int32_t i = g.begin; i < g.end; ++i) {
+      double a_min = acc_old ? acc_old[t.order[first]] : 0.0;
+      std::size_t n_targets = 0;
+      for (int32_t i = first; i < g.end; ++i) {
+        if (active && !active[t.order[i]]) continue;
+        ++n_targets;
         const Vec3d& x = t.particles.pos[i];
         lo = {std::min(lo.x, x.x), std::min(lo.y, x.y), std::min(lo.z, x.z)};
         hi = {std::max(hi.x, x.x), std::max(hi.y, x.y), std::max(hi.z, x.z)};
@@ -228,11 +237,11 @@ TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, do
       L.gather_nodes(t, centre);
       L.gather_particles(t, centre, g);
       if (params.opening.kernel == SofteningKernel::Spline) {
-        evaluate_group<SofteningKernel::Spline>(t, g, centre, L, G, acc, pot);
+        evaluate_group<SofteningKernel::Spline>(t, g, centre, L, G, active, acc, pot);
       } else {
-        evaluate_group<SofteningKernel::Plummer>(t, g, centre, L, G, acc, pot);
+        evaluate_group<SofteningKernel::Plummer>(t, g, centre, L, G, active, acc, pot);
       }
-      const std::size_t ng = std::size_t(g.end - g.begin);
+      const std::size_t ng = n_targets;
       n_node_int += ng * L.nm.size();
       n_part_int += ng * (L.sm.size() - 1);
     }

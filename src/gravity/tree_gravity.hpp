@@ -26,8 +26,11 @@ struct TreeWalkStats {
 // Gravitational acceleration and potential of every tree particle, written to acc[order[k]] and
 // pot[order[k]] (the caller's order) with G applied. acc_old (caller's order, may be null) holds
 // the previous |a| for the relative criterion; a group with any zero |a_old| uses the geometric
-// criterion.
+// criterion. `active` (caller's order, may be null = all): only particles with active[i] != 0 are
+// targets (groups without one are skipped, the others are bounded by their active members); the
+// tree still holds every particle as a source.
 TreeWalkStats tree_gravity(const OctreeView& tree, const TreeWalkParams& params, double G,
-                           const double* acc_old, Vec3d* acc, double* pot);
+                           const double* acc_old, Vec3d* acc, double* pot,
+                           const uint8_t* active = nullptr);
 
 }  // namespace mpsph

@@ -1,4 +1,7 @@
 // The CPU backend: OpenMP drivers of each module on the host store.
+#include <algorithm>
+#include <cfloat>
+
 #include "core/particle_order.hpp"
 #include "gravity/gravity_solver.hpp"
 #include "run/end_force_kern.hpp"
@@ -8,7 +11,9 @@
 #include "sph/force.hpp"
 #include "sph/neighbour_search.hpp"
 #include "sph/smoothing_length.hpp"
+#include "timestep/block_timeline_kern.hpp"
 #include "timestep/integrator.hpp"
+#include "timestep/limiter.hpp"
 
 namespace mpsph {
 
@@ -16,42 +21,72 @@ namespace {
 
 class CpuBackend final : public StepBackend {
  public:
-  explicit CpuBackend(const StepContext& ctx) : c_(ctx) {}
+  explicit CpuBackend(const StepContext& ctx)
+      : c_(ctx), block_(ctx.tstep.scheme == TimestepScheme::Block) {}
   const char* name() const override { return "cpu"; }
   Backend kind() const override { return Backend::Cpu; }
 
-  void predict(double dt) override { predict_step(c_.store, dt, c_.box); }
+  bool begin_segment(double length, bool single_rung) override {
+    length_ = length;
+    tick_len_ = length / double(kTicks);  // exact: a power of two
+    return mpsph::begin_segment(c_.store, length, single_rung);
+  }
+  int64_t next_tick() override { return block_ ? mpsph::next_tick(c_.store) : kTicks; }
+  void predict(int64_t now) override {
+    now_ = now;
+    predict_to(c_.store, now, tick_len_, c_.box, c_.eos);
+  }
   void order() override {
     spawn_particles(c_.store, next_id_);
     order_particles(c_.store, c_.box);
     drop_removed(c_.store);
     n_gas_ = c_.store.n_gas();
+    if (block_) {
+      select_active(c_.store, now_, active_index_, active_.n_gas);
+      active_.index = active_index_.data();
+      active_.n = active_index_.size();
+    } else {
+      active_ = ActiveSet{};
+    }
   }
+  std::size_t active_count() const override { return active_.count(c_.store.size()); }
   void smoothing_lengths() override {
-    compute_smoothing_lengths(c_.store, c_.box, c_.sph, neighbours_);
+    compute_smoothing_lengths(c_.store, c_.box, c_.sph, neighbours_, active_);
   }
-  void density() override { compute_density(c_.store, c_.box, c_.sph, neighbours_); }
-  void prepare_force() override { mpsph::prepare_force(c_.store, c_.eos, c_.sph); }
-  void sph_forces() override { compute_sph_forces(c_.store, c_.box, c_.sph, neighbours_); }
+  void density() override { compute_density(c_.store, c_.box, c_.sph, neighbours_, active_); }
+  void prepare_force() override { mpsph::prepare_force(c_.store, c_.eos, c_.sph, active_); }
+  void sph_forces() override { compute_sph_forces(c_.store, c_.box, c_.sph, neighbours_, active_); }
   void gravity() override {
-    if (c_.grav.enabled) gravity_.compute(c_.store, c_.grav, c_.G);
+    if (c_.grav.enabled) gravity_.compute(c_.store, c_.grav, c_.G, active_);
   }
   void end_force() override {
     const ParticleView v = c_.store.view();
-    const auto n = static_cast<std::ptrdiff_t>(v.n);
+    const auto n = static_cast<std::ptrdiff_t>(active_.count(v.n));
     const bool grav = c_.grav.enabled;
 #pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t i = 0; i < n; ++i) end_force_particle(v, std::size_t(i), grav);
+    for (std::ptrdiff_t k = 0; k < n; ++k) end_force_particle(v, active_[std::size_t(k)], grav);
   }
-  void run_module_stage(PhysicsModule& m, std::size_t index, double time, double dt,
-                        long step) override {
-    m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, dt, step});
+  void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
+    m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, active_, tick_len_});
   }
-  void correct(double dt, bool integrate_u) override {
-    correct_step(c_.store, dt, c_.box, integrate_u);
+  void correct(bool integrate_u) override {
+    correct_active(c_.store, active_, tick_len_, c_.box, integrate_u);
   }
   double timestep() override {
-    return next_timestep(c_.store, c_.tstep, c_.grav);
+    const double dt = compute_timestep_criteria(c_.store, active_, c_.tstep, c_.grav);
+    if (!block_) return dt;
+    // The limiter reads the neighbours' new dt_crit: a second pass.
+    limit_timesteps(c_.store, active_, neighbours_, now_, length_, double(c_.tstep.limiter_factor));
+    const ParticleView v = c_.store.view();
+    const auto n = static_cast<std::ptrdiff_t>(active_.count(v.n));
+    double dt_min = DBL_MAX;
+#pragma omp parallel for schedule(static) reduction(min : dt_min)
+    for (std::ptrdiff_t k = 0; k < n; ++k) dt_min = std::min(dt_min, v.dt_limit[active_[k]]);
+    return dt_min;
+  }
+  bool assign_rungs() override {
+    return mpsph::assign_rungs(c_.store, active_, neighbours_, now_, length_,
+                               c_.tstep.limiter_shift());
   }
   std::vector<double> energy_last_step() override {
     std::vector<double> e;
@@ -61,7 +96,9 @@ class CpuBackend final : public StepBackend {
   Conserved conserved() override {
     return measure_conserved(c_.store, c_.grav.enabled);
   }
-  HealthReport health() override { return check_health(c_.store.view()); }
+  HealthReport health() override {
+    return check_health(c_.store.view());
+  }
   std::size_t gas_count() const override {
     return n_gas_;
   }
@@ -74,7 +111,9 @@ class CpuBackend final : public StepBackend {
   void set_next_id(uint64_t id) override {
     next_id_ = id;
   }
-  void assume_previous_gravity() override { gravity_.assume_previous(); }
+  void assume_previous_gravity() override {
+    gravity_.assume_previous();
+  }
   void sync_to_host() override {}
   void sync_from_host() override {
     n_gas_ = c_.store.n_gas();
@@ -82,10 +121,15 @@ class CpuBackend final : public StepBackend {
 
  private:
   StepContext c_;
+  bool block_;
   SphNeighbours neighbours_;
   GravitySolver gravity_;
   std::size_t n_gas_ = 0;
   uint64_t next_id_ = 1;
+  double length_ = 0.0, tick_len_ = 0.0;
+  int64_t now_ = 0;
+  std::vector<uint32_t> active_index_;
+  ActiveSet active_;
 };
 
 }  // namespace

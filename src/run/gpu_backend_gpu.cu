@@ -22,6 +22,7 @@
 #include "run/step_backend.hpp"
 #include "run/step_reduction_gpu.hpp"
 #include "sph/sph_gpu.hpp"
+#include "timestep/block_timeline_kern.hpp"
 #include "timestep/integrator_gpu.hpp"
 
 namespace mpsph {
@@ -36,14 +37,30 @@ __global__ void end_force_kernel(ParticleView s, bool gravity) {
 class GpuBackend final : public StepBackend {
  public:
   explicit GpuBackend(const StepContext& ctx) : c_(ctx) {
+    if (ctx.tstep.scheme == TimestepScheme::Block)
+      throw Error(
+          "timestep.scheme: block (individual time steps) is not yet implemented on the GPU "
+          "backend; use run.device: cpu, or timestep.scheme: global");
     for (const EnergyTerm& t : ctx.energy_terms) energy_ptrs_.push_back(t.last_step);
   }
   const char* name() const override { return "gpu"; }
   Backend kind() const override { return Backend::Gpu; }
 
-  void predict(double dt) override {
-    predict_step_gpu(d_.view(), dt, c_.box);
+  // The global scheme: one step per segment, every particle on rung 0 and active.
+  bool begin_segment(double length, bool single_rung) override {
+    tick_len_ = length / double(kTicks);  // exact: a power of two
+    begin_segment_gpu(d_.view(), length, single_rung);
     changed();
+    return true;
+  }
+  int64_t next_tick() override { return kTicks; }
+  void predict(int64_t now) override {
+    predict_to_gpu(d_.view(), now, tick_len_, c_.box, c_.eos);
+    changed();
+  }
+  std::size_t active_count() const override { return d_.size(); }
+  bool assign_rungs() override {
+    throw Error("gpu backend: rungs of individual time steps are not yet implemented");
   }
   void order() override {
     // The counts of the last synchronisation describe the arrays as the stages left them.
@@ -83,14 +100,13 @@ class GpuBackend final : public StepBackend {
     cuda_check_launch("end_force_kernel");
     changed();
   }
-  void run_module_stage(PhysicsModule& m, std::size_t index, double time, double dt,
-                        long step) override {
-    m.run_stage(index, StageArgs{d_.view(), c_.box, time, dt, step});
+  void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
+    m.run_stage(index, StageArgs{d_.view(), c_.box, time, step, ActiveSet{}, tick_len_});
     changed();
     counts_valid_ = false;  // the stage may have changed types or asked for particles
   }
-  void correct(double dt, bool integrate_u) override {
-    correct_step_gpu(d_.view(), dt, c_.box, integrate_u);
+  void correct(bool integrate_u) override {
+    correct_all_gpu(d_.view(), tick_len_, c_.box, integrate_u);
     changed();
   }
   double timestep() override {
@@ -172,6 +188,7 @@ class GpuBackend final : public StepBackend {
   bool have_scalars_ = false;
   bool host_stale_ = false;
   uint64_t next_id_ = 1;
+  double tick_len_ = 0.0;
 };
 
 }  // namespace

@@ -11,8 +11,11 @@ namespace mpsph {
 class Progress {
  public:
   Progress(double t_start, double t_end, std::FILE* out = stdout, double min_interval_s = 2.0);
-  // Called once per step after it completed.
-  void update(long step, double t, double dt, std::size_t n_particles, double rel_energy_error);
+  // Called once per (sub)step after it completed: n_updated of n_total particles got new forces
+  // (the active fraction is shown when it is below 1); the energy error is the one of the last
+  // synchronisation point.
+  void update(long step, double t, double dt, std::size_t n_updated, std::size_t n_total,
+              double rel_energy_error);
   // Ends the in-place line (prints the last state).
   void finish();
 

@@ -20,6 +20,7 @@
 #include "run/program_schema.hpp"
 #include "run/progress.hpp"
 #include "setups/initial_conditions.hpp"
+#include "timestep/block_timeline_kern.hpp"
 
 namespace mpsph {
 
@@ -102,6 +103,7 @@ Simulation::Simulation(const RunOptions& opt) {
     time_ = ckpt.time;
     dt_ = ckpt.dt;
     step_ = ckpt.step;
+    segment_ = long(ckpt.scalars.at("segment"));
     next_snapshot_ = ckpt.next_snapshot;
     t_start_ = ckpt.scalars.at("t_start");
     for (std::size_t k = 0; k < energy_terms_.size(); ++k) {
@@ -148,7 +150,10 @@ Simulation::Simulation(const RunOptions& opt) {
   backend_->set_next_id(first_free_id(store_));
   backend_->sync_from_host();
   compute_forces();
-  timer_.time("time step", [&] { dt_ = backend_->timestep(); });
+  timer_.time("time step", [&] {
+    dt_ = backend_->timestep();
+    if (tstep_.dt_max > 0.0) dt_ = std::min(dt_, tstep_.dt_max);
+  });
   check_health();
   conserved0_ = conserved();
 
@@ -193,6 +198,8 @@ bool Simulation::run() {
   long steps_this_run = 0;
   double updates_this_run = 0;  // particle updates (force evaluations), summed over the steps
   bool reached_end = false;
+  const bool block = tstep_.scheme == TimestepScheme::Block;
+  double rel_error = 0.0;  // at the last synchronisation point
 
   while (true) {
     if (time_ >= run_.t_end * (1 - 1e-12)) {
@@ -204,22 +211,34 @@ bool Simulation::run() {
       throw Error("time step " + std::to_string(dt_) + " fell below timestep.dt_min = " +
                   std::to_string(tstep_.dt_min) + " at t = " + std::to_string(time_));
 
-    // Shorten the step to land exactly on the next output time.
+    // The next synchronisation segment, which ends exactly on the next output time when it
+    // reaches it: one step of dt under the global scheme, at most dt_max under the block one.
     const double t_out = next_output_time();
-    const bool hits_output = time_ + dt_ >= t_out;
-    step(hits_output ? t_out - time_ : dt_);
-    if (hits_output) time_ = t_out;
-    ++steps_this_run;
-    updates_this_run += double(backend_->particle_count());
+    const double span = block && tstep_.dt_max > 0 ? tstep_.dt_max : dt_;
+    const bool hits_output = time_ + span >= t_out;
+    const double length = hits_output ? t_out - time_ : span;
+    const double t0 = time_;
+    if (!backend_->begin_segment(length, !block)) throw Error(too_short_message(length, t0));
+    for (;;) {
+      const int64_t now = backend_->next_tick();
+      const std::size_t n_active = substep(t0, length, now);
+      ++steps_this_run;
+      updates_this_run += double(n_active);
+      if (!quiet_)
+        progress.update(step_, time_, dt_, n_active, backend_->particle_count(), rel_error);
+      if (now == kTicks) break;
+    }
+    time_ = hits_output ? t_out : t0 + length;
+    ++segment_;
 
     timer_.time("diagnostics / I/O", [&] {
-      if (step_ % run_.diagnostics_every == 0 || hits_output) write_diagnostics_row();
+      if (segment_ % run_.diagnostics_every == 0 || hits_output) write_diagnostics_row();
       if (hits_output) write_snapshot_now();
       const double minutes =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint)
               .count() /
           60.0;
-      if ((run_.checkpoint_every_steps > 0 && step_ % run_.checkpoint_every_steps == 0) ||
+      if ((run_.checkpoint_every_steps > 0 && segment_ % run_.checkpoint_every_steps == 0) ||
           (run_.checkpoint_every_minutes > 0 && minutes >= run_.checkpoint_every_minutes)) {
         write_checkpoint_now("periodic");
         last_checkpoint = std::chrono::steady_clock::now();
@@ -228,8 +247,7 @@ bool Simulation::run() {
     if (!quiet_) {
       const Conserved c = conserved();
       const double e0 = conserved0_.total();
-      progress.update(step_, time_, dt_, backend_->particle_count(),
-                      e0 != 0 ? (c.total() - e0) / std::fabs(e0) : 0.0);
+      rel_error = e0 != 0 ? (c.total() - e0) / std::fabs(e0) : 0.0;
     }
     if (g_stop_requested) {
       if (!quiet_) progress.finish();
@@ -256,27 +274,46 @@ bool Simulation::run() {
   return reached_end;
 }
 
-void Simulation::step(double dt) {
-  timer_.time("predict", [&] { backend_->predict(dt); });
+std::size_t Simulation::substep(double t0, double length, int64_t now) {
+  const double tick_len = length / double(kTicks);
+  const double t = t0 + double(now) * tick_len;
+  timer_.time("predict", [&] { backend_->predict(now); });
   compute_forces();
-  run_module_stages(Slot::AfterForces, dt);
-  timer_.time("correct", [&] { backend_->correct(dt, !modules_integrate_u_); });
-  time_ += dt;
+  const std::size_t n_active = backend_->active_count();
+  run_module_stages(Slot::AfterForces, t);
+  timer_.time("correct", [&] { backend_->correct(!modules_integrate_u_); });
+  time_ = t;
   ++step_;
-  timer_.time("time step", [&] { dt_ = backend_->timestep(); });
+  timer_.time("time step", [&] {
+    dt_ = backend_->timestep();
+    if (tstep_.dt_max > 0.0) dt_ = std::min(dt_, tstep_.dt_max);
+    if (tstep_.scheme == TimestepScheme::Block && now < kTicks && !backend_->assign_rungs())
+      throw Error(too_short_message(length, t0));
+  });
   check_health();
   if (!energy_terms_.empty()) {
     const std::vector<double> e = backend_->energy_last_step();
     for (std::size_t k = 0; k < e.size(); ++k) energy_accounts_[k] += e[k];
   }
+  return n_active;
 }
 
-void Simulation::run_module_stages(Slot slot, double dt) {
+std::string Simulation::too_short_message(double length, double t0) const {
+  char msg[320];
+  std::snprintf(msg, sizeof msg,
+                "a particle needs a time step below %.3e (the smallest rung, segment / 2^%d) in "
+                "the segment from t = %.9g: lower timestep.dt_max, or check the run for a "
+                "collapse (timestep.dt_min stops such runs earlier)",
+                std::ldexp(length, -kMaxRung), kMaxRung, t0);
+  return msg;
+}
+
+void Simulation::run_module_stages(Slot slot, double time) {
   for (const auto& m : modules_) {
     const std::vector<ModuleStage> stages = m->stages();
     for (std::size_t k = 0; k < stages.size(); ++k)
       if (stages[k].slot == slot)
-        timer_.time(stages[k].name, [&] { backend_->run_module_stage(*m, k, time_, dt, step_); });
+        timer_.time(stages[k].name, [&] { backend_->run_module_stage(*m, k, time, step_); });
   }
 }
 
@@ -410,6 +447,7 @@ void Simulation::write_checkpoint_now(const char* reason) {
   st.step = step_;
   st.next_snapshot = next_snapshot_;
   st.scalars["t_start"] = t_start_;
+  st.scalars["segment"] = double(segment_);
   for (std::size_t k = 0; k < energy_terms_.size(); ++k)
     st.scalars["energy:" + energy_terms_[k].column] = energy_accounts_[k];
   // Ids below 2^53 are exact in a double scalar (checked when the ids are read).

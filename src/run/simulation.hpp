@@ -47,9 +47,6 @@ class Simulation {
   // Runs to run.t_end (or max_steps, or an interrupt). Returns true when t_end was reached.
   bool run();
 
-  // Advances one step of size dt (the main loop's body without I/O); public for tests.
-  void step(double dt);
-
   // Host copy of the particles, brought up to date from the backend.
   const ParticleStore& particles();
   double time() const { return time_; }
@@ -74,8 +71,13 @@ class Simulation {
   // Stops the run (HealthError, exit code 4) with a diagnosis and a diagnostic snapshot when the
   // last time step found a non-finite or impossible value or dt is not finite and positive.
   void check_health();
-  // The module stages of `slot`, in registration order.
-  void run_module_stages(Slot slot, double dt);
+  // The module stages of `slot`, in registration order, at code time `time`.
+  void run_module_stages(Slot slot, double time);
+  // One (sub)step at tick `now` of the segment [t0, t0 + length): predict all, forces of the
+  // active particles, module stages, corrector, time steps (and under the block scheme the rungs
+  // of the next steps); returns the number of active particles.
+  std::size_t substep(double t0, double length, int64_t now);
+  std::string too_short_message(double length, double t0) const;
   // Output.
   void write_diagnostics_row();
   void write_snapshot_now();
@@ -102,8 +104,9 @@ class Simulation {
 
   double time_ = 0.0;
   double t_start_ = 0.0;
-  double dt_ = 0.0;  // next step's size from the criteria
-  long step_ = 0;
+  double dt_ = 0.0;         // next step's size from the criteria
+  long step_ = 0;           // (sub)steps: force evaluations of the active particles
+  long segment_ = 0;        // synchronisation segments completed (= steps, global scheme)
   long next_snapshot_ = 0;  // index of the next snapshot file
   Conserved conserved0_;
   bool quiet_ = false;

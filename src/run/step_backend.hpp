@@ -44,26 +44,43 @@ class StepBackend {
   virtual const char* name() const = 0;
   virtual Backend kind() const = 0;
 
-  virtual void predict(double dt) = 0;
+  // --- time integration (timestep/integrator.hpp; the global scheme is one step per segment with
+  // every particle on rung 0)
+  // Starts a synchronisation segment of `length` code time: every particle's current state is the
+  // base of its first step, on rung 0 (`single_rung`) or on the rung of its dt_limit. False when
+  // some particle needs a step below length / 2^kMaxRung.
+  virtual bool begin_segment(double length, bool single_rung) = 0;
+  // Tick of the next substep: the earliest end of a current step.
+  virtual int64_t next_tick() = 0;
+  // Moves every particle to tick `now` of the segment from the start of its own step.
+  virtual void predict(int64_t now) = 0;
   // Applies the particle changes the stages asked for since the last order
   // (run/particle_changes.hpp: children of spawn requests get ids from next_id(), removed particles
-  // are dropped), then sorts by (type, Morton key) and builds the trees.
+  // are dropped), then sorts by (type, Morton key), builds the trees and selects the active
+  // particles (those whose step ends at the predicted tick) for the stages that follow.
   virtual void order() = 0;
+  virtual std::size_t active_count() const = 0;
   virtual void smoothing_lengths() = 0;
   virtual void density() = 0;
   virtual void prepare_force() = 0;
   virtual void sph_forces() = 0;
   virtual void gravity() = 0;
   virtual void end_force() = 0;  // acc = hydro + gravity
-  // Stage `index` of module `m` (built for this backend's kind) on this backend's arrays.
-  virtual void run_module_stage(PhysicsModule& m, std::size_t index, double time, double dt,
-                                long step) = 0;
-  // The corrector; u too unless a module integrates it (integrate_u = false).
-  virtual void correct(double dt, bool integrate_u) = 0;
-  // Next global step from the criteria. On the GPU backend this is the step's one host
-  // synchronisation, which also collects the conserved sums, the particle counts and the modules'
-  // last-step energies.
+  // Stage `index` of module `m` (built for this backend's kind) on this backend's arrays and
+  // active set.
+  virtual void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) = 0;
+  // The corrector of the active particles; u too unless a module integrates it (integrate_u =
+  // false).
+  virtual void correct(bool integrate_u) = 0;
+  // The criteria of the active particles (dt_crit) and, under the block scheme, the neighbour
+  // limiter (dt_limit); returns the smallest dt_limit of the active particles. On the GPU backend
+  // this is the step's one host synchronisation, which also collects the conserved sums, the
+  // particle counts and the modules' last-step energies.
   virtual double timestep() = 0;
+  // Block scheme, inside a segment (now < kTicks): the rungs of the active particles' next steps
+  // and the wake-up of their neighbours. False when some particle needs a step below
+  // length / 2^kMaxRung.
+  virtual bool assign_rungs() = 0;
   // The last-step values of StepContext::energy_terms, in order.
   virtual std::vector<double> energy_last_step() = 0;
   virtual Conserved conserved() = 0;  // accounted = 0

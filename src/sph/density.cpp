@@ -7,12 +7,13 @@
 namespace mpsph {
 
 void compute_density(ParticleStore& store, const Box& box, const SphParams& /*params*/,
-                     SphNeighbours& nb) {
-  nb.build_pairs(store, box);
+                     SphNeighbours& nb, const ActiveSet& active) {
+  nb.build_pairs(store, box, active);
   const ParticleView v = store.view();
-  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(v.n_gas);
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(active.gas_count(v.n_gas));
 #pragma omp parallel for schedule(dynamic, 256)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
+  for (std::ptrdiff_t k = 0; k < n; ++k) {
+    const std::size_t i = active[std::size_t(k)];
     const float h_i = v.h[i];
     DensitySums sums;
     density_self(sums, float(v.mass[i]), h_i);

@@ -13,7 +13,9 @@ namespace mpsph {
 // hold the current positions, as compute_smoothing_lengths leaves it) and sets store.rho,
 // store.divv and store.curlv for gas [0, n_gas). SphParams is not read by the seed scheme; it is
 // part of the signature so that every stage is called the same way.
+// Density, div v and |curl v| of the active gas particles (all by default), whose pair lists it
+// builds.
 void compute_density(ParticleStore& store, const Box& box, const SphParams& params,
-                     SphNeighbours& nb);
+                     SphNeighbours& nb, const ActiveSet& active = {});
 
 }  // namespace mpsph

@@ -9,12 +9,14 @@
 
 namespace mpsph {
 
-void prepare_force(ParticleStore& store, const EosParams& eos, const SphParams& params) {
+void prepare_force(ParticleStore& store, const EosParams& eos, const SphParams& params,
+                   const ActiveSet& active) {
   const ParticleView v = store.view();
-  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(v.n_gas);
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(active.gas_count(v.n_gas));
   const float eps_prime = float(params.balsara_eps);
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
+  for (std::ptrdiff_t k = 0; k < n; ++k) {
+    const std::size_t i = active[std::size_t(k)];
     const EosState e = eos_state(eos, v.rho[i], v.u[i]);
     v.pressure[i] = e.pressure;
     v.csound[i] = e.csound;
@@ -24,15 +26,16 @@ void prepare_force(ParticleStore& store, const EosParams& eos, const SphParams& 
 }
 
 void compute_sph_forces(ParticleStore& store, const Box& box, const SphParams& params,
-                        SphNeighbours& nb) {
+                        SphNeighbours& nb, const ActiveSet& active) {
   const ParticleView v = store.view();
   if (!nb.has_pairs() || nb.n_gas() != v.n_gas)
     throw Error("sph: forces requested without the pair lists of this step for " +
                 std::to_string(v.n_gas) + " gas particles (compute_density builds them)");
   const PairForceParams vp = pair_force_params(params);
-  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(v.n_gas);
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(active.gas_count(v.n_gas));
 #pragma omp parallel for schedule(dynamic, 256)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
+  for (std::ptrdiff_t k = 0; k < n; ++k) {
+    const std::size_t i = active[std::size_t(k)];
     const ForceParticle pi = force_particle(v, i);
     ForceSums sums;
     for (const uint32_t* j = nb.pairs_begin(i); j != nb.pairs_end(i); ++j)

@@ -189,15 +189,23 @@ void SphNeighbours::within(const Vec3d& x, double radius, std::vector<uint32_t>&
     if (j >= n_gas_) j = ghost_of_[j - n_gas_];
 }
 
-void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box) {
+void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box,
+                                const ActiveSet& active) {
   if (!tree_ || store.n_gas() != n_gas_)
     throw Error("sph: neighbour pair lists requested before the kd-tree was built for the " +
                 std::to_string(store.n_gas()) + " current gas particles");
   const std::size_t n = n_gas_;
   const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n);
+  const bool subset = !active.all();
+  std::vector<uint8_t> is_active;
+  if (subset) {
+    is_active.assign(n, 0);
+    for (std::size_t k = 0; k < active.n_gas; ++k) is_active[active[k]] = 1;
+  }
   float h_max = 0.f;
 #pragma omp parallel for reduction(max : h_max)
-  for (std::ptrdiff_t i = 0; i < sn; ++i) h_max = std::max(h_max, store.h[i]);
+  for (std::ptrdiff_t i = 0; i < sn; ++i)
+    if (!subset || is_active[i]) h_max = std::max(h_max, store.h[i]);
   ensure_ghost_width(store, box, 2.0 * double(h_max) * (1.0 + kTreeRadiusSlack));
 
   // Pass 1: each i looks at its candidates within 2 h_i (cached ones, or from a tree search) and
@@ -217,6 +225,7 @@ void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box) {
       const std::size_t i_end = std::min(n, std::size_t(b + 1) * kBlock);
       std::vector<uint32_t>& out = forward[b];
       for (std::size_t i = std::size_t(b) * kBlock; i < i_end; ++i) {
+        if (subset && !is_active[i]) continue;
         const float h_i = store.h[i];
         const double s_i = support2(h_i);
         const uint32_t* cand = cand_.data() + i * cand_stride_;
@@ -233,7 +242,8 @@ void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box) {
           const double r2 = norm2(min_image(store.pos[i] - store.pos[j], box));
           const double h_sum = double(h_i) + double(store.h[j]);
           if (!(r2 < h_sum * h_sum && r2 < s_i)) continue;
-          const bool reverse = !(r2 < support2(store.h[j]));
+          // The reverse entry is needed only where j gets a list.
+          const bool reverse = !(r2 < support2(store.h[j])) && (!subset || is_active[j]);
           out.push_back(reverse ? (j | kReverseFlag) : j);
           ++count;
           if (reverse) {
@@ -248,8 +258,16 @@ void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box) {
 
   drop_candidates();
 
+  // Active i and inactive j with 2 h_i <= r_ij < h_i + h_j: only j's search could see them.
+  std::vector<std::pair<uint32_t, uint32_t>> from_inactive;
+  if (subset) from_inactive = inactive_reverse_pairs(store, box, is_active);
+  std::vector<uint32_t> n_inactive(subset ? n : 0, 0);
+  for (const auto& e : from_inactive) ++n_inactive[e.first];
+
   offsets_.assign(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) offsets_[i + 1] = offsets_[i] + n_forward[i] + n_reverse[i];
+  for (std::size_t i = 0; i < n; ++i)
+    offsets_[i + 1] =
+        offsets_[i] + n_forward[i] + n_reverse[i] + (subset ? n_inactive[i] : uint32_t(0));
   neighbours_.resize(offsets_[n]);
 
   // Pass 2: copy forward entries, scatter reverse ones, then sort every list so that the sums
@@ -275,9 +293,83 @@ void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box) {
     }
     std::vector<uint32_t>().swap(forward[b]);
   }
+  for (const auto& e : from_inactive)
+    neighbours_[offsets_[e.first] + n_forward[e.first] + reverse_fill[e.first]++] = e.second;
 #pragma omp parallel for schedule(dynamic, 256)
   for (std::ptrdiff_t i = 0; i < sn; ++i)
     std::sort(neighbours_.data() + offsets_[i], neighbours_.data() + offsets_[i + 1]);
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> SphNeighbours::inactive_reverse_pairs(
+    const ParticleStore& store, const Box& box, const std::vector<uint8_t>& is_active) const {
+  const std::size_t n = n_gas_;
+  std::vector<Vec3d> pts;
+  std::vector<uint32_t> index;
+  float h_min_act = std::numeric_limits<float>::max(), h_max_act = 0.f;
+  for (std::size_t i = 0; i < n; ++i)
+    if (is_active[i]) {
+      pts.push_back(points_[i]);
+      index.push_back(uint32_t(i));
+      h_min_act = std::min(h_min_act, store.h[i]);
+      h_max_act = std::max(h_max_act, store.h[i]);
+    }
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  if (pts.empty() || pts.size() == n) return pairs;
+  const Tree active_tree(pts.data(), pts.size());
+  const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n);
+  const double lo[3] = {box.lo.x, box.lo.y, box.lo.z};
+  const double len[3] = {box.size.x, box.size.y, box.size.z};
+  const double half = 0.5 * min_edge(box);
+  bool too_wide = false;
+#pragma omp parallel
+  {
+    std::vector<std::pair<uint32_t, uint32_t>> mine;
+    std::vector<uint32_t> found;
+#pragma omp for schedule(dynamic, 256) reduction(|| : too_wide)
+    for (std::ptrdiff_t j = 0; j < sn; ++j) {
+      const float h_j = store.h[j];
+      // A reverse pair needs h_j > h_i: none for h_j <= the smallest active h.
+      if (is_active[j] || !(h_j > h_min_act)) continue;
+      const double radius = (double(h_j) + double(h_max_act)) * (1.0 + kTreeRadiusSlack);
+      if (box.periodic && !(radius < half)) {
+        too_wide = true;
+        continue;
+      }
+      // The query point and, in a periodic box, its images within `radius` of the box.
+      const Vec3d x = points_[j];
+      const double xa[3] = {x.x, x.y, x.z};
+      int shifts[3][3], count[3];
+      for (int ax = 0; ax < 3; ++ax) {
+        count[ax] = 0;
+        shifts[ax][count[ax]++] = 0;
+        if (box.periodic && xa[ax] - lo[ax] <= radius) shifts[ax][count[ax]++] = 1;
+        if (box.periodic && lo[ax] + len[ax] - xa[ax] <= radius) shifts[ax][count[ax]++] = -1;
+      }
+      for (int sx = 0; sx < count[0]; ++sx)
+        for (int sy = 0; sy < count[1]; ++sy)
+          for (int sz = 0; sz < count[2]; ++sz) {
+            const double q[3] = {xa[0] + shifts[0][sx] * len[0], xa[1] + shifts[1][sy] * len[1],
+                                 xa[2] + shifts[2][sz] * len[2]};
+            found.clear();
+            RadiusCollector result(radius * radius, found);
+            active_tree.index.findNeighbors(result, q, KdSearchParams());
+            for (const uint32_t m : found) {
+              const uint32_t i = index[m];
+              const double r2 = norm2(min_image(store.pos[i] - store.pos[j], box));
+              const double h_sum = double(store.h[i]) + double(h_j);
+              if (r2 < h_sum * h_sum && !(r2 < support2(store.h[i])))
+                mine.push_back({i, uint32_t(j)});
+            }
+          }
+    }
+#pragma omp critical
+    pairs.insert(pairs.end(), mine.begin(), mine.end());
+  }
+  if (too_wide)
+    throw Error(
+        "sph: a reverse neighbour search radius reaches half the smallest periodic box edge: "
+        "too few gas particles for sph.n_neighbours");
+  return pairs;
 }
 
 }  // namespace mpsph

@@ -15,8 +15,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
+#include "core/active_set.hpp"
 #include "core/box.hpp"
 #include "core/vec3.hpp"
 
@@ -67,7 +69,10 @@ class SphNeighbours {
   // Builds, for every gas i, the sorted list of all gas j != i with canonical r_ij < h_i + h_j
   // (i.e. r_ij < 2 h_ij). Every such pair is listed from both sides. Uses store.h; the tree must
   // hold the current positions (it is widened here if its ghost layer is too thin).
-  void build_pairs(const ParticleStore& store, const Box& box);
+  // With an active subset (individual time steps) only the active i get lists, still complete:
+  // a j with 2 h_i <= r_ij < h_i + h_j is found from j, by a search over the active particles
+  // when j is inactive.
+  void build_pairs(const ParticleStore& store, const Box& box, const ActiveSet& active = {});
   bool has_pairs() const { return !offsets_.empty(); }
   std::size_t num_pair_entries() const { return neighbours_.size(); }  // = 2 x number of pairs
   const uint32_t* pairs_begin(std::size_t i) const { return neighbours_.data() + offsets_[i]; }
@@ -75,6 +80,9 @@ class SphNeighbours {
 
  private:
   void drop_candidates();
+  // (active i, inactive j) with 2 h_i <= r_ij < h_i + h_j, unordered.
+  std::vector<std::pair<uint32_t, uint32_t>> inactive_reverse_pairs(
+      const ParticleStore& store, const Box& box, const std::vector<uint8_t>& is_active) const;
 
   struct Tree;
   std::unique_ptr<Tree> tree_;

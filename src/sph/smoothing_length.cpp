@@ -47,7 +47,7 @@ bool within_previous_h(const ParticleStore& store, const Box& box, const SphNeig
 }  // namespace
 
 void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphParams& params,
-                               SphNeighbours& nb) {
+                               SphNeighbours& nb, const ActiveSet& active) {
   const std::size_t n = store.n_gas();
   const std::size_t n_b = static_cast<std::size_t>(params.n_neighbours);
   const std::size_t k = n_b + 1;  // d_{N+1} is needed too
@@ -71,8 +71,10 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
 
   std::vector<double> d2_in(n), d2_out(n);
   std::vector<uint32_t> knn(n * k);  // kept for build_pairs (SphNeighbours::set_candidates)
-  std::vector<uint32_t> todo(n);
-  for (std::size_t i = 0; i < n; ++i) todo[i] = static_cast<uint32_t>(i);
+  const std::size_t n_act = active.gas_count(n);
+  std::vector<uint32_t> todo(n_act);
+  for (std::size_t k = 0; k < n_act; ++k) todo[k] = static_cast<uint32_t>(active[k]);
+  const std::vector<uint32_t> act = todo;
   bool reuse_h = true;
   for (;;) {
     const std::ptrdiff_t n_todo = static_cast<std::ptrdiff_t>(todo.size());
@@ -125,13 +127,14 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
     todo.swap(redo);
   }
 
-  const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n);
+  const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n_act);
   const float h_min = float(params.h_min);
   std::vector<uint8_t> recount(n, 0);
   std::vector<float> covered_h(n, 0.f);
   float h_max = 0.f;
 #pragma omp parallel for reduction(max : h_max)
-  for (std::ptrdiff_t i = 0; i < sn; ++i) {
+  for (std::ptrdiff_t k = 0; k < sn; ++k) {
+    const std::size_t i = act[std::size_t(k)];
     const float h = std::max(smoothing_length_between(d2_in[i], d2_out[i]), h_min);
     store.h[i] = h;
     h_max = std::max(h_max, h);
@@ -149,7 +152,8 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   {
     std::vector<uint32_t> cand;
 #pragma omp for schedule(dynamic, 64)
-    for (std::ptrdiff_t i = 0; i < sn; ++i) {
+    for (std::ptrdiff_t k = 0; k < sn; ++k) {
+      const std::size_t i = act[std::size_t(k)];
       if (!recount[i]) continue;
       const double s_i = support2(store.h[i]);
       nb.within(nb.tree_position(i), 2.0 * double(store.h[i]) * (1.0 + kTreeRadiusSlack), cand);

@@ -27,7 +27,9 @@ namespace mpsph {
 // which then needs no second tree search. Throws mpsph::Error when
 // there are fewer than N_B + 1 gas particles, or the N_B-th neighbour distance reaches half the
 // smallest edge of a periodic box.
+// Smoothing lengths of the active gas particles (all by default); the tree is rebuilt over all gas
+// at the current positions.
 void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphParams& params,
-                               SphNeighbours& nb);
+                               SphNeighbours& nb, const ActiveSet& active = {});
 
 }  // namespace mpsph

@@ -3,52 +3,77 @@
 #include <algorithm>
 #include <cfloat>
 
-#include "timestep/integrator_kern.hpp"
+#include "timestep/block_step_kern.hpp"
 #include "timestep/timestep_kern.hpp"
 
 namespace mpsph {
 
-void predict_step(ParticleStore& s, double dt, const Box& box) {
-  const auto n = static_cast<std::ptrdiff_t>(s.size());
-  const auto n_gas = static_cast<std::ptrdiff_t>(s.n_gas());
-#pragma omp parallel for schedule(static)
+bool begin_segment(ParticleStore& s, double length, bool single_rung) {
+  const ParticleView v = s.view();
+  const auto n = static_cast<std::ptrdiff_t>(v.n);
+  int too_short = 0;
+#pragma omp parallel for schedule(static) reduction(max : too_short)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
-    s.pos0[i] = s.pos[i];
-    s.vel0[i] = s.vel[i];
-    s.acc0[i] = s.acc[i];
-    const KinematicState p = predict_kinematics(s.pos[i], s.vel[i], s.acc[i], dt);
-    s.pos[i] = wrap_position(p.pos, box);
-    s.vel[i] = p.vel;
-    if (i < n_gas) {
-      s.u0[i] = s.u[i];
-      s.dudt0[i] = s.dudt[i];
-      s.u[i] = predict_energy(s.u[i], s.dudt[i], dt);
+    int rung = 0;
+    if (!single_rung) {
+      rung = rung_for_dt(v.dt_limit[i], length);
+      too_short = std::max(too_short, int(std::ldexp(length, -rung) > v.dt_limit[i]));
     }
+    begin_particle_step(v, std::size_t(i), 0, rung);
   }
+  return too_short == 0;
 }
 
-void correct_step(ParticleStore& s, double dt, const Box& box, bool correct_u) {
+int64_t next_tick(const ParticleStore& s) {
   const auto n = static_cast<std::ptrdiff_t>(s.size());
-  const auto n_gas = static_cast<std::ptrdiff_t>(s.n_gas());
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const KinematicState c = correct_kinematics(s.pos0[i], s.vel0[i], s.acc0[i], s.acc[i], dt);
-    s.pos[i] = wrap_position(c.pos, box);
-    s.vel[i] = c.vel;
-    if (correct_u && i < n_gas) s.u[i] = correct_energy(s.u0[i], s.dudt0[i], s.dudt[i], dt);
-  }
+  int64_t t = kTicks;
+#pragma omp parallel for schedule(static) reduction(min : t)
+  for (std::ptrdiff_t i = 0; i < n; ++i) t = std::min(t, s.ti_end[i]);
+  return t;
 }
 
-double next_timestep(const ParticleStore& s, const TimestepParams& tp, const GravityParams& gp) {
+void select_active(const ParticleStore& s, int64_t now, std::vector<uint32_t>& index,
+                   std::size_t& n_gas) {
+  index.clear();
+  n_gas = 0;
+  const std::size_t n = s.size(), ng = s.n_gas();
+  for (std::size_t i = 0; i < n; ++i)
+    if (s.ti_end[i] == now) {
+      index.push_back(uint32_t(i));
+      n_gas += i < ng;
+    }
+}
+
+void predict_to(ParticleStore& s, int64_t now, double tick_len, const Box& box,
+                const EosParams& eos) {
+  const ParticleView v = s.view();
+  const auto n = static_cast<std::ptrdiff_t>(v.n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n; ++i)
+    predict_particle(v, std::size_t(i), now, tick_len, box, eos);
+}
+
+void correct_active(ParticleStore& s, const ActiveSet& a, double tick_len, const Box& box,
+                    bool correct_u) {
+  const ParticleView v = s.view();
+  const auto n = static_cast<std::ptrdiff_t>(a.count(s.size()));
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < n; ++k) correct_particle(v, a[k], tick_len, box, correct_u);
+}
+
+double compute_timestep_criteria(ParticleStore& s, const ActiveSet& a, const TimestepParams& tp,
+                                 const GravityParams& gp) {
   const TimestepCriteria c = timestep_criteria(tp);
   const SofteningByType soft = softening_by_type(gp);
-  const ParticleView v = const_cast<ParticleStore&>(s).view();  // read-only use
-  const auto n = static_cast<std::ptrdiff_t>(s.size());
+  const ParticleView v = s.view();
+  const auto n = static_cast<std::ptrdiff_t>(a.count(s.size()));
   double dt = DBL_MAX;
 #pragma omp parallel for reduction(min : dt) schedule(static)
-  for (std::ptrdiff_t i = 0; i < n; ++i)
-    dt = std::min(dt, particle_timestep(timestep_input(v, std::size_t(i), soft), c));
-  if (tp.dt_max > 0.0) dt = std::min(dt, tp.dt_max);
+  for (std::ptrdiff_t k = 0; k < n; ++k) {
+    const std::size_t i = a[k];
+    v.dt_crit[i] = particle_timestep(timestep_input(v, i, soft), c);
+    dt = std::min(dt, v.dt_crit[i]);
+  }
   return dt;
 }
 

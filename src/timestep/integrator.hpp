@@ -1,7 +1,11 @@
-// CPU driver of the predictor-corrector and the global time step (OpenMP loops over the pure
-// functions in integrator_kern.hpp and timestep_kern.hpp).
+// CPU driver of the predictor-corrector in block form and of the time-step criteria (OpenMP loops
+// over the pure functions of block_step_kern.hpp and timestep_kern.hpp). The global scheme is the
+// special case of one step per synchronisation segment, every particle on rung 0.
 #pragma once
 
+#include <cstdint>
+
+#include "core/active_set.hpp"
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
 #include "gravity/gravity_params.hpp"
@@ -10,15 +14,31 @@
 
 namespace mpsph {
 
-// Saves the step-start state (pos0, vel0, u0, acc0, dudt0) and moves every particle to the
-// predicted state at t + dt. Positions are wrapped into a periodic box.
-void predict_step(ParticleStore& s, double dt, const Box& box);
+// Start of a synchronisation segment of `length` code time: every particle's state becomes the
+// base of its first step; its rung is 0 (`single_rung`, the global scheme) or the one of its
+// dt_limit. Returns false when some dt_limit is shorter than length / 2^kMaxRung.
+bool begin_segment(ParticleStore& s, double length, bool single_rung);
 
-// Corrector for positions and velocities of all particles, and for u of gas particles unless
-// `correct_u` is false (when a cooling model integrates u itself).
-void correct_step(ParticleStore& s, double dt, const Box& box, bool correct_u);
+// The earliest end of a current step: the tick of the next substep.
+int64_t next_tick(const ParticleStore& s);
 
-// The next global step: min over particles of the seed criteria (DBL_MAX if nothing limits).
-double next_timestep(const ParticleStore& s, const TimestepParams& tp, const GravityParams& gp);
+// The active particles at tick `now` (ti_end == now), gas first.
+void select_active(const ParticleStore& s, int64_t now, std::vector<uint32_t>& index,
+                   std::size_t& n_gas);
+
+// Moves every particle to tick `now` from the start of its current step (block_step_kern.hpp
+// predict_particle); positions are wrapped into a periodic box.
+void predict_to(ParticleStore& s, int64_t now, double tick_len, const Box& box,
+                const EosParams& eos);
+
+// Corrector of the active particles over their steps (u too unless `correct_u` is false: a
+// cooling model integrated it); the result is the base of their next steps.
+void correct_active(ParticleStore& s, const ActiveSet& a, double tick_len, const Box& box,
+                    bool correct_u);
+
+// The seed criteria of the active particles into dt_crit; returns their minimum (DBL_MAX if
+// nothing limits).
+double compute_timestep_criteria(ParticleStore& s, const ActiveSet& a, const TimestepParams& tp,
+                                 const GravityParams& gp);
 
 }  // namespace mpsph

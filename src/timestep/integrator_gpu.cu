@@ -1,13 +1,9 @@
 // Predictor and corrector on the device.
 #include <cuda_runtime.h>
 
-#include <algorithm>
-#include <cfloat>
-
 #include "core/cuda_check.hpp"
+#include "timestep/block_step_kern.hpp"
 #include "timestep/integrator_gpu.hpp"
-#include "timestep/integrator_kern.hpp"
-#include "timestep/timestep_kern.hpp"
 
 namespace mpsph {
 
@@ -15,42 +11,41 @@ namespace {
 
 constexpr unsigned kThreads = 256;
 
-__global__ void predict_kernel(ParticleView s, double dt, Box box) {
+__global__ void begin_segment_kernel(ParticleView s, double length, bool single_rung) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= s.n) return;
-  s.pos0[i] = s.pos[i];
-  s.vel0[i] = s.vel[i];
-  s.acc0[i] = s.acc[i];
-  const KinematicState p = predict_kinematics(s.pos[i], s.vel[i], s.acc[i], dt);
-  s.pos[i] = wrap_position(p.pos, box);
-  s.vel[i] = p.vel;
-  if (i < s.n_gas) {
-    s.u0[i] = s.u[i];
-    s.dudt0[i] = s.dudt[i];
-    s.u[i] = predict_energy(s.u[i], s.dudt[i], dt);
-  }
+  begin_particle_step(s, i, 0, single_rung ? 0 : rung_for_dt(s.dt_limit[i], length));
 }
 
-__global__ void correct_kernel(ParticleView s, double dt, Box box, bool correct_u) {
+__global__ void predict_kernel(ParticleView s, int64_t now, double tick_len, Box box,
+                               EosParams eos) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i >= s.n) return;
-  const KinematicState c = correct_kinematics(s.pos0[i], s.vel0[i], s.acc0[i], s.acc[i], dt);
-  s.pos[i] = wrap_position(c.pos, box);
-  s.vel[i] = c.vel;
-  if (correct_u && i < s.n_gas) s.u[i] = correct_energy(s.u0[i], s.dudt0[i], s.dudt[i], dt);
+  if (i < s.n) predict_particle(s, i, now, tick_len, box, eos);
+}
+
+__global__ void correct_kernel(ParticleView s, double tick_len, Box box, bool correct_u) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < s.n) correct_particle(s, i, tick_len, box, correct_u);
 }
 
 }  // namespace
 
-void predict_step_gpu(const ParticleView& d, double dt, const Box& box) {
+void begin_segment_gpu(const ParticleView& d, double length, bool single_rung) {
   if (d.n == 0) return;
-  predict_kernel<<<cuda_blocks(d.n, kThreads), kThreads>>>(d, dt, box);
+  begin_segment_kernel<<<cuda_blocks(d.n, kThreads), kThreads>>>(d, length, single_rung);
+  cuda_check_launch("begin_segment_kernel");
+}
+
+void predict_to_gpu(const ParticleView& d, int64_t now, double tick_len, const Box& box,
+                    const EosParams& eos) {
+  if (d.n == 0) return;
+  predict_kernel<<<cuda_blocks(d.n, kThreads), kThreads>>>(d, now, tick_len, box, eos);
   cuda_check_launch("predict_kernel");
 }
 
-void correct_step_gpu(const ParticleView& d, double dt, const Box& box, bool correct_u) {
+void correct_all_gpu(const ParticleView& d, double tick_len, const Box& box, bool correct_u) {
   if (d.n == 0) return;
-  correct_kernel<<<cuda_blocks(d.n, kThreads), kThreads>>>(d, dt, box, correct_u);
+  correct_kernel<<<cuda_blocks(d.n, kThreads), kThreads>>>(d, tick_len, box, correct_u);
   cuda_check_launch("correct_kernel");
 }
 

@@ -1,6 +1,7 @@
 #include "timestep/timestep_params.hpp"
 
 #include "core/config.hpp"
+#include "core/error.hpp"
 #include "core/param_format.hpp"
 
 namespace mpsph {
@@ -88,7 +89,31 @@ void add_timestep_params(Schema& s) {
          false,
          {},
          "code time",
-         "largest allowed step (0 = no limit)"});
+         "largest allowed step (0 = no limit); under the block scheme also the longest "
+         "synchronisation segment (energy.csv rows and checkpoints come at segment ends)"});
+  s.add({"timestep.scheme",
+         ParamType::Choice,
+         d.scheme == TimestepScheme::Block ? "block" : "global",
+         0,
+         0,
+         false,
+         false,
+         {"global", "block"},
+         "",
+         "global: one step for all particles; block: individual power-of-two steps "
+         "(docs/timestepping.md)"});
+  s.add({"timestep.limiter_factor",
+         ParamType::Int,
+         param_text(long(d.limiter_factor)),
+         0,
+         1024,
+         false,
+         false,
+         {},
+         "",
+         "block scheme: no gas step more than this factor longer than a neighbour's, with wake-up "
+         "(Saitoh & Makino 2009); a power of two, 0 = no limiter",
+         "timestep.scheme=block"});
   s.add({"timestep.dt_min",
          ParamType::Double,
          param_text(d.dt_min),
@@ -112,6 +137,15 @@ TimestepParams timestep_params_from(const Config& c) {
   p.energy_heating_only = c.get_bool("timestep.energy_heating_only");
   p.dt_max = c.get_double("timestep.dt_max");
   p.dt_min = c.get_double("timestep.dt_min");
+  p.scheme =
+      c.get_string("timestep.scheme") == "block" ? TimestepScheme::Block : TimestepScheme::Global;
+  if (p.scheme == TimestepScheme::Block) {
+    p.limiter_factor = int(c.get_int("timestep.limiter_factor"));
+    const int f = p.limiter_factor;
+    if (f != 0 && (f & (f - 1)) != 0)
+      throw Error("timestep.limiter_factor = " + std::to_string(f) +
+                  " must be a power of two (1, 2, 4, ...) or 0 for no limiter");
+  }
   return p;
 }
 

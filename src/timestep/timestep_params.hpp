@@ -8,6 +8,8 @@ namespace mpsph {
 class Config;
 class Schema;
 
+enum class TimestepScheme { Global, Block };
+
 struct TimestepParams {
   double courant = 0.1;  // C
   bool use_acceleration = true;
@@ -18,6 +20,14 @@ struct TimestepParams {
   bool energy_heating_only = true;  // u/|du/dt| limits heating only (see timestep_kern.hpp)
   double dt_max = 0.0;              // 0 = no maximum (code time)
   double dt_min = 0.0;              // abort when dt falls below this (0 = never)
+  TimestepScheme scheme = TimestepScheme::Global;
+  int limiter_factor = 4;  // block: power of two; 0 = no limiter
+  // log2 of limiter_factor (-1: no limiter).
+  int limiter_shift() const {
+    int d = -1;
+    for (int f = limiter_factor; f > 0; f >>= 1) ++d;
+    return d;
+  }
 };
 
 void add_timestep_params(Schema& schema);
