@@ -88,7 +88,7 @@ double step(StepBackend& b, double dt, Mark&& mark) {
   mark(7);
   b.correct(true);
   mark(8);
-  const double next = b.timestep();
+  const double next = b.timestep().dt;
   mark(9);
   return next;
 }
@@ -112,7 +112,7 @@ GpuResult run_gpu(std::size_t n_target, int steps) {
   auto b = make_gpu_backend(s.context());
   b->sync_from_host();
   initial_forces(*b);
-  double dt = b->timestep();
+  double dt = b->timestep().dt;
   cudaEvent_t ev[kStages + 1];
   for (auto& e : ev) check(cudaEventCreate(&e), "cudaEventCreate");
   std::vector<std::vector<double>> per(kStages);
@@ -146,7 +146,7 @@ std::vector<double> run_cpu(std::size_t n_target, int steps) {
   auto b = make_cpu_backend(s.context());
   b->sync_from_host();
   initial_forces(*b);
-  double dt = b->timestep();
+  double dt = b->timestep().dt;
   std::vector<double> sum(kStages + 1, 0.0);
   auto last = std::chrono::steady_clock::now();
   auto t_step = last;

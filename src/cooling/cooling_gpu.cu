@@ -7,6 +7,7 @@
 
 #include "cooling/cooling_gpu.hpp"
 #include "core/cuda_check.hpp"
+#include "timestep/block_step_kern.hpp"
 
 namespace mpsph {
 
@@ -27,12 +28,15 @@ __device__ double block_sum(double mine) {
   return sh[0];
 }
 
-__global__ void cooling_kernel(CoolingKernelParams p, ParticleView s, double dt, double* partial) {
+// Over the active gas; each particle over its own step (the global scheme: one dt for all).
+__global__ void cooling_kernel(CoolingKernelParams p, ParticleView s, ActiveSet a, std::size_t n,
+                               double tick_len, double* partial) {
   double radiated = 0.0;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < s.n_gas;
-       i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < n;
+       k += std::size_t(gridDim.x) * blockDim.x) {
+    const std::size_t i = a[k];
     int substeps = 0;
-    radiated += cool_stored_particle(p, s, i, dt, &substeps);
+    radiated += cool_stored_particle(p, s, i, particle_step(s, i, tick_len), &substeps);
   }
   const double total = block_sum(radiated);
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
@@ -77,10 +81,11 @@ GpuCooling::~GpuCooling() {
   cudaFree(radiated_);
 }
 
-void GpuCooling::apply(const ParticleView& d, double dt) {
-  const unsigned blocks = std::max(1u, std::min(kMaxBlocks, cuda_blocks(d.n_gas, kThreads)));
+void GpuCooling::apply(const ParticleView& d, const ActiveSet& a, double tick_len) {
+  const std::size_t n = a.gas_count(d.n_gas);
+  const unsigned blocks = std::max(1u, std::min(kMaxBlocks, cuda_blocks(n, kThreads)));
   double* partial = static_cast<double*>(partial_);
-  cooling_kernel<<<blocks, kThreads>>>(params_, d, dt, partial);
+  cooling_kernel<<<blocks, kThreads>>>(params_, d, a, n, tick_len, partial);
   cuda_check_launch("cooling_kernel");
   cooling_total_kernel<<<1, kThreads>>>(partial, blocks, static_cast<double*>(radiated_));
   cuda_check_launch("cooling_total_kernel");

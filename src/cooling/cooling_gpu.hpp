@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cooling/cooling.hpp"
+#include "core/active_set.hpp"
 #include "core/particle_store.hpp"
 
 namespace mpsph {
@@ -18,9 +19,10 @@ class GpuCooling {
   GpuCooling(const GpuCooling&) = delete;
   GpuCooling& operator=(const GpuCooling&) = delete;
 
-  // u, dudt_cool and temperature of the gas of `d` over dt (asynchronous); the energy radiated,
-  // sum m (u0 + dt a - u), is left in device_radiated().
-  void apply(const ParticleView& d, double dt);
+  // u, dudt_cool and temperature of the active gas of `d`, each over its own step
+  // ((ti_end - ti_begin) tick_len; asynchronous); the energy radiated, sum m (u0 + dt a - u), is
+  // left in device_radiated().
+  void apply(const ParticleView& d, const ActiveSet& a, double tick_len);
 
   // Device address of the energy radiated in the last apply() (0 before the first).
   const double* device_radiated() const { return static_cast<const double*>(radiated_); }

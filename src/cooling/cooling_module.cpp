@@ -39,9 +39,7 @@ class CoolingModule final : public PhysicsModule {
   void run_stage(std::size_t, const StageArgs& a) override {
 #ifdef MPSPH_HAVE_CUDA
     if (gpu_) {
-      if (!a.active.all())
-        throw Error("cooling: individual time steps are not yet implemented on the GPU backend");
-      gpu_->apply(a.p, double(kTicks) * a.tick_len);
+      gpu_->apply(a.p, a.active, a.tick_len);
       return;
     }
 #endif

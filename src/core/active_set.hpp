@@ -1,6 +1,8 @@
 // The particles a stage of a (sub)step works on: all of them, or the active ones of individual
-// time steps as a sorted list of store indices (gas first, since gas leads the store order).
-// Host or device addresses, as the backend that made it.
+// time steps - those whose step ends at tick `tick` (ti_end == tick) - as a sorted list of store
+// indices (gas first, since gas leads the store order). Host or device addresses, as the backend
+// that made it; n and n_gas are known on the host either way. Kernels that work per leaf or per
+// group rather than through the list test membership with contains().
 #pragma once
 
 #include <cstddef>
@@ -14,11 +16,16 @@ struct ActiveSet {
   const uint32_t* index = nullptr;  // null: every particle (n and n_gas are then not used)
   std::size_t n = 0;                // active particles
   std::size_t n_gas = 0;            // of which gas: the first n_gas entries
+  int64_t tick = -1;                // the active particles are those with ti_end == tick
 
   MPSPH_HD bool all() const { return index == nullptr; }
   // How many are active, of `total` particles or `total_gas` gas particles.
   MPSPH_HD std::size_t count(std::size_t total) const { return index ? n : total; }
   MPSPH_HD std::size_t gas_count(std::size_t total_gas) const { return index ? n_gas : total_gas; }
+  // Whether store index i is active, from the particles' step ends (ParticleView::ti_end).
+  MPSPH_HD bool contains(const int64_t* ti_end, std::size_t i) const {
+    return index == nullptr || ti_end[i] == tick;
+  }
   // Store index of the k-th active particle.
   MPSPH_HD std::size_t operator[](std::size_t k) const { return index ? index[k] : k; }
 };

@@ -69,12 +69,17 @@ struct DirectArgs {
   Sum4* partial;  // [split][n] when splits > 1
   Vec3d* acc;     // view.acc_grav
   double* pot;    // view.pot
+  // Active set of individual time steps: only particles with ti_end == tick are written; null:
+  // every particle.
+  const int64_t* ti_end;
+  int64_t tick;
 };
 
 // Writes the final result of particle i: G applied, and (uniform path) the self pair removed.
 template <bool kUniform>
 __device__ __forceinline__ void finish(const DirectArgs& a, int i, double ax, double ay, double az,
                                        double pt) {
+  if (a.ti_end && a.ti_end[i] != a.tick) return;
   if (kUniform) pt += double(a.xm[i].w) * double(plummer_factors(a.eps2, -0.0f).g);
   a.acc[i] = {a.G * ax, a.G * ay, a.G * az};
   a.pot[i] = a.G * pt;
@@ -344,7 +349,7 @@ GpuDirectGravity::GpuDirectGravity() : impl_(std::make_unique<Impl>()) {}
 GpuDirectGravity::~GpuDirectGravity() = default;
 
 void GpuDirectGravity::compute(const ParticleView& v, const GravityParams& p, double G,
-                               bool j_split) {
+                               bool j_split, const ActiveSet& active) {
   Impl& m = *impl_;
   m.timed = false;
   if (v.n == 0) return;
@@ -408,6 +413,8 @@ void GpuDirectGravity::compute(const ParticleView& v, const GravityParams& p, do
   a.partial = m.partial.get();
   a.acc = v.acc_grav;
   a.pot = v.pot;
+  a.ti_end = active.all() ? nullptr : v.ti_end;
+  a.tick = active.tick;
   m.splits = splits;
 
   cuda_check(cudaEventRecord(m.ev[0]), "recording an event");

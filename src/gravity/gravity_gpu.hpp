@@ -18,6 +18,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/active_set.hpp"
 #include "core/particle_store.hpp"
 #include "gravity/gravity_params.hpp"
 #include "gravity/octree_kern.hpp"
@@ -49,7 +50,11 @@ class GpuGravity {
   // kernel (with j-splitting). The relative criterion uses |acc_grav| on entry as |a_old| from the
   // second call on (the CPU solver's rule). Throws mpsph::Error on CUDA errors and for
   // p.group_size > 64 (one warp holds at most two targets per lane).
-  void compute(const ParticleView& device_view, const GravityParams& p, double G);
+  // With an active set (individual time steps) the tree is built from every particle and walked
+  // for the groups with active members, whose geometry is that of their active members (as the
+  // CPU solver); only the active particles' acc_grav and pot are written.
+  void compute(const ParticleView& device_view, const GravityParams& p, double G,
+               const ActiveSet& active = ActiveSet{});
   // acc_grav on the device is a previous evaluation's (a restart): the next call may use the
   // relative criterion at once.
   void assume_previous();
@@ -77,8 +82,11 @@ class GpuDirectGravity {
   GpuDirectGravity(const GpuDirectGravity&) = delete;
   GpuDirectGravity& operator=(const GpuDirectGravity&) = delete;
 
-  // acc_grav and pot of all particles (G applied), softening p.softening[type], kernel p.kernel.
-  void compute(const ParticleView& device_view, const GravityParams& p, double G, bool j_split);
+  // acc_grav and pot of all particles (G applied), softening p.softening[type], kernel p.kernel;
+  // with an active set, the sums of every particle are formed (the same work) and those of the
+  // active ones written.
+  void compute(const ParticleView& device_view, const GravityParams& p, double G, bool j_split,
+               const ActiveSet& active = ActiveSet{});
   std::size_t device_bytes() const;
   double last_kernel_ms() const;  // the pair kernel (and the split reduction), CUDA events
   int last_splits() const;        // number of j-ranges used by the last call

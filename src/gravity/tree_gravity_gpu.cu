@@ -60,6 +60,10 @@ struct WalkArgs {
   unsigned long long* counts;  // [0] node interactions, [1] particle interactions
   Vec3d* acc;                  // caller order
   double* pot;
+  // Active set of individual time steps: the targets are the particles with ti_end == tick
+  // (caller order); null: every particle.
+  const int64_t* ti_end;
+  int64_t tick;
 };
 
 // Targets of one lane: TPL of them (targets t and t + 32 of the group).
@@ -138,6 +142,7 @@ template <SofteningKernel K, int TPL>
 __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
   __shared__ NodeList node_lists[kWalkWarps];
   __shared__ PartList part_lists[kWalkWarps];
+  __shared__ int32_t target_lists[kWalkWarps][kMaxGroupSize];
   const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
   NodeList& NL = node_lists[warp];
   PartList& PL = part_lists[warp];
@@ -152,13 +157,26 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
     g = __shfl_sync(kFull, g, 0);
     if (g >= a.t.n_groups) break;
     const int32_t gb = a.t.group_begin[g], ge = a.t.group_begin[g + 1];
-    const int ng = ge - gb;
+    // The targets: the group's active members (all of them without an active set), tree order.
+    int32_t* targets = target_lists[warp];
+    int ng = 0;
+    for (int32_t base = gb; base < ge; base += kWarp) {
+      const int32_t i = base + lane;
+      const bool on = i < ge && (!a.ti_end || a.ti_end[a.t.order[i]] == a.tick);
+      const unsigned on_mask = __ballot_sync(kFull, on);
+      if (on) targets[ng + __popc(on_mask & lanes_below)] = i;
+      ng += __popc(on_mask);
+    }
+    __syncwarp();
+    if (ng == 0) continue;  // warp-uniform
 
-    // Group geometry, as tree_gravity.cpp: bounding box, centre, largest softening, min |a_old|.
-    Vec3d lo = P.pos[gb], hi = lo;
+    // Group geometry over the targets, as tree_gravity.cpp: bounding box, centre, largest
+    // softening, min |a_old|.
+    Vec3d lo = P.pos[targets[0]], hi = lo;
     float eps_max = 0.0f;
-    double a_min = a.t.acc_old ? a.t.acc_old[gb] : 0.0;
-    for (int32_t i = gb + lane; i < ge; i += kWarp) {
+    double a_min = a.t.acc_old ? a.t.acc_old[targets[0]] : 0.0;
+    for (int t = lane; t < ng; t += kWarp) {
+      const int32_t i = targets[t];
       const Vec3d x = P.pos[i];
       lo = {fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z)};
       hi = {fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z)};
@@ -193,7 +211,7 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
     for (int u = 0; u < TPL; ++u) {
       const int t = slot + u * kWarp;
       if (t < ng) {
-        const int32_t i = gb + t;
+        const int32_t i = targets[t];
         tg.x[u] = vec_cast<float>(P.pos[i] - centre);
         const float e = P.eps[i];
         tg.e2[u] = e * e;
@@ -385,7 +403,7 @@ struct GpuGravity::Impl {
     for (cudaEvent_t e : ev) cudaEventDestroy(e);
   }
 
-  void walk(const ParticleView& v, const GravityParams& p, double G) {
+  void walk(const ParticleView& v, const GravityParams& p, double G, const ActiveSet& active) {
     const DeviceTreeView t = tree.view();
     ctrl.reserve(2, "walk control words");
     counts.reserve(2, "interaction counters");
@@ -413,6 +431,8 @@ struct GpuGravity::Impl {
     a.counts = counts.get();
     a.acc = v.acc_grav;
     a.pot = v.pot;
+    a.ti_end = active.all() ? nullptr : v.ti_end;
+    a.tick = active.tick;
     if (spline) {
       two ? launch_walk<SofteningKernel::Spline, 2>(a, blocks)
           : launch_walk<SofteningKernel::Spline, 1>(a, blocks);
@@ -430,7 +450,8 @@ void GpuGravity::assume_previous() {
   impl_->have_previous = true;
 }
 
-void GpuGravity::compute(const ParticleView& v, const GravityParams& p, double G) {
+void GpuGravity::compute(const ParticleView& v, const GravityParams& p, double G,
+                         const ActiveSet& active) {
   Impl& m = *impl_;
   m.timed = false;
   m.stats = {};
@@ -444,7 +465,7 @@ void GpuGravity::compute(const ParticleView& v, const GravityParams& p, double G
   }
   if (p.method == GravityMethod::Direct) {
     cuda_check(cudaEventRecord(m.ev[0]), "recording an event");
-    m.direct.compute(v, p, G, true);
+    m.direct.compute(v, p, G, true, active);
     cuda_check(cudaEventRecord(m.ev[4]), "recording an event");
     cuda_check(cudaEventSynchronize(m.ev[4]), "direct gravity");
     m.timed = true;
@@ -461,7 +482,7 @@ void GpuGravity::compute(const ParticleView& v, const GravityParams& p, double G
   cuda_check(cudaEventRecord(m.ev[0]), "recording an event");
   m.tree.build(v, p.softening, p.leaf_size, p.group_size, relative,
                gpu::BuildEvents{m.ev[1], m.ev[2], m.ev[3]});
-  m.walk(v, p, G);
+  m.walk(v, p, G, active);
   cuda_check(cudaEventRecord(m.ev[4]), "recording an event");
   cuda_check(cudaEventSynchronize(m.ev[4]), "tree gravity");
   cuda_check(cudaGetLastError(), "tree gravity");

@@ -28,6 +28,7 @@ class CpuBackend final : public StepBackend {
 
   bool begin_segment(double length, bool single_rung) override {
     length_ = length;
+    now_ = 0;
     tick_len_ = length / double(kTicks);  // exact: a power of two
     return mpsph::begin_segment(c_.store, length, single_rung);
   }
@@ -41,10 +42,11 @@ class CpuBackend final : public StepBackend {
     order_particles(c_.store, c_.box);
     drop_removed(c_.store);
     n_gas_ = c_.store.n_gas();
-    if (block_) {
+    if (block_ && now_ != kAllActive && now_ < kTicks) {
       select_active(c_.store, now_, active_index_, active_.n_gas);
       active_.index = active_index_.data();
       active_.n = active_index_.size();
+      active_.tick = now_;
     } else {
       active_ = ActiveSet{};
     }
@@ -72,9 +74,10 @@ class CpuBackend final : public StepBackend {
   void correct(bool integrate_u) override {
     correct_active(c_.store, active_, tick_len_, c_.box, integrate_u);
   }
-  double timestep() override {
-    const double dt = compute_timestep_criteria(c_.store, active_, c_.tstep, c_.grav);
-    if (!block_) return dt;
+  StepTimes timestep() override {
+    StepTimes st;
+    st.dt = compute_timestep_criteria(c_.store, active_, c_.tstep, c_.grav);
+    if (!block_) return st;
     // The limiter reads the neighbours' new dt_crit: a second pass.
     limit_timesteps(c_.store, active_, neighbours_, now_, length_, double(c_.tstep.limiter_factor));
     const ParticleView v = c_.store.view();
@@ -82,11 +85,11 @@ class CpuBackend final : public StepBackend {
     double dt_min = DBL_MAX;
 #pragma omp parallel for schedule(static) reduction(min : dt_min)
     for (std::ptrdiff_t k = 0; k < n; ++k) dt_min = std::min(dt_min, v.dt_limit[active_[k]]);
-    return dt_min;
-  }
-  bool assign_rungs() override {
-    return mpsph::assign_rungs(c_.store, active_, neighbours_, now_, length_,
-                               c_.tstep.limiter_shift());
+    st.dt = dt_min;
+    if (now_ != kAllActive && now_ < kTicks)
+      st.rungs_ok =
+          assign_rungs(c_.store, active_, neighbours_, now_, length_, c_.tstep.limiter_shift());
+    return st;
   }
   std::vector<double> energy_last_step() override {
     std::vector<double> e;
@@ -117,6 +120,7 @@ class CpuBackend final : public StepBackend {
   void sync_to_host() override {}
   void sync_from_host() override {
     n_gas_ = c_.store.n_gas();
+    now_ = kAllActive;  // initial conditions or a restart: a synchronisation point
   }
 
  private:
@@ -127,7 +131,7 @@ class CpuBackend final : public StepBackend {
   std::size_t n_gas_ = 0;
   uint64_t next_id_ = 1;
   double length_ = 0.0, tick_len_ = 0.0;
-  int64_t now_ = 0;
+  int64_t now_ = kAllActive;  // the current substep's tick; kAllActive outside a segment
   std::vector<uint32_t> active_index_;
   ActiveSet active_;
 };

@@ -1,10 +1,13 @@
 // The GPU backend (CUDA builds): the particles live in DeviceParticles for the whole run; every
 // stage is a CUDA driver calling the MPSPH_HD functions of its module; the host store is written
-// only by sync_to_host() (snapshots, checkpoints). One host synchronisation per step: timestep()
-// reduces the next dt, the conserved sums and the particle counts in one pass and copies them, with
-// the SPH error word and the modules' energy terms, in one transfer; conserved() then returns
-// those sums until the state changes, and the next order stage sizes the particle changes from
-// the counts.
+// only by sync_to_host() (snapshots, checkpoints). One host synchronisation per (sub)step:
+// timestep() reduces the next dt, the conserved sums and the particle counts in one pass and
+// copies them, with the SPH error word, the modules' energy terms and (block scheme) the next
+// substep's tick and active counts, in one transfer; conserved() then returns those sums until
+// the state changes, and the next order stage sizes the particle changes from the counts.
+// Block scheme: the active set is selected on the device after the order stage (a list of store
+// indices, its size known from that transfer); begin_segment() adds one synchronisation per
+// segment (the first substep's tick and the too-short check).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -24,44 +27,50 @@
 #include "sph/sph_gpu.hpp"
 #include "timestep/block_timeline_kern.hpp"
 #include "timestep/integrator_gpu.hpp"
+#include "timestep/limiter_gpu.hpp"
 
 namespace mpsph {
 
 namespace {
 
-__global__ void end_force_kernel(ParticleView s, bool gravity) {
-  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i < s.n) end_force_particle(s, i, gravity);
+__global__ void end_force_kernel(ParticleView s, ActiveSet a, std::size_t n, bool gravity) {
+  const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (k < n) end_force_particle(s, a[k], gravity);
 }
 
 class GpuBackend final : public StepBackend {
  public:
-  explicit GpuBackend(const StepContext& ctx) : c_(ctx) {
-    if (ctx.tstep.scheme == TimestepScheme::Block)
-      throw Error(
-          "timestep.scheme: block (individual time steps) is not yet implemented on the GPU "
-          "backend; use run.device: cpu, or timestep.scheme: global");
+  explicit GpuBackend(const StepContext& ctx)
+      : c_(ctx), block_(ctx.tstep.scheme == TimestepScheme::Block) {
     for (const EnergyTerm& t : ctx.energy_terms) energy_ptrs_.push_back(t.last_step);
   }
   const char* name() const override { return "gpu"; }
   Backend kind() const override { return Backend::Gpu; }
 
-  // The global scheme: one step per segment, every particle on rung 0 and active.
   bool begin_segment(double length, bool single_rung) override {
+    length_ = length;
     tick_len_ = length / double(kTicks);  // exact: a power of two
-    begin_segment_gpu(d_.view(), length, single_rung);
+    now_ = 0;
+    if (!block_) {
+      begin_segment_gpu(d_.view(), length, true, timeline_.device_too_short());
+      next_ = {uint64_t(kTicks), d_.size(), d_.view().n_gas, 0};
+      changed();
+      return true;
+    }
+    timeline_.clear_flags();
+    begin_segment_gpu(d_.view(), length, single_rung, timeline_.device_too_short());
+    timeline_.scan(d_.view());
+    next_ = timeline_.read();  // the segment's one extra synchronisation
     changed();
-    return true;
+    return next_.too_short == 0;
   }
-  int64_t next_tick() override { return kTicks; }
+  int64_t next_tick() override { return int64_t(next_.next_tick); }
   void predict(int64_t now) override {
+    now_ = now;
     predict_to_gpu(d_.view(), now, tick_len_, c_.box, c_.eos);
     changed();
   }
-  std::size_t active_count() const override { return d_.size(); }
-  bool assign_rungs() override {
-    throw Error("gpu backend: rungs of individual time steps are not yet implemented");
-  }
+  std::size_t active_count() const override { return active_.count(d_.size()); }
   void order() override {
     // The counts of the last synchronisation describe the arrays as the stages left them.
     if (!counts_valid_) count_on_host();
@@ -76,6 +85,7 @@ class GpuBackend final : public StepBackend {
           type_counts_[std::size_t(t)] + (t < kNumTypes ? spawn_counts_[std::size_t(t)] : 0) > 0;
     order_.sort(d_, c_.box, kinds > 1);
     // The sort put the removed particles last: cut them off.
+    const std::size_t removed = type_counts_[kNumTypes];
     std::size_t n = 0;
     for (int t = 0; t < kNumTypes; ++t) {
       type_counts_[std::size_t(t)] += spawn_counts_[std::size_t(t)];
@@ -84,45 +94,80 @@ class GpuBackend final : public StepBackend {
     type_counts_[kNumTypes] = 0;
     spawn_counts_ = {};
     d_.set_counts(n, type_counts_[kGas]);
+    if (block_ && now_ != kAllActive && now_ < kTicks) {
+      // The next substep's counts came with the last synchronisation; particles created or
+      // removed since (modules' requests) make them stale: count again then.
+      if (spawned > 0 || removed > 0) {
+        timeline_.scan(d_.view());
+        next_ = timeline_.read();
+      }
+      active_ = timeline_.select(d_.view(), now_, next_.n_next, next_.n_next_gas);
+    } else {
+      active_ = ActiveSet{};
+    }
     changed();
   }
-  void smoothing_lengths() override { sph_.smoothing_lengths(d_.view(), c_.box, c_.sph); }
-  void density() override { sph_.density(d_.view(), c_.box, c_.sph); }
-  void prepare_force() override { sph_.prepare_force(d_.view(), c_.eos, c_.sph); }
-  void sph_forces() override { sph_.forces(d_.view(), c_.box, c_.sph); }
+  void smoothing_lengths() override { sph_.smoothing_lengths(d_.view(), c_.box, c_.sph, active_); }
+  void density() override { sph_.density(d_.view(), c_.box, c_.sph, active_); }
+  void prepare_force() override { sph_.prepare_force(d_.view(), c_.eos, c_.sph, active_); }
+  void sph_forces() override { sph_.forces(d_.view(), c_.box, c_.sph, active_); }
   void gravity() override {
-    if (c_.grav.enabled) gravity_.compute(d_.view(), c_.grav, c_.G);
+    if (c_.grav.enabled) gravity_.compute(d_.view(), c_.grav, c_.G, active_);
   }
   void end_force() override {
     const ParticleView v = d_.view();
-    if (v.n == 0) return;
-    end_force_kernel<<<cuda_blocks(v.n, 256), 256>>>(v, c_.grav.enabled);
+    const std::size_t n = active_.count(v.n);
+    if (n == 0) return;
+    end_force_kernel<<<cuda_blocks(n, 256), 256>>>(v, active_, n, c_.grav.enabled);
     cuda_check_launch("end_force_kernel");
     changed();
   }
   void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
-    m.run_stage(index, StageArgs{d_.view(), c_.box, time, step, ActiveSet{}, tick_len_});
+    m.run_stage(index, StageArgs{d_.view(), c_.box, time, step, active_, tick_len_});
     changed();
     counts_valid_ = false;  // the stage may have changed types or asked for particles
   }
   void correct(bool integrate_u) override {
-    correct_all_gpu(d_.view(), tick_len_, c_.box, integrate_u);
+    correct_active_gpu(d_.view(), active_, tick_len_, c_.box, integrate_u);
     changed();
   }
-  double timestep() override {
-    reduce();
-    return scalars_.dt;
+  StepTimes timestep() override {
+    StepTimes st;
+    if (!block_) {
+      reduce(BlockStepInfo{});
+      st.dt = scalars_.dt;
+      return st;
+    }
+    // Criteria, limiter, rungs and wake-up on the device, then the one synchronisation.
+    const ParticleView v = d_.view();
+    timeline_.clear_flags();
+    timestep_criteria_gpu(v, active_, c_.tstep, c_.grav);
+    limit_timesteps_gpu(sph_, v, c_.box, active_, now_, length_, double(c_.tstep.limiter_factor));
+    const bool in_segment = now_ != kAllActive && now_ < kTicks;
+    if (in_segment) {
+      new_rungs_gpu(v, active_, now_, length_, timeline_.device_too_short());
+      wake_neighbours_gpu(sph_, v, c_.box, active_, now_, c_.tstep.limiter_shift());
+      timeline_.scan(v);
+    }
+    changed();
+    reduce(BlockStepInfo{true, now_, timeline_.device_words()});
+    st.dt = scalars_.dt;
+    if (in_segment) {
+      next_ = scalars_.timeline;
+      st.rungs_ok = next_.too_short == 0;
+    }
+    return st;
   }
   std::vector<double> energy_last_step() override {
-    if (!have_scalars_) reduce();
+    if (!have_scalars_) reduce(BlockStepInfo{});
     return scalars_.energy;
   }
   Conserved conserved() override {
-    if (!have_scalars_) reduce();
+    if (!have_scalars_) reduce(BlockStepInfo{});
     return scalars_.conserved;
   }
   HealthReport health() override {
-    if (!have_scalars_) reduce();
+    if (!have_scalars_) reduce(BlockStepInfo{});
     return scalars_.health;
   }
   std::size_t gas_count() const override { return d_.view().n_gas; }
@@ -139,6 +184,8 @@ class GpuBackend final : public StepBackend {
     d_.upload(c_.store);
     host_stale_ = false;
     have_scalars_ = false;
+    now_ = kAllActive;  // initial conditions or a restart: a synchronisation point
+    active_ = ActiveSet{};
     count_on_host();
   }
 
@@ -160,9 +207,11 @@ class GpuBackend final : public StepBackend {
     }
     counts_valid_ = true;
   }
-  void reduce() {
+  // The step's reduction; `block` takes dt from the limited steps and copies the timeline words.
+  // (Outside timestep() a reduction only serves the conserved sums, counts and health.)
+  void reduce(const BlockStepInfo& block) {
     scalars_ = reduction_.run(d_.view(), c_.tstep, c_.grav, c_.grav.enabled,
-                              sph_.device_error_flags(), energy_ptrs_);
+                              sph_.device_error_flags(), energy_ptrs_, block);
     have_scalars_ = true;
     type_counts_ = scalars_.type_counts;
     spawn_counts_ = scalars_.spawn_counts;
@@ -174,6 +223,7 @@ class GpuBackend final : public StepBackend {
   }
 
   StepContext c_;
+  bool block_;
   DeviceParticles d_;
   DeviceOrder order_;
   DeviceSpawner spawner_;
@@ -188,7 +238,11 @@ class GpuBackend final : public StepBackend {
   bool have_scalars_ = false;
   bool host_stale_ = false;
   uint64_t next_id_ = 1;
-  double tick_len_ = 0.0;
+  double length_ = 0.0, tick_len_ = 0.0;
+  int64_t now_ = kAllActive;  // the current substep's tick; kAllActive outside a segment
+  GpuTimeline timeline_;
+  BlockTimeline next_{};  // the next substep: its tick and active counts (from the device)
+  ActiveSet active_;
 };
 
 }  // namespace

@@ -151,7 +151,7 @@ Simulation::Simulation(const RunOptions& opt) {
   backend_->sync_from_host();
   compute_forces();
   timer_.time("time step", [&] {
-    dt_ = backend_->timestep();
+    dt_ = backend_->timestep().dt;
     if (tstep_.dt_max > 0.0) dt_ = std::min(dt_, tstep_.dt_max);
   });
   check_health();
@@ -279,17 +279,17 @@ std::size_t Simulation::substep(double t0, double length, int64_t now) {
   const double t = t0 + double(now) * tick_len;
   timer_.time("predict", [&] { backend_->predict(now); });
   compute_forces();
-  const std::size_t n_active = backend_->active_count();
   run_module_stages(Slot::AfterForces, t);
   timer_.time("correct", [&] { backend_->correct(!modules_integrate_u_); });
   time_ = t;
   ++step_;
   timer_.time("time step", [&] {
-    dt_ = backend_->timestep();
+    const StepTimes st = backend_->timestep();
+    if (!st.rungs_ok) throw Error(too_short_message(length, t0));
+    dt_ = st.dt;
     if (tstep_.dt_max > 0.0) dt_ = std::min(dt_, tstep_.dt_max);
-    if (tstep_.scheme == TimestepScheme::Block && now < kTicks && !backend_->assign_rungs())
-      throw Error(too_short_message(length, t0));
   });
+  const std::size_t n_active = backend_->active_count();
   check_health();
   if (!energy_terms_.empty()) {
     const std::vector<double> e = backend_->energy_last_step();

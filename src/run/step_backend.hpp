@@ -38,6 +38,12 @@ struct StepContext {
   std::vector<EnergyTerm> energy_terms;
 };
 
+// What timestep() found.
+struct StepTimes {
+  double dt = 0.0;       // smallest dt_limit (block) or criterion (global) of the active particles
+  bool rungs_ok = true;  // false: some particle needs a step below segment / 2^kMaxRung
+};
+
 class StepBackend {
  public:
   virtual ~StepBackend() = default;
@@ -59,6 +65,7 @@ class StepBackend {
   // are dropped), then sorts by (type, Morton key), builds the trees and selects the active
   // particles (those whose step ends at the predicted tick) for the stages that follow.
   virtual void order() = 0;
+  // Particles of the current active set (valid from order() to the next predict()).
   virtual std::size_t active_count() const = 0;
   virtual void smoothing_lengths() = 0;
   virtual void density() = 0;
@@ -72,15 +79,12 @@ class StepBackend {
   // The corrector of the active particles; u too unless a module integrates it (integrate_u =
   // false).
   virtual void correct(bool integrate_u) = 0;
-  // The criteria of the active particles (dt_crit) and, under the block scheme, the neighbour
-  // limiter (dt_limit); returns the smallest dt_limit of the active particles. On the GPU backend
-  // this is the step's one host synchronisation, which also collects the conserved sums, the
-  // particle counts and the modules' last-step energies.
-  virtual double timestep() = 0;
-  // Block scheme, inside a segment (now < kTicks): the rungs of the active particles' next steps
-  // and the wake-up of their neighbours. False when some particle needs a step below
-  // length / 2^kMaxRung.
-  virtual bool assign_rungs() = 0;
+  // The end of a substep: the criteria of the active particles (dt_crit) and, under the block
+  // scheme, the neighbour limiter (dt_limit) and - inside a segment (now < kTicks) - the rungs of
+  // the active particles' next steps and the wake-up of their neighbours. On the GPU backend
+  // this is the substep's one host synchronisation, which also collects the conserved sums, the
+  // particle counts, the modules' last-step energies and the next substep's tick and active set.
+  virtual StepTimes timestep() = 0;
   // The last-step values of StepContext::energy_terms, in order.
   virtual std::vector<double> energy_last_step() = 0;
   virtual Conserved conserved() = 0;  // accounted = 0

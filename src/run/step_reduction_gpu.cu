@@ -8,6 +8,7 @@
 #include "run/diagnostics_kern.hpp"
 #include "run/health_kern.hpp"
 #include "run/step_reduction_gpu.hpp"
+#include "timestep/block_timeline_kern.hpp"
 #include "timestep/timestep_kern.hpp"
 
 namespace mpsph {
@@ -38,6 +39,7 @@ struct Result {
   unsigned long long health_first;  // smallest index of a particle that fails the health check
   unsigned int health_bits;
   uint32_t flags;
+  BlockTimeline timeline;
 };
 
 __device__ void combine(Sums& a, const Sums& b) {
@@ -71,8 +73,9 @@ __device__ Sums block_reduce(Sums mine) {
 // Every thread of the block runs the same number of iterations (the loop bound is uniform), so the
 // warp votes that count types see full warps.
 __global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, SofteningByType soft,
-                                 bool with_potential, Sums* partial, unsigned long long* counts,
-                                 unsigned int* health_bits, unsigned long long* health_first) {
+                                 BlockStepInfo block, bool with_potential, Sums* partial,
+                                 unsigned long long* counts, unsigned int* health_bits,
+                                 unsigned long long* health_first) {
   __shared__ unsigned int block_counts[kCounts];
   __shared__ unsigned int block_bits;
   __shared__ unsigned long long block_first;
@@ -87,7 +90,10 @@ __global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, SofteningBy
     const bool valid = i < s.n;
     int type = -1, spawn = -1;
     if (valid) {
-      acc.dt = fmin(acc.dt, particle_timestep(timestep_input(s, i, soft), c));
+      if (!block.block)
+        acc.dt = fmin(acc.dt, particle_timestep(timestep_input(s, i, soft), c));
+      else if (block.now == kAllActive || s.ti_begin[i] == block.now)
+        acc.dt = fmin(acc.dt, s.dt_limit[i]);
       add_particle(acc.c, s, i, with_potential);
       type = s.type[i];
       if (s.spawn_mass[i] > 0.0) spawn = s.spawn_type[i];
@@ -119,7 +125,8 @@ __global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, SofteningBy
 }
 
 __global__ void final_sums_kernel(const Sums* partial, unsigned n_partial, const uint32_t* flags,
-                                  EnergyPointers energy, Result* out) {
+                                  EnergyPointers energy, const BlockTimeline* timeline,
+                                  Result* out) {
   Sums acc = zero_sums();
   for (unsigned b = threadIdx.x; b < n_partial; b += blockDim.x) combine(acc, partial[b]);
   const Sums total = block_reduce(acc);
@@ -127,6 +134,7 @@ __global__ void final_sums_kernel(const Sums* partial, unsigned n_partial, const
     out->s = total;
     out->flags = flags ? *flags : 0u;
     for (int k = 0; k < energy.n; ++k) out->energy[k] = *energy.p[k];
+    if (timeline) out->timeline = *timeline;
   }
 }
 
@@ -145,7 +153,8 @@ GpuStepReduction::~GpuStepReduction() {
 StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& tp,
                                   const GravityParams& gp, bool with_potential,
                                   const uint32_t* device_error_flags,
-                                  const std::vector<const double*>& device_energy_terms) {
+                                  const std::vector<const double*>& device_energy_terms,
+                                  const BlockStepInfo& block) {
   if (device_energy_terms.size() > std::size_t(kMaxEnergyTerms))
     throw Error("more than " + std::to_string(kMaxEnergyTerms) +
                 " module energy terms: raise kMaxEnergyTerms in run/step_reduction_gpu.hpp");
@@ -162,12 +171,12 @@ StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& t
   cuda_check(cudaMemsetAsync(&result->health_first, 0xff, sizeof result->health_first),
              "step reduction");
   const unsigned blocks = std::max(1u, std::min(kMaxBlocks, cuda_blocks(d.n, kThreads)));
-  step_sums_kernel<<<blocks, kThreads>>>(d, c, soft, with_potential, static_cast<Sums*>(partial_),
-                                         result->counts, &result->health_bits,
-                                         &result->health_first);
+  step_sums_kernel<<<blocks, kThreads>>>(d, c, soft, block, with_potential,
+                                         static_cast<Sums*>(partial_), result->counts,
+                                         &result->health_bits, &result->health_first);
   cuda_check_launch("step_sums_kernel");
   final_sums_kernel<<<1, kThreads>>>(static_cast<const Sums*>(partial_), blocks, device_error_flags,
-                                     energy, result);
+                                     energy, block.block ? block.timeline : nullptr, result);
   cuda_check_launch("final_sums_kernel");
   Result r;
   cuda_check(cudaMemcpy(&r, result_, sizeof r, cudaMemcpyDeviceToHost),
@@ -186,6 +195,7 @@ StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& t
     out.spawn_counts[std::size_t(t)] = r.counts[kNumTypes + 1 + t];
   out.energy.assign(r.energy, r.energy + energy.n);
   out.error_flags = r.flags;
+  out.timeline = r.timeline;
   out.health.bits = r.health_bits;
   out.health.first = r.health_bits ? std::size_t(r.health_first) : SIZE_MAX;
   return out;

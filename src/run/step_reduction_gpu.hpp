@@ -1,8 +1,9 @@
 // The GPU backend's one host synchronisation per step (defined in step_reduction_gpu.cu, CUDA
 // builds only): one pass over all particles computes the next time step (timestep_kern.hpp), the
 // conserved sums (diagnostics_kern.hpp), the particle counts by type and the pending spawn requests
-// (particle_changes.hpp) and the health check (health_kern.hpp), and one copy brings them to the host together with a device error word
-// of the SPH stages and the last-step values of the modules' energy terms.
+// (particle_changes.hpp) and the health check (health_kern.hpp), and one copy brings them to the
+// host together with a device error word of the SPH stages and the last-step values of the modules'
+// energy terms.
 #pragma once
 
 #include <array>
@@ -14,6 +15,7 @@
 #include "gravity/gravity_params.hpp"
 #include "run/diagnostics.hpp"
 #include "run/health.hpp"
+#include "timestep/integrator_gpu.hpp"
 #include "timestep/timestep_params.hpp"
 
 namespace mpsph {
@@ -21,8 +23,18 @@ namespace mpsph {
 // The most module energy terms one run may have.
 constexpr int kMaxEnergyTerms = 8;
 
+// Under the block scheme the reduction takes dt from the limited steps of the particles whose
+// steps start at `now` (all of them at kAllActive) and copies the timeline words of the substep.
+struct BlockStepInfo {
+  bool block = false;
+  int64_t now = 0;
+  const BlockTimeline* timeline = nullptr;  // device words (integrator_gpu.hpp)
+};
+
 struct StepScalars {
-  double dt = 0.0;      // min over particles of the criteria, dt_max applied
+  // Global scheme: min over particles of the criteria; block: min dt_limit of the particles
+  // whose steps start now. dt_max applied.
+  double dt = 0.0;
   Conserved conserved;  // measure_conserved()
   // Particles of each type 0..5, and kRemoved ones at [kNumTypes].
   std::array<std::size_t, kNumTypes + 1> type_counts{};
@@ -31,6 +43,7 @@ struct StepScalars {
   std::vector<double> energy;  // values behind the device pointers passed to run(), in order
   HealthReport health;         // the health check of every particle (health_kern.hpp)
   uint32_t error_flags = 0;    // the device word passed to run() (0 when none)
+  BlockTimeline timeline{};    // block scheme: the words of BlockStepInfo::timeline
 };
 
 class GpuStepReduction {
@@ -43,7 +56,8 @@ class GpuStepReduction {
   // Sums in double in a fixed order (a run is reproducible); counts are integers.
   StepScalars run(const ParticleView& d, const TimestepParams& tp, const GravityParams& gp,
                   bool with_potential, const uint32_t* device_error_flags,
-                  const std::vector<const double*>& device_energy_terms);
+                  const std::vector<const double*>& device_energy_terms,
+                  const BlockStepInfo& block = BlockStepInfo{});
 
  private:
   void* partial_ = nullptr;  // per-block partial sums

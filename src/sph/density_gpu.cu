@@ -19,12 +19,13 @@ namespace {
 using gpu::kWarpsPerBlock;
 
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, gpu::kPairMinBlocksPerSm)
-    density_kernel(ParticleView v, Box box, gpu::TreeView t, gpu::LeafLists ll) {
+    density_kernel(ParticleView v, Box box, gpu::TreeView t, gpu::LeafLists ll, ActiveSet a) {
   __shared__ gpu::LeafStage stage[kWarpsPerBlock];
   const int64_t leaf = gpu::global_warp();
   if (leaf >= t.n_leaves) return;
   const std::size_t i = std::size_t(leaf) * kLeafSize + gpu::lane_id();
-  const bool active = i < v.n_gas;
+  const bool active = i < v.n_gas && a.contains(v.ti_end, i);
+  if (!__any_sync(gpu::kFullMask, active)) return;  // the whole warp: a leaf without work
   const Vec3d xi = active ? v.pos[i] : Vec3d{0, 0, 0};
   const float h_i = active ? v.h[i] : 0.f;
   DensitySums sums;
@@ -59,8 +60,9 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
 
 }  // namespace
 
-void GpuSph::density(const ParticleView& d, const Box& box, const SphParams& /*p*/) {
-  if (d.n_gas == 0) return;
+void GpuSph::density(const ParticleView& d, const Box& box, const SphParams& /*p*/,
+                     const ActiveSet& a) {
+  if (d.n_gas == 0 || a.gas_count(d.n_gas) == 0) return;
   impl_->build(d, box, true);
   gpu::LeafLists ll;
   if (impl_->mode == GpuNeighbourMode::LeafLists) {
@@ -70,7 +72,7 @@ void GpuSph::density(const ParticleView& d, const Box& box, const SphParams& /*p
   }
   const unsigned threads = kWarpsPerBlock * 32;
   density_kernel<<<cuda_blocks(std::size_t(impl_->n_leaves) * kLeafSize, threads), threads>>>(
-      d, box, impl_->view(), ll);
+      d, box, impl_->view(), ll, a);
   cuda_check_launch("density_kernel");
   impl_->lists_valid = impl_->mode == GpuNeighbourMode::LeafLists;
 }

@@ -19,9 +19,11 @@ namespace {
 
 using gpu::kWarpsPerBlock;
 
-__global__ void prepare_force_kernel(ParticleView v, EosParams eos, bool balsara, float eps_prime) {
-  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i >= v.n_gas) return;
+__global__ void prepare_force_kernel(ParticleView v, EosParams eos, bool balsara, float eps_prime,
+                                     ActiveSet a, std::size_t n) {
+  const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (k >= n) return;
+  const std::size_t i = a[k];
   const EosState e = eos_state(eos, v.rho[i], v.u[i]);
   v.pressure[i] = e.pressure;
   v.csound[i] = e.csound;
@@ -29,12 +31,14 @@ __global__ void prepare_force_kernel(ParticleView v, EosParams eos, bool balsara
 }
 
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, gpu::kPairMinBlocksPerSm)
-    force_kernel(ParticleView v, Box box, gpu::TreeView t, gpu::LeafLists ll, PairForceParams vp) {
+    force_kernel(ParticleView v, Box box, gpu::TreeView t, gpu::LeafLists ll, PairForceParams vp,
+                 ActiveSet a) {
   __shared__ gpu::LeafStage stage[kWarpsPerBlock];
   const int64_t leaf = gpu::global_warp();
   if (leaf >= t.n_leaves) return;
   const std::size_t i = std::size_t(leaf) * kLeafSize + gpu::lane_id();
-  const bool active = i < v.n_gas;
+  const bool active = i < v.n_gas && a.contains(v.ti_end, i);
+  if (!__any_sync(gpu::kFullMask, active)) return;  // the whole warp: a leaf without work
   const Vec3d xi = active ? v.pos[i] : Vec3d{0, 0, 0};
   const ForceParticle pi = active ? force_particle(v, i) : ForceParticle{0.f, 1.f, 0.f, 0.f, 0.f};
   ForceSums sums;
@@ -53,22 +57,24 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, gpu::kPairMinBlocksPerSm)
 
 }  // namespace
 
-void GpuSph::prepare_force(const ParticleView& d, const EosParams& eos, const SphParams& p) {
-  if (d.n_gas == 0) return;
+void GpuSph::prepare_force(const ParticleView& d, const EosParams& eos, const SphParams& p,
+                           const ActiveSet& a) {
+  const std::size_t n = a.gas_count(d.n_gas);
+  if (n == 0) return;
   const unsigned threads = 256;
-  prepare_force_kernel<<<cuda_blocks(d.n_gas, threads), threads>>>(d, eos, p.balsara,
-                                                                   float(p.balsara_eps));
+  prepare_force_kernel<<<cuda_blocks(n, threads), threads>>>(d, eos, p.balsara,
+                                                             float(p.balsara_eps), a, n);
   cuda_check_launch("prepare_force_kernel");
 }
 
-void GpuSph::forces(const ParticleView& d, const Box& box, const SphParams& p) {
-  if (d.n_gas == 0) return;
+void GpuSph::forces(const ParticleView& d, const Box& box, const SphParams& p, const ActiveSet& a) {
+  if (d.n_gas == 0 || a.gas_count(d.n_gas) == 0) return;
   if (impl_->n_leaves != int((d.n_gas + kLeafSize - 1) / kLeafSize))
     throw Error("GPU SPH: forces requested without the neighbour structure of this step for " +
                 std::to_string(d.n_gas) + " gas particles (density() builds it)");
   const unsigned threads = kWarpsPerBlock * 32;
   force_kernel<<<cuda_blocks(std::size_t(impl_->n_leaves) * kLeafSize, threads), threads>>>(
-      d, box, impl_->view(), impl_->stored_lists(), pair_force_params(p));
+      d, box, impl_->view(), impl_->stored_lists(), pair_force_params(p), a);
   cuda_check_launch("force_kernel");
 }
 

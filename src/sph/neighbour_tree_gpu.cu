@@ -150,6 +150,11 @@ TreeView GpuSph::Impl::view() const {
   return t;
 }
 
+gpu::TreeView GpuSph::tree_for_pairs(const ParticleView& d, const Box& box) {
+  impl_->build(d, box, true);
+  return impl_->view();
+}
+
 GpuSph::GpuSph() : impl_(std::make_unique<Impl>()) {}
 GpuSph::~GpuSph() = default;
 

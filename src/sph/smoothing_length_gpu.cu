@@ -118,13 +118,14 @@ constexpr int kMinBlocksPerSm = 5;
 
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocksPerSm)
     smoothing_length_kernel(ParticleView v, Box box, TreeView t, int n_b, float h_min,
-                            uint32_t* flags) {
+                            uint32_t* flags, ActiveSet a) {
   __shared__ gpu::LeafStage stage[kWarpsPerBlock];
   const int64_t leaf = gpu::global_warp();
   if (leaf >= t.n_leaves) return;
   gpu::LeafStage& st = stage[threadIdx.x >> 5];
   const std::size_t i = std::size_t(leaf) * kLeafSize + gpu::lane_id();
-  const bool active = i < v.n_gas;
+  const bool active = i < v.n_gas && a.contains(v.ti_end, i);
+  if (!__any_sync(kFullMask, active)) return;  // the whole warp: a leaf without work
   const gpu::Geometry g(box);
   const double tol = gpu::tree_tolerance(t, box);
   const TreeNode q = t.nodes[leaf];
@@ -271,7 +272,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocksPerSm)
 
 }  // namespace
 
-void GpuSph::smoothing_lengths(const ParticleView& d, const Box& box, const SphParams& p) {
+void GpuSph::smoothing_lengths(const ParticleView& d, const Box& box, const SphParams& p,
+                               const ActiveSet& a) {
   const std::size_t n = d.n_gas;
   if (n == 0) return;
   const int n_b = p.n_neighbours;
@@ -282,10 +284,11 @@ void GpuSph::smoothing_lengths(const ParticleView& d, const Box& box, const SphP
     throw Error("sph.n_neighbours = " + std::to_string(n_b) +
                 " exceeds what the GPU smoothing-length search holds per particle (" +
                 std::to_string(kGatherCap - 1) + ")");
+  if (a.gas_count(n) == 0) return;
   impl_->build(d, box, false);
   const unsigned threads = kWarpsPerBlock * 32;
   smoothing_length_kernel<<<cuda_blocks(std::size_t(impl_->n_leaves) * kLeafSize, threads),
-                            threads>>>(d, box, impl_->view(), n_b, float(p.h_min), impl_->flags);
+                            threads>>>(d, box, impl_->view(), n_b, float(p.h_min), impl_->flags, a);
   cuda_check_launch("smoothing_length_kernel");
 }
 

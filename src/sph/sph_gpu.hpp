@@ -26,11 +26,16 @@
 #include <memory>
 #include <string>
 
+#include "core/active_set.hpp"
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
 #include "sph/sph_params.hpp"
 
 namespace mpsph {
+
+namespace gpu {
+struct TreeView;
+}
 
 // How the density and force passes find the candidate leaves of each leaf.
 enum class GpuNeighbourMode {
@@ -64,16 +69,29 @@ class GpuSph {
   // measure the difference).
   void set_sub_boxes(bool on);
 
+  // Every stage works on the active gas of `a` (default: all gas); neighbours are all gas, as they
+  // are (the inactive ones predicted). The leaf kernels run one warp per leaf as before; a leaf
+  // without an active particle returns at once, and its inactive lanes only help stage.
+  //
   // Sets h and nngb of gas [0, n_gas) as compute_smoothing_lengths does (exact N_B rule, ties,
   // h_min floor). Throws mpsph::Error at once when there are fewer than N_B + 1 gas particles.
-  void smoothing_lengths(const ParticleView& d, const Box& box, const SphParams& p);
+  void smoothing_lengths(const ParticleView& d, const Box& box, const SphParams& p,
+                         const ActiveSet& a = ActiveSet{});
   // Sets rho, divv, curlv of gas from the current positions, velocities and h (builds the
   // neighbour structure that forces() uses).
-  void density(const ParticleView& d, const Box& box, const SphParams& p);
+  void density(const ParticleView& d, const Box& box, const SphParams& p,
+               const ActiveSet& a = ActiveSet{});
   // Sets pressure, csound, balsara of gas.
-  void prepare_force(const ParticleView& d, const EosParams& eos, const SphParams& p);
-  // OVERWRITES acc (hydro only), dudt and vsig of gas, over the neighbour structure of density().
-  void forces(const ParticleView& d, const Box& box, const SphParams& p);
+  void prepare_force(const ParticleView& d, const EosParams& eos, const SphParams& p,
+                     const ActiveSet& a = ActiveSet{});
+  // OVERWRITES acc (hydro only), dudt and vsig of gas, over the neighbour structure of density()
+  // (which must have had the same active set).
+  void forces(const ParticleView& d, const Box& box, const SphParams& p,
+              const ActiveSet& a = ActiveSet{});
+
+  // The neighbour tree rebuilt from the current positions and h of all gas, for pair passes of
+  // other stages (the time-step limiter) with gpu::for_each_pair in walk mode (no leaf lists).
+  gpu::TreeView tree_for_pairs(const ParticleView& d, const Box& box);
 
   // Diagnostic: for every gas i, the number of j != i with r_ij < h_i + h_j that the pair passes
   // visit (device array of n_gas), over the neighbour structure of density().

@@ -93,10 +93,10 @@ MPSPH_HD void correct_particle(const ParticleView& v, std::size_t i, double tick
 }
 
 // The limiter's reference step of neighbour j at tick `now`: its new criterion when it is active
-// (its step ends now), the step of its rung otherwise.
+// (its step ends now, or now = kAllActive), the step of its rung otherwise.
 MPSPH_HD double limiter_reference(const ParticleView& v, std::size_t j, int64_t now,
                                   double length) {
-  return v.ti_end[j] == now ? v.dt_crit[j] : std::ldexp(length, -int(v.rung[j]));
+  return now == kAllActive || v.ti_end[j] == now ? v.dt_crit[j] : ldexp(length, -int(v.rung[j]));
 }
 
 // The rung of active particle i's next step, which starts at `now` (< kTicks), from its limited
@@ -106,7 +106,7 @@ MPSPH_HD bool new_rung_particle(const ParticleView& v, std::size_t i, int64_t no
   const int rung = aligned_rung(wanted, v.rung[i], now);
   v.rung[i] = uint8_t(rung);
   v.ti_end[i] = now + rung_ticks(rung);
-  return !(wanted == kMaxRung && std::ldexp(length, -kMaxRung) > v.dt_limit[i]);
+  return !(wanted == kMaxRung && ldexp(length, -kMaxRung) > v.dt_limit[i]);
 }
 
 // Applies a wake-up requested for particle j (rung_wake above its rung) when j is inactive (its

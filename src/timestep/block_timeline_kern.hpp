@@ -28,6 +28,9 @@ namespace mpsph {
 constexpr int kTickBits = 60;
 constexpr int64_t kTicks = int64_t(1) << kTickBits;  // ticks per segment
 constexpr int kMaxRung = 50;                         // 51 rungs: dt down to L / 2^50
+// `now` of a synchronisation point outside a segment (the start of a run, a restart): every
+// particle is active there, whatever its ti_end says.
+constexpr int64_t kAllActive = -1;
 
 MPSPH_HD int64_t rung_ticks(int rung) {
   return int64_t(1) << (kTickBits - rung);

@@ -26,6 +26,7 @@
 #include "core/rng.hpp"
 #include "run/simulation.hpp"
 #include "run/simulation_test_support.hpp"
+#include "timestep/block_timeline_kern.hpp"
 
 using namespace mpsph;
 
@@ -79,10 +80,12 @@ Diff compare_step(const CoolingModel& m, const ParticleStore& start, double dt) 
   const double radiated_cpu = apply_cooling(cpu, m, dt).radiated_energy;
 
   ParticleStore gpu = start;
+  // Every particle on one step of the whole segment, as the global scheme sets them.
+  for (std::size_t i = 0; i < gpu.size(); ++i) gpu.ti_begin[i] = 0, gpu.ti_end[i] = kTicks;
   DeviceParticles d;
   d.upload(gpu);
   GpuCooling cooling(m);
-  cooling.apply(d.view(), dt);
+  cooling.apply(d.view(), ActiveSet{}, dt / double(kTicks));
   double radiated_gpu = 0.0;
   REQUIRE(cudaMemcpy(&radiated_gpu, cooling.device_radiated(), sizeof(double),
                      cudaMemcpyDeviceToHost) == cudaSuccess);

@@ -1,6 +1,7 @@
 // Whole runs on the GPU backend against the CPU backend on the same initial conditions: energies
 // over 50 steps, the Evrard collapse at N = 1e5 (energy to t = 3, profiles at t = 0.8), the Sod
-// tube's L1 errors, and the GPU order stage.
+// tube's L1 errors, the GPU order stage, and individual (block) time steps: rungs, particle
+// updates and energies against the CPU backend, and restarts bit for bit.
 #ifdef MPSPH_HAVE_CUDA
 #include <algorithm>
 #include <chrono>
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -275,6 +277,106 @@ TEST_CASE("GPU order stage gives the CPU's (type, Morton key) order", "[gpu][ord
       same = same && g.id[i] == cpu.id[i] && g.type[i] == cpu.type[i] && g.pos[i].x == cpu.pos[i].x;
     // Exact: same keys from the same morton_key(), both sorts stable with index tie-break.
     CHECK(same);
+  }
+}
+namespace {
+
+// "particle updates: N" of <dir>/timing.txt.
+double particle_updates(const std::string& dir) {
+  std::ifstream f(dir + "/timing.txt");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("particle updates: ", 0) == 0) return std::stod(line.substr(18));
+  return -1.0;
+}
+
+const char* kBlockEvrard = R"(
+run: {t_end: 0.4, diagnostics_every: 1}
+setup: {type: evrard, n_particles: 20000}
+gravity: {softening: [0.02]}
+timestep: {scheme: block, dt_max: 0.1}
+)";
+
+}  // namespace
+
+TEST_CASE("block time steps: the GPU gives the CPU's rungs, updates and energies",
+          "[gpu][backend][block]") {
+  const std::string dc = scratch_dir("block_cpu"), dg = scratch_dir("block_gpu");
+  std::map<uint64_t, int> rung_cpu;
+  {
+    Simulation cpu(options(dc, kBlockEvrard, "cpu"));
+    REQUIRE(cpu.run());
+    const ParticleStore& s = cpu.particles();
+    for (std::size_t i = 0; i < s.size(); ++i) rung_cpu[s.id[i]] = s.rung[i];
+  }
+  std::size_t same = 0, n = 0;
+  int max_rung = 0;
+  {
+    Simulation gpu(options(dg, kBlockEvrard, "gpu"));
+    REQUIRE(gpu.run());
+    const ParticleStore& s = gpu.particles();
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      same += rung_cpu.at(s.id[i]) == s.rung[i];
+      max_rung = std::max(max_rung, int(s.rung[i]));
+      ++n;
+    }
+  }
+  const double uc = particle_updates(dc), ug = particle_updates(dg);
+  const auto rc = read_energy(dc), rg = read_energy(dg);
+  REQUIRE(rc.size() == rg.size());
+  REQUIRE(rc.size() == 5);  // t = 0 and the four segment ends
+  const double et = max_rel(rg, rc, &EnergyRow::etot), ek = max_rel(rg, rc, &EnergyRow::ek);
+  std::printf(
+      "[gpu backend] block Evrard N=2e4 to t=0.4: same last rung %zu of %zu (max rung %d); "
+      "particle updates cpu %.0f gpu %.0f; max rel diff E_tot %.3g E_kin %.3g; "
+      "rel_error cpu %.3g gpu %.3g\n",
+      same, n, max_rung, uc, ug, et, ek, rc.back().rel, rg.back().rel);
+  // Rungs are discrete: a particle whose limited step lies within float rounding of a power of
+  // two, or whose limiter pair sits at the edge of the kernel support (the GPU tests pairs at
+  // the corrected positions, the CPU at the force evaluation's), may take the neighbouring rung.
+  // Such particles are rare: 99% must agree, and the work within 1%.
+  CHECK(double(same) >= 0.99 * double(n));
+  CHECK(max_rung >= 2);  // the run did use several rungs
+  CHECK(std::fabs(ug - uc) <= 0.01 * uc);
+  // The energies at the synchronisation points: the bound of the global scheme's 50-step
+  // comparison (float rounding of pair terms carried through the run; measured 5e-8 on the H200,
+  // 2026-11-25, with every rung equal).
+  CHECK(et < 1e-5);
+  CHECK(ek < 1e-5);
+}
+
+TEST_CASE("block time steps on the GPU: a restarted run is bit-identical", "[gpu][block]") {
+  const std::string a = scratch_dir("block_restart_a"), b = scratch_dir("block_restart_b");
+  const std::vector<std::string> ov = {"setup.n_particles=5000", "run.snapshot_times=[0.2]"};
+  {
+    Simulation full(options(a, kBlockEvrard, "gpu", ov));
+    REQUIRE(full.run());
+  }
+  {
+    std::vector<std::string> first = ov;
+    first.push_back("run.max_steps=1");  // stops at the end of the first segment (t = 0.1)
+    Simulation sim(options(b, kBlockEvrard, "gpu", first));
+    CHECK_FALSE(sim.run());
+    CHECK(sim.time() == 0.1);
+  }
+  RunOptions cont;
+  cont.restart_path = b + "/checkpoint.h5";
+  cont.overrides = {"run.max_steps=0"};
+  cont.device = "gpu";
+  cont.quiet = true;
+  Simulation second(cont);
+  REQUIRE(second.run());
+  for (const char* name : {"/snapshot_0001.h5", "/snapshot_0002.h5"}) {
+    INFO(name);
+    const ParticleStore x = read_snapshot(a + name), y = read_snapshot(b + name);
+    REQUIRE(x.size() == y.size());
+    bool identical = true;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      identical = identical && x.id[i] == y.id[i] && x.pos[i].x == y.pos[i].x &&
+                  x.pos[i].y == y.pos[i].y && x.pos[i].z == y.pos[i].z &&
+                  x.vel[i].x == y.vel[i].x && x.vel[i].y == y.vel[i].y &&
+                  x.vel[i].z == y.vel[i].z && x.u[i] == y.u[i] && x.rho[i] == y.rho[i];
+    CHECK(identical);
   }
 }
 #endif
