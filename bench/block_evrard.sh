@@ -7,6 +7,7 @@
 #
 # The block runs use timestep.dt_max = DT_MAX (default 0.05) as the segment length; the global
 # runs take the same criteria (Courant 0.3 of the seed) with one step for all particles.
+# SCHEMES="block" (environment) runs only the block scheme.
 set -uo pipefail
 BIN=${1:?usage: bench/block_evrard.sh MPSPH_BINARY OUTDIR DEVICE N T_END [DT_MAX] [--set ...]}
 OUT=${2:?}
@@ -18,7 +19,7 @@ shift 6 2>/dev/null || shift $#
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$OUT"
 printf "%-6s %-8s %-7s %9s %13s %9s %11s\n" device N scheme substeps updates wall_s max_dE_E0
-for scheme in global block; do
+for scheme in ${SCHEMES:-global block}; do
   dir=$OUT/evrard_${DEVICE}_${N}_${scheme}
   extra=(--set timestep.scheme=$scheme)
   [ "$scheme" = block ] && extra+=(--set timestep.dt_max=$DT_MAX)
