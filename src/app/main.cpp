@@ -9,6 +9,7 @@
 
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "io/hdf5_handles.hpp"
 #include "io/run_info.hpp"
 #include "io/snapshot_info.hpp"
 #include "run/health.hpp"
@@ -32,7 +33,8 @@ const char* kUsage =
     "A run writes into run.output_dir: snapshot_NNNN.h5 (GADGET-4/SWIFT HDF5 layout),\n"
     "energy.csv, config_resolved.yaml, checkpoint.h5 and timing.txt. SIGINT/SIGTERM write a\n"
     "checkpoint and stop; `mpsph run --restart` continues bit-identically.\n"
-    "Exit codes: 0 success, 1 error (one-line cause on stderr), 2 usage error, 3 stopped early,\n4 the run went bad (non-finite or impossible values: diagnosis and diagnostic snapshot).\n";
+    "Exit codes: 0 success, 1 error (one-line cause on stderr), 2 usage error, 3 stopped early,\n4 "
+    "the run went bad (non-finite or impossible values: diagnosis and diagnostic snapshot).\n";
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -93,6 +95,10 @@ int cmd_params(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) would kill the process with SIGXFSZ, without a message or a
+  // checkpoint; ignored, the write fails with EFBIG and is reported like a full disk.
+  std::signal(SIGXFSZ, SIG_IGN);
+  mpsph::h5::no_cleanup_at_exit();
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {

@@ -56,28 +56,32 @@ void write_checkpoint(const std::string& path, const ParticleStore& store,
   h5::write_scalar_attribute(root, "NumParticles", uint64_t{n}, ctx);
   h5::write_string_attribute(root, "Code", "mpsph " MPSPH_VERSION, ctx);
 
-  h5::Group st = h5::create_group(root, "State", ctx);
-  h5::write_scalar_attribute(st.get(), "Time", state.time, ctx);
-  h5::write_scalar_attribute(st.get(), "TimeStep", state.dt, ctx);
-  h5::write_scalar_attribute(st.get(), "Step", int64_t{state.step}, ctx);
-  h5::write_scalar_attribute(st.get(), "NextSnapshot", int64_t{state.next_snapshot}, ctx);
-  h5::write_string_attribute(st.get(), "ConfigYAML", state.config_yaml, ctx);
-  // One attribute per entry: the name is the key, the value is stored exactly.
-  h5::Group scalars = h5::create_group(st.get(), "Scalars", ctx);
-  for (const auto& [key, value] : state.scalars) {
-    if (key.empty()) throw Error(ctx + ": a scalar has an empty name");
-    h5::write_scalar_attribute(scalars.get(), key, value, ctx);
+  {
+    h5::Group st = h5::create_group(root, "State", ctx);
+    h5::write_scalar_attribute(st.get(), "Time", state.time, ctx);
+    h5::write_scalar_attribute(st.get(), "TimeStep", state.dt, ctx);
+    h5::write_scalar_attribute(st.get(), "Step", int64_t{state.step}, ctx);
+    h5::write_scalar_attribute(st.get(), "NextSnapshot", int64_t{state.next_snapshot}, ctx);
+    h5::write_string_attribute(st.get(), "ConfigYAML", state.config_yaml, ctx);
+    // One attribute per entry: the name is the key, the value is stored exactly.
+    h5::Group scalars = h5::create_group(st.get(), "Scalars", ctx);
+    for (const auto& [key, value] : state.scalars) {
+      if (key.empty()) throw Error(ctx + ": a scalar has an empty name");
+      h5::write_scalar_attribute(scalars.get(), key, value, ctx);
+    }
+    h5::Group counters = h5::create_group(st.get(), "Counters", ctx);
+    for (const auto& [key, value] : state.counters) {
+      if (key.empty()) throw Error(ctx + ": a counter has an empty name");
+      h5::write_scalar_attribute(counters.get(), key, int64_t{value}, ctx);
+    }
   }
-  h5::Group counters = h5::create_group(st.get(), "Counters", ctx);
-  for (const auto& [key, value] : state.counters) {
-    if (key.empty()) throw Error(ctx + ": a counter has an empty name");
-    h5::write_scalar_attribute(counters.get(), key, int64_t{value}, ctx);
+  {
+    h5::Group particles = h5::create_group(root, "Particles", ctx);
+    for_each_kept_field(store, [&](const FieldInfo& f, const auto& v) {
+      h5::write_dataset(particles.get(), f.member, masked_rows(f, v, store.type), ctx);
+    });
   }
-
-  h5::Group particles = h5::create_group(root, "Particles", ctx);
-  for_each_kept_field(store, [&](const FieldInfo& f, const auto& v) {
-    h5::write_dataset(particles.get(), f.member, masked_rows(f, v, store.type), ctx);
-  });
+  // The groups above are closed: commit() flushes, fsyncs and renames the finished file.
   file.commit();
 }
 

@@ -52,4 +52,12 @@ inline void silence_errors() {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 }
 
+// Call first in main(), before any other HDF5 call. A file whose flush failed (a full disk) cannot
+// be closed: HDF5 keeps it open, and its clean-up at exit then crashes in H5F__close_cb (HDF5
+// 1.10.8, seen on a full tmpfs). mpsph closes every file it finishes itself, so the clean-up at
+// exit has nothing to do but that crash.
+inline void no_cleanup_at_exit() {
+  H5dont_atexit();
+}
+
 }  // namespace mpsph::h5

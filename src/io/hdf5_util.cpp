@@ -2,10 +2,12 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "io/durable_file.hpp"
 
 namespace mpsph::h5 {
 
@@ -40,6 +42,27 @@ std::vector<T> read_numeric_attribute(hid_t loc, const std::string& name, hid_t 
   return values;
 }
 
+// The OS reason behind the latest HDF5 failure: HDF5's file drivers record "errno = N" in the
+// description of the error they push (e.g. a write() that failed with ENOSPC or EFBIG). Empty when
+// the error stack holds none. Must be called before the next HDF5 call, which clears the stack.
+std::string os_reason_from_error_stack() {
+  int found = 0;
+  auto visit = [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
+    int* out = static_cast<int*>(data);
+    const char* at = e->desc ? std::strstr(e->desc, "errno = ") : nullptr;
+    if (*out == 0 && at) *out = std::atoi(at + 8);
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, visit, &found);
+  return found > 0 ? std::strerror(found) : std::string();
+}
+
+// "<ctx>: <what> failed[: <OS reason>]" for a failed HDF5 write.
+Error write_failure(const std::string& ctx, const std::string& what) {
+  const std::string reason = os_reason_from_error_stack();
+  return Error(ctx + ": " + what + " failed" + (reason.empty() ? "" : ": " + reason));
+}
+
 }  // namespace
 
 // ------------------------------------------------------------------ files
@@ -63,14 +86,14 @@ File open_for_reading(const std::string& path, const std::string& what) {
 
 TempFile::TempFile(std::string path, std::string what)
     : path_(std::move(path)),
-      tmp_(path_ + ".tmp"),
+      tmp_(temporary_name(path_)),
       context_("cannot write " + what + " " + in_quotes(path_)) {
   silence_errors();
   // Probe with stdio first: the OS reason (missing directory, permission) is what the user needs.
   if (std::FILE* probe = std::fopen(tmp_.c_str(), "wb")) {
     std::fclose(probe);
   } else {
-    throw Error(context_ + ": " + std::strerror(errno));
+    throw Error(write_error(context_, tmp_, errno));
   }
   PropertyList fapl(H5Pcreate(H5P_FILE_ACCESS));
   // The 1.8 object format keeps attributes larger than 64 KiB (a long resolved config) in dense
@@ -81,8 +104,9 @@ TempFile::TempFile(std::string path, std::string what)
   }
   const hid_t id = H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
   if (id < 0) {
+    const Error e = write_failure(context_, "HDF5 creating " + in_quotes(tmp_));
     std::remove(tmp_.c_str());
-    throw Error(context_ + ": HDF5 cannot create " + in_quotes(tmp_));
+    throw e;
   }
   file_ = File(id);
 }
@@ -95,9 +119,16 @@ TempFile::~TempFile() {
 }
 
 void TempFile::commit() {
-  if (file_.close() < 0) throw Error(context_ + ": flushing " + in_quotes(tmp_) + " failed");
-  if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
-    throw Error(context_ + ": renaming " + in_quotes(tmp_) + " failed: " + std::strerror(errno));
+  // Every group and dataset must be closed first: H5Fclose only flushes and releases the file once
+  // nothing in it is open, and the rename below must see the finished file.
+  const ssize_t open_objects = H5Fget_obj_count(file_.get(), H5F_OBJ_ALL | H5F_OBJ_LOCAL);
+  if (open_objects != 1)
+    throw Error(context_ + ": internal error: " + std::to_string(open_objects - 1) +
+                " HDF5 objects still open when the file is finished");
+  if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0)
+    throw write_failure(context_, "flushing " + in_quotes(tmp_));
+  if (file_.close() < 0) throw write_failure(context_, "closing " + in_quotes(tmp_));
+  commit_temporary(tmp_, path_, context_);
   committed_ = true;
 }
 
@@ -110,7 +141,7 @@ bool has_link(hid_t loc, const std::string& name) {
 
 Group create_group(hid_t loc, const std::string& name, const std::string& ctx) {
   Group g(H5Gcreate2(loc, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  if (!g.valid()) throw Error(ctx + ": cannot create group " + in_quotes(name));
+  if (!g.valid()) throw write_failure(ctx, "creating group " + in_quotes(name));
   return g;
 }
 
@@ -145,7 +176,7 @@ void write_scalar_attribute(hid_t loc, const std::string& name, hid_t native_typ
   Dataspace space(H5Screate(H5S_SCALAR));
   Attribute a(H5Acreate2(loc, name.c_str(), native_type, space.get(), H5P_DEFAULT, H5P_DEFAULT));
   if (!a.valid() || H5Awrite(a.get(), native_type, value) < 0)
-    throw Error(ctx + ": writing attribute " + in_quotes(name) + " failed");
+    throw write_failure(ctx, "writing attribute " + in_quotes(name));
 }
 
 void write_array_attribute(hid_t loc, const std::string& name, hid_t native_type,
@@ -154,7 +185,7 @@ void write_array_attribute(hid_t loc, const std::string& name, hid_t native_type
   Dataspace space(H5Screate_simple(1, &dim, nullptr));
   Attribute a(H5Acreate2(loc, name.c_str(), native_type, space.get(), H5P_DEFAULT, H5P_DEFAULT));
   if (!a.valid() || H5Awrite(a.get(), native_type, values) < 0)
-    throw Error(ctx + ": writing attribute " + in_quotes(name) + " failed");
+    throw write_failure(ctx, "writing attribute " + in_quotes(name));
 }
 
 void write_string_attribute(hid_t loc, const std::string& name, const std::string& value,
@@ -167,7 +198,7 @@ void write_string_attribute(hid_t loc, const std::string& name, const std::strin
     throw Error(ctx + ": cannot make the string type for attribute " + in_quotes(name));
   Attribute a(H5Acreate2(loc, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
   if (!a.valid() || H5Awrite(a.get(), type.get(), value.c_str()) < 0)
-    throw Error(ctx + ": writing attribute " + in_quotes(name) + " failed");
+    throw write_failure(ctx, "writing attribute " + in_quotes(name));
 }
 
 bool has_attribute(hid_t loc, const std::string& name) {
@@ -248,9 +279,9 @@ Dataset write_dataset(hid_t loc, const std::string& name, hid_t native_scalar, i
   Dataspace space(H5Screate_simple(components == 1 ? 1 : 2, dims, nullptr));
   Dataset d(H5Dcreate2(loc, name.c_str(), native_scalar, space.get(), H5P_DEFAULT, H5P_DEFAULT,
                        H5P_DEFAULT));
-  if (!d.valid()) throw Error(ctx + ": cannot create dataset " + in_quotes(name));
+  if (!d.valid()) throw write_failure(ctx, "creating dataset " + in_quotes(name));
   if (n > 0 && H5Dwrite(d.get(), native_scalar, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-    throw Error(ctx + ": writing dataset " + in_quotes(name) + " failed");
+    throw write_failure(ctx, "writing dataset " + in_quotes(name));
   return d;
 }
 

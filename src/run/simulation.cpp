@@ -3,16 +3,19 @@
 #include <omp.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cfloat>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
+#include "io/durable_file.hpp"
 #include "io/snapshot.hpp"
 #include "run/device.hpp"
+#include "run/energy_csv.hpp"
 #include "run/health.hpp"
 #include "run/health_kern.hpp"
 #include "run/module_registry.hpp"
@@ -74,12 +77,7 @@ Simulation::Simulation(const RunOptions& opt) {
   std::filesystem::create_directories(run_.output_dir, ec);
   if (ec || !std::filesystem::is_directory(run_.output_dir))
     throw Error("cannot create output directory '" + run_.output_dir + "': " + ec.message());
-  {
-    const std::string path = run_.output_dir + "/config_resolved.yaml";
-    std::ofstream f(path);
-    if (!(f << config_.resolved_yaml()))
-      throw Error("cannot write '" + path + "' (is the output directory writable?)");
-  }
+  write_text_durably(run_.output_dir + "/config_resolved.yaml", config_.resolved_yaml());
 
   log("mpsph " MPSPH_VERSION ", backend " + std::string(device_name(device)) + ", " +
       std::to_string(omp_get_max_threads()) + " OpenMP threads");
@@ -121,9 +119,11 @@ Simulation::Simulation(const RunOptions& opt) {
     conserved0_.potential = ckpt.scalars.at("E0_potential");
     log("restarted from '" + opt.restart_path + "' at t = " + std::to_string(time_) + ", step " +
         std::to_string(step_));
+    // Rows a killed run wrote after this checkpoint are computed again: drop them first.
     const std::string csv = run_.output_dir + "/energy.csv";
+    trim_energy_csv(csv, step_);
     energy_csv_ = std::fopen(csv.c_str(), "a");
-    if (!energy_csv_) throw Error("cannot append to '" + csv + "'");
+    if (!energy_csv_) throw Error(write_error("cannot append to '" + csv + "'", csv, errno));
     backend_->sync_from_host();
     backend_->assume_previous_gravity();
     return;
@@ -159,7 +159,7 @@ Simulation::Simulation(const RunOptions& opt) {
 
   const std::string csv = run_.output_dir + "/energy.csv";
   energy_csv_ = std::fopen(csv.c_str(), "w");
-  if (!energy_csv_) throw Error("cannot write '" + csv + "'");
+  if (!energy_csv_) throw Error(write_error("cannot write '" + csv + "'", csv, errno));
   const double e_cgs = units_.to_cgs({0, 1, 2});
   char scale[160];
   if (units_.nbody)
@@ -270,7 +270,7 @@ bool Simulation::run() {
       std::to_string(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count()) +
       " s):\n" + table);
-  std::ofstream(run_.output_dir + "/timing.txt") << table;
+  write_text_durably(run_.output_dir + "/timing.txt", table);
   return reached_end;
 }
 
@@ -412,6 +412,14 @@ double Simulation::next_output_time() const {
 }
 
 void Simulation::write_diagnostics_row() {
+  // energy.csv stays open: rows would go on into a directory removed or moved away (and be lost
+  // with it) until the next snapshot or checkpoint noticed. Stop at once instead.
+  std::error_code ec;
+  if (!std::filesystem::is_directory(run_.output_dir, ec))
+    throw Error("the output directory '" + run_.output_dir +
+                "' no longer exists (removed or moved while the run was going?); stopping at "
+                "step " +
+                std::to_string(step_) + ", t = " + std::to_string(time_));
   const Conserved c = conserved();
   const double e0 = conserved0_.total();
   std::fprintf(energy_csv_, "%ld,%.17g,%.10g,%.17g,%.17g,%.17g,", step_, time_, dt_, c.kinetic,
@@ -420,7 +428,11 @@ void Simulation::write_diagnostics_row() {
   std::fprintf(energy_csv_, "%.17g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", c.total(),
                e0 != 0 ? (c.total() - e0) / std::fabs(e0) : 0.0, c.momentum.x, c.momentum.y,
                c.momentum.z, c.angular_momentum.x, c.angular_momentum.y, c.angular_momentum.z);
-  std::fflush(energy_csv_);
+  // One row is one write(2) (the buffer is empty before it); a full disk fails it here.
+  if (std::fflush(energy_csv_) != 0 || std::ferror(energy_csv_)) {
+    const std::string csv = run_.output_dir + "/energy.csv";
+    throw Error(write_error("cannot write '" + csv + "'", csv, errno));
+  }
 }
 
 void Simulation::write_snapshot_now() {
