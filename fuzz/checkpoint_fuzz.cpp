@@ -1,0 +1,37 @@
+// libFuzzer harness: the checkpoint reader on arbitrary file contents (written to a per-process
+// temporary file first). Expected outcomes: a store and state, or mpsph::Error naming the file
+// and problem.
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "core/error.hpp"
+#include "io/checkpoint.hpp"
+
+namespace {
+
+const std::string& scratch_file() {
+  static const std::string path =
+      "/tmp/mpsph_fuzz_checkpoint_" + std::to_string(static_cast<long>(getpid())) + ".h5";
+  return path;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  const std::string& path = scratch_file();
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) return 0;
+  std::fwrite(data, 1, size, f);
+  std::fclose(f);
+  try {
+    mpsph::CheckpointState state;
+    mpsph::read_checkpoint(path, &state);
+  } catch (const mpsph::Error&) {
+  }
+  std::remove(path.c_str());
+  return 0;
+}
