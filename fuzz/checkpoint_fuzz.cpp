@@ -1,11 +1,13 @@
 // libFuzzer harness: the checkpoint reader on arbitrary file contents (written to a per-process
 // temporary file first). Expected outcomes: a store and state, or mpsph::Error naming the file
-// and problem.
+// and problem. Every HDF5 object opened must be closed again afterwards.
+#include <hdf5.h>
 #include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "core/error.hpp"
@@ -32,6 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     mpsph::read_checkpoint(path, &state);
   } catch (const mpsph::Error&) {
   }
+  // Every HDF5 object the reader opened is closed again, on success and on every error path.
+  if (H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) != 0) std::abort();
   std::remove(path.c_str());
   return 0;
 }

@@ -1,11 +1,14 @@
 // libFuzzer harness: the HDF5 initial-conditions reader (GADGET/SWIFT layout) on arbitrary file
 // contents. The input is written to a per-process temporary file that the reader opens. Expected
-// outcomes: particles, or mpsph::Error naming the file and problem.
+// outcomes: particles, or mpsph::Error naming the file and problem. Every HDF5 object opened must
+// be closed again afterwards.
+#include <hdf5.h>
 #include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "core/error.hpp"
@@ -32,6 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     mpsph::read_snapshot(path, &meta);
   } catch (const mpsph::Error&) {
   }
+  // Every HDF5 object the reader opened is closed again, on success and on every error path.
+  if (H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) != 0) std::abort();
   std::remove(path.c_str());
   return 0;
 }

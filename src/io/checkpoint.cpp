@@ -101,9 +101,21 @@ ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_ou
   const std::size_t n = count[0];
   const std::string count_source = "NumParticles = " + std::to_string(n);
 
+  h5::Group particles = h5::open_group(root, "Particles", ctx);
+  // The count must match the file before it sizes the store: a damaged NumParticles would
+  // otherwise ask for any amount of memory (found by fuzz/checkpoint_fuzz.cpp).
+  {
+    if (!h5::has_link(particles.get(), "type"))
+      throw Error(ctx + ": missing dataset /Particles/type");
+    h5::Dataset d(H5Dopen2(particles.get(), "type", H5P_DEFAULT));
+    if (!d.valid()) throw Error(ctx + ": /Particles/type is not a dataset");
+    const h5::DatasetInfo info = h5::dataset_info(d.get(), "/Particles/type", ctx);
+    if (info.shape.size() != 1 || info.shape[0] != n)
+      throw Error(ctx + ": dataset /Particles/type has shape " + h5::shape_text(info.shape) +
+                  " but " + count_source);
+  }
   ParticleStore store;
   store.resize(n);
-  h5::Group particles = h5::open_group(root, "Particles", ctx);
   // The types first: they say which particles carry the fields of a type mask.
   bool types_read = false;
   const auto read_field = [&](const FieldInfo& f, auto& v) {

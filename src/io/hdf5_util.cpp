@@ -121,9 +121,11 @@ TempFile::~TempFile() {
 void TempFile::commit() {
   // Every group and dataset must be closed first: H5Fclose only flushes and releases the file once
   // nothing in it is open, and the rename below must see the finished file.
-  const ssize_t open_objects = H5Fget_obj_count(file_.get(), H5F_OBJ_ALL | H5F_OBJ_LOCAL);
-  if (open_objects != 1)
-    throw Error(context_ + ": internal error: " + std::to_string(open_objects - 1) +
+  const ssize_t open_objects =
+      H5Fget_obj_count(file_.get(), H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE |
+                                        H5F_OBJ_ATTR | H5F_OBJ_LOCAL);
+  if (open_objects != 0)
+    throw Error(context_ + ": internal error: " + std::to_string(open_objects) +
                 " HDF5 objects still open when the file is finished");
   if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0)
     throw write_failure(context_, "flushing " + in_quotes(tmp_));

@@ -371,8 +371,29 @@ ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
     std::copy_n(mt.begin(), std::min<std::size_t>(mt.size(), kNumTypes), mass_table.begin());
   }
 
+  // The counts must match the datasets before they size the store: a damaged count would
+  // otherwise ask for any amount of memory (found by fuzz/ic_reader_fuzz.cpp).
   uint64_t total = 0;
-  for (uint64_t c : counts) total += c;
+  for (int t = 0; t < kNumTypes; ++t) {
+    if (counts[t] == 0) continue;
+    const std::string gname = part_type_group(t);
+    const std::string coords = "/" + gname + "/Coordinates";
+    if (!h5::has_link(fid, gname))
+      throw Error(ctx + ": missing group /" + gname + " (/Header " + count_name + "[" +
+                  std::to_string(t) + "] = " + std::to_string(counts[t]) + ")");
+    if (!h5::has_link(fid, coords)) throw Error(ctx + ": missing dataset " + coords);
+    h5::Dataset d(H5Dopen2(fid, coords.c_str(), H5P_DEFAULT));
+    if (!d.valid()) throw Error(ctx + ": " + coords + " is not a dataset");
+    const h5::DatasetInfo info = h5::dataset_info(d.get(), coords, ctx);
+    const std::string count_source =
+        "/Header " + count_name + "[" + std::to_string(t) + "] = " + std::to_string(counts[t]);
+    if (info.shape.empty())
+      throw Error(ctx + ": dataset " + coords + " has shape () but " + count_source);
+    if (info.shape[0] != counts[t])
+      throw Error(ctx + ": dataset " + coords + " has " + std::to_string(info.shape[0]) +
+                  " rows but " + count_source);
+    total += counts[t];
+  }
   ParticleStore store;
   store.resize(total);
 

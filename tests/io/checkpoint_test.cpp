@@ -132,6 +132,18 @@ TEST_CASE("checkpoint reader refuses damaged and foreign files", "[io][checkpoin
     msg = error_message([&] { read_checkpoint(path, nullptr); });
     CHECK(contains(msg, "/Particles/id has 2 rows but NumParticles = 3"));
   }
+  SECTION("a damaged particle count is refused before any allocation") {
+    // Found by fuzz/checkpoint_fuzz.cpp: NumParticles sized the store first (412 GB asked for).
+    write_checkpoint(path, s, sample_state());
+    test::edit_file(path, [](hid_t f) {
+      const uint64_t huge = uint64_t{1} << 50;
+      const hid_t a = H5Aopen(f, "NumParticles", H5P_DEFAULT);
+      H5Awrite(a, H5T_NATIVE_UINT64, &huge);
+      H5Aclose(a);
+    });
+    msg = error_message([&] { read_checkpoint(path, nullptr); });
+    CHECK(contains(msg, "/Particles/type has shape (3) but NumParticles = 1125899906842624"));
+  }
   SECTION("particle type out of range") {
     write_checkpoint(path, s, sample_state());
     const uint8_t types[3] = {0, 9, 1};

@@ -276,6 +276,22 @@ TEST_CASE("snapshot reader refuses bad inputs with a message naming the problem"
     CHECK(contains(msg, "/PartType0/Masses has 4 rows"));
     CHECK(contains(msg, "NumPart_ThisFile[0] = 5"));
   }
+  SECTION("a damaged particle count is refused before any allocation") {
+    // Found by fuzz/ic_reader_fuzz.cpp: the header's count sized the store first.
+    write_snapshot(path, s, meta);
+    test::edit_file(path, [](hid_t f) {
+      uint64_t counts[6] = {uint64_t{1} << 50, 3, 0, 0, 0, 0};
+      const hid_t g = H5Gopen2(f, "Header", H5P_DEFAULT);
+      const hid_t a = H5Aopen(g, "NumPart_ThisFile", H5P_DEFAULT);
+      H5Awrite(a, H5T_NATIVE_UINT64, counts);
+      H5Aclose(a);
+      H5Gclose(g);
+    });
+    msg = error_message([&] { read_snapshot(path); });
+    CHECK(contains(msg,
+                   "/PartType0/Coordinates has 5 rows but /Header NumPart_ThisFile[0] = "
+                   "1125899906842624"));
+  }
   SECTION("Coordinates not N x 3") {
     write_snapshot(path, s, meta);
     const double six[6] = {0, 1, 2, 3, 4, 5};
