@@ -4,6 +4,7 @@
 // resolved YAML reloads to exactly the same configuration.
 #include "core/config.hpp"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -440,12 +441,38 @@ class Flattener {
   std::string source_;
 };
 
+// Counts documents without building them (yaml-cpp's parser events, ignored).
+struct DocumentCounter : YAML::EventHandler {
+  int documents = 0;
+  void OnDocumentStart(const YAML::Mark&) override { ++documents; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
 YAML::Node parse_yaml(const std::string& text, const std::string& where) {
   try {
-    const std::vector<YAML::Node> docs = YAML::LoadAll(text);
-    if (docs.size() > 1)
-      throw Error(where + ": " + std::to_string(docs.size()) + " YAML documents; expected one");
-    return docs.empty() ? YAML::Node() : docs[0];
+    // Not YAML::LoadAll: on a stray ',' outside a flow collection (a file holding just ",")
+    // yaml-cpp 0.7 returns empty documents without end, and LoadAll fills the memory (found by
+    // fuzz/config_fuzz.cpp). A second document is enough to know the file is wrong.
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    DocumentCounter counter;
+    while (counter.documents < 2 && parser.HandleNextDocument(counter)) {
+    }
+    if (counter.documents > 1)
+      throw Error(where +
+                  ": more than one YAML document (a '---' or '...' line, or a stray ',', ']' or "
+                  "'}' outside a flow collection); expected one");
+    return YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw Error(where + ":" + std::to_string(e.mark.line + 1) + ":" +
                 std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
