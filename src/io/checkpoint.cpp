@@ -110,9 +110,11 @@ ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_ou
     h5::Dataset d(H5Dopen2(particles.get(), "type", H5P_DEFAULT));
     if (!d.valid()) throw Error(ctx + ": /Particles/type is not a dataset");
     const h5::DatasetInfo info = h5::dataset_info(d.get(), "/Particles/type", ctx);
-    if (info.shape.size() != 1 || info.shape[0] != n)
-      throw Error(ctx + ": dataset /Particles/type has shape " + h5::shape_text(info.shape) +
-                  " but " + count_source);
+    if (info.shape.empty())
+      throw Error(ctx + ": dataset /Particles/type is a scalar; expected one row per particle");
+    if (info.shape[0] != n)
+      throw Error(ctx + ": dataset /Particles/type has " + std::to_string(info.shape[0]) +
+                  " rows but " + count_source);
   }
   ParticleStore store;
   store.resize(n);

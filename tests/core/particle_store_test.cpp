@@ -20,6 +20,10 @@ T tag_value(std::size_t f, uint64_t id) {
   if constexpr (std::is_same_v<T, Vec3d> || std::is_same_v<T, Vec3f>) {
     using S = decltype(T::x);
     return T{S(v), S(v + 0.25), S(v + 0.5)};
+  } else if constexpr (std::is_integral_v<T>) {
+    // Modulo 2^bits for narrow types (uint8 fields): converting the double directly is undefined
+    // behaviour once v exceeds the type's range (UBSan, the asan preset).
+    return T(uint64_t(v));
   } else {
     return T(v);
   }

@@ -142,7 +142,7 @@ TEST_CASE("checkpoint reader refuses damaged and foreign files", "[io][checkpoin
       H5Aclose(a);
     });
     msg = error_message([&] { read_checkpoint(path, nullptr); });
-    CHECK(contains(msg, "/Particles/type has shape (3) but NumParticles = 1125899906842624"));
+    CHECK(contains(msg, "/Particles/type has 3 rows but NumParticles = 1125899906842624"));
   }
   SECTION("particle type out of range") {
     write_checkpoint(path, s, sample_state());
