@@ -8,7 +8,8 @@
 #   scripts/fuzz.sh [SECONDS per harness, default 600] [harness ...]
 #       harnesses: config_fuzz ic_reader_fuzz checkpoint_fuzz (default: all three)
 #
-# Exit status 1 when a harness found a crash, a sanitizer report, a leak or a hang.
+# Exit status 1 when a harness found a crash, a sanitizer report, a leak or a hang. Run one
+# invocation at a time (several at once would build in the same directory together).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-600}
