@@ -69,6 +69,7 @@ Simulation::Simulation(const RunOptions& opt) {
   energy_accounts_.assign(energy_terms_.size(), 0.0);
   const StepContext ctx{store_, box_, sph_, eos_, grav_, tstep_, units_.G, energy_terms_};
   backend_ = kind == Backend::Gpu ? make_gpu_backend(ctx) : make_cpu_backend(ctx);
+  if (run_.timing_sync) timer_.set_fence([this] { backend_->fence(); });
 
   std::error_code ec;
   std::filesystem::create_directories(run_.output_dir, ec);
