@@ -466,7 +466,8 @@ TEST_CASE("config: hostile YAML is refused quickly with the limit it passed", "[
       "a: &a {x0: 1, x1: 1, x2: 1, x3: 1, x4: 1, x5: 1, x6: 1, x7: 1, x8: 1, x9: 1}\n";
   for (char c = 'b'; c <= 'i'; ++c) {
     bomb += std::string(1, c) + ": &" + c + " {";
-    for (int k = 0; k < 10; ++k) bomb += (k ? ", y" : "y") + std::to_string(k) + ": *" + (c - 1);
+    for (int k = 0; k < 10; ++k)
+      bomb += (k ? ", y" : "y") + std::to_string(k) + ": *" + char(c - 1);
     bomb += "}\n";
   }
   CHECK(has(error_of(bomb), "test.yml: the YAML expands to more than 100000 values"));
