@@ -92,11 +92,12 @@ void check_types(const ParticleStore& s, const ParticleRules& r, const Where& wh
 }
 
 void check_gas_count(const ParticleStore& s, const ParticleRules& r, const std::string& ctx) {
+  // h_i is found between the distances to neighbours N_B and N_B + 1 (sph/smoothing_length.cpp).
   const std::size_t n_gas = s.count_by_type()[kGas];
-  if (n_gas > 0 && n_gas < static_cast<std::size_t>(r.n_neighbours))
-    throw Error(ctx + ": only " + std::to_string(n_gas) +
-                " gas particles, fewer than the sph.n_neighbours = " +
-                std::to_string(r.n_neighbours) + " neighbours each of them needs");
+  const std::size_t need = static_cast<std::size_t>(r.n_neighbours) + 1;
+  if (n_gas > 0 && n_gas < need)
+    throw Error(ctx + ": only " + std::to_string(n_gas) + " gas particles; sph.n_neighbours = " +
+                std::to_string(r.n_neighbours) + " needs at least " + std::to_string(need));
 }
 
 // The pair (a, b), a < b, of equal keys that comes first in store order (smallest b), or none.
