@@ -310,6 +310,7 @@ def main():
     make_checkpoints(ckpt, snap, gen)
     make_tables(gen)
     make_hostile_yaml(gen)
+    os.makedirs(os.path.join(gen, "empty_dir"), exist_ok=True)  # not a run directory
     # Plain files that output directories cannot be made in or under.
     with open(os.path.join(gen, "a_file"), "w") as f:
         f.write("not a directory\n")
