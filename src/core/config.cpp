@@ -923,7 +923,10 @@ std::string parameters_document(const Schema& schema) {
          "a\n"
          "`when` condition exist only when that condition holds. Any key can be overridden on the\n"
          "command line with `--set section.key=value`. Lists are YAML sequences (`[1, 2]`); a\n"
-         "single value counts as a one-element list.\n\n" +
+         "single value counts as a one-element list.\n\n"
+         "Limits against hostile or broken files: a config is at most 1 MiB of text without NUL\n"
+         "bytes, nests at most 32 levels, expands (counting each use of a YAML alias) to at most\n"
+         "100000 values, and has no key or value longer than 4096 characters.\n\n" +
          schema_markdown(schema);
 }
 
