@@ -1,6 +1,7 @@
 #include "io/checkpoint.hpp"
 
 #include <cstdint>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -97,9 +98,15 @@ ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_ou
   const std::size_t n = count[0];
   const std::string count_source = "NumParticles = " + std::to_string(n);
 
-  ParticleStore store;
-  store.resize(n);
   h5::Group particles = h5::open_group(root, "Particles", ctx);
+  // NumParticles is checked against the stored types before anything is allocated.
+  h5::check_rows(root, "/Particles/type", n, ctx, count_source);
+  ParticleStore store;
+  try {
+    store.resize(n);
+  } catch (const std::bad_alloc&) {
+    throw Error(ctx + ": " + std::to_string(n) + " particles do not fit in memory");
+  }
   // The types first: they say which particles carry the fields of a type mask.
   bool types_read = false;
   const auto read_field = [&](const FieldInfo& f, auto& v) {

@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
+#include "io/input_validation.hpp"
 #include "io/snapshot.hpp"
 #include "run/device.hpp"
 #include "run/health.hpp"
@@ -71,10 +72,35 @@ Simulation::Simulation(const RunOptions& opt) {
   backend_ = kind == Backend::Gpu ? make_gpu_backend(ctx) : make_cpu_backend(ctx);
   if (run_.timing_sync) timer_.set_fence([this] { backend_->fence(); });
 
+  // Every input is read and checked before the output directory is touched, so that a bad input
+  // leaves no output behind.
+  ParticleRules rules;
+  rules.n_neighbours = sph_.n_neighbours;
+  rules.needs_internal_energy = eos_.kind == EosKind::Adiabatic;
+  for (int t : {int(kGas), int(kDarkMatter), 3, 4}) rules.handled[std::size_t(t)] = true;
+  for (const auto& m : modules_)
+    for (int t : m->particle_types()) rules.handled[std::size_t(t)] = true;
+  const bool restart = !opt.restart_path.empty();
+  if (restart) {
+    validate_checkpoint_particles(store_, rules, opt.restart_path);
+    restore_state(ckpt, opt.restart_path);
+  } else {
+    InitialState init = make_initial_state(config_);
+    if (!init.file.empty())
+      validate_initial_conditions(init.particles, init.box, rules, init.file, init.datasets);
+    store_ = std::move(init.particles);
+    box_ = init.box;
+    time_ = t_start_ = init.time;
+    if (run_.t_end <= time_)
+      throw Error("run.t_end = " + std::to_string(run_.t_end) +
+                  " must be later than the initial time " + std::to_string(time_));
+  }
+
   std::error_code ec;
   std::filesystem::create_directories(run_.output_dir, ec);
   if (ec || !std::filesystem::is_directory(run_.output_dir))
-    throw Error("cannot create output directory '" + run_.output_dir + "': " + ec.message());
+    throw Error("cannot create output directory '" + run_.output_dir +
+                "': " + (ec ? ec.message() : "a file of that name is in the way"));
   {
     const std::string path = run_.output_dir + "/config_resolved.yaml";
     std::ofstream f(path);
@@ -95,31 +121,7 @@ Simulation::Simulation(const RunOptions& opt) {
     log(steps);
   }
 
-  if (!opt.restart_path.empty()) {
-    box_.periodic = ckpt.scalars.at("box_periodic") != 0.0;
-    box_.lo = {ckpt.scalars.at("box_lo_x"), ckpt.scalars.at("box_lo_y"),
-               ckpt.scalars.at("box_lo_z")};
-    box_.size = {ckpt.scalars.at("box_size_x"), ckpt.scalars.at("box_size_y"),
-                 ckpt.scalars.at("box_size_z")};
-    time_ = ckpt.time;
-    dt_ = ckpt.dt;
-    step_ = ckpt.step;
-    segment_ = long(ckpt.scalars.at("segment"));
-    next_snapshot_ = ckpt.next_snapshot;
-    t_start_ = ckpt.scalars.at("t_start");
-    for (std::size_t k = 0; k < energy_terms_.size(); ++k) {
-      const auto it = ckpt.scalars.find("energy:" + energy_terms_[k].column);
-      if (it == ckpt.scalars.end())
-        throw Error("checkpoint '" + opt.restart_path + "' has no account of " +
-                    energy_terms_[k].column +
-                    ": it was written by a run without the module that "
-                    "keeps it, which cannot be added on restart");
-      energy_accounts_[k] = it->second;
-    }
-    backend_->set_next_id(uint64_t(ckpt.scalars.at("next_id")));
-    conserved0_.kinetic = ckpt.scalars.at("E0_kinetic");
-    conserved0_.thermal = ckpt.scalars.at("E0_thermal");
-    conserved0_.potential = ckpt.scalars.at("E0_potential");
+  if (restart) {
     log("restarted from '" + opt.restart_path + "' at t = " + std::to_string(time_) + ", step " +
         std::to_string(step_));
     const std::string csv = run_.output_dir + "/energy.csv";
@@ -130,10 +132,6 @@ Simulation::Simulation(const RunOptions& opt) {
     return;
   }
 
-  InitialState init = make_initial_state(config_);
-  store_ = std::move(init.particles);
-  box_ = init.box;
-  time_ = t_start_ = init.time;
   {
     static const char* kTypeNames[kNumTypes] = {"gas",           "dark matter", "clouds",
                                                 "initial stars", "new stars",   "sinks"};
@@ -146,7 +144,6 @@ Simulation::Simulation(const RunOptions& opt) {
     log("initial conditions: " + std::to_string(store_.size()) + " particles (" + by_type +
         "), t = " + std::to_string(time_));
   }
-  if (run_.t_end <= time_) throw Error("run.t_end must be later than the initial time");
 
   backend_->set_next_id(first_free_id(store_));
   backend_->sync_from_host();
@@ -184,6 +181,54 @@ Simulation::Simulation(const RunOptions& opt) {
   std::fputs(columns.c_str(), energy_csv_);
   write_diagnostics_row();
   write_snapshot_now();
+}
+
+void Simulation::restore_state(const CheckpointState& ckpt, const std::string& path) {
+  const std::string ctx = "checkpoint '" + path + "': /State";
+  auto scalar = [&](const std::string& name) {
+    const auto it = ckpt.scalars.find(name);
+    if (it == ckpt.scalars.end())
+      throw Error(ctx + "/Scalars has no attribute '" + name + "' (written by every mpsph run)");
+    if (!std::isfinite(it->second))
+      throw Error(ctx + "/Scalars attribute '" + name + "' = " + std::to_string(it->second) +
+                  " is not finite");
+    return it->second;
+  };
+  if (!std::isfinite(ckpt.time))
+    throw Error(ctx + " Time = " + std::to_string(ckpt.time) + " is not finite");
+  if (!(std::isfinite(ckpt.dt) && ckpt.dt > 0))
+    throw Error(ctx + " TimeStep = " + std::to_string(ckpt.dt) + " is not a positive time step");
+  if (ckpt.step < 0 || ckpt.next_snapshot < 0)
+    throw Error(ctx + " Step = " + std::to_string(ckpt.step) + " and NextSnapshot = " +
+                std::to_string(ckpt.next_snapshot) + " must not be negative");
+  box_.periodic = scalar("box_periodic") != 0.0;
+  box_.lo = {scalar("box_lo_x"), scalar("box_lo_y"), scalar("box_lo_z")};
+  box_.size = {scalar("box_size_x"), scalar("box_size_y"), scalar("box_size_z")};
+  if (box_.periodic && !(box_.size.x > 0 && box_.size.y > 0 && box_.size.z > 0))
+    throw Error(ctx + "/Scalars: the periodic box has a size that is not positive");
+  time_ = ckpt.time;
+  dt_ = ckpt.dt;
+  step_ = ckpt.step;
+  const double segment = scalar("segment");
+  const double next_id = scalar("next_id");
+  if (segment < 0 || segment > 9e18 || next_id < 1 || next_id > 9007199254740992.0)
+    throw Error(ctx + "/Scalars: segment = " + std::to_string(segment) +
+                " or next_id = " + std::to_string(next_id) + " is out of range");
+  segment_ = long(segment);
+  next_snapshot_ = ckpt.next_snapshot;
+  t_start_ = scalar("t_start");
+  for (std::size_t k = 0; k < energy_terms_.size(); ++k) {
+    const auto it = ckpt.scalars.find("energy:" + energy_terms_[k].column);
+    if (it == ckpt.scalars.end())
+      throw Error("checkpoint '" + path + "' has no account of " + energy_terms_[k].column +
+                  ": it was written by a run without the module that "
+                  "keeps it, which cannot be added on restart");
+    energy_accounts_[k] = it->second;
+  }
+  backend_->set_next_id(uint64_t(next_id));
+  conserved0_.kinetic = scalar("E0_kinetic");
+  conserved0_.thermal = scalar("E0_thermal");
+  conserved0_.potential = scalar("E0_potential");
 }
 
 Simulation::~Simulation() {

@@ -28,6 +28,8 @@
 
 namespace mpsph {
 
+struct CheckpointState;
+
 struct RunOptions {
   std::string config_path;                // may be empty with restart_path
   std::vector<std::string> overrides;     // --set a.b=c
@@ -66,6 +68,9 @@ class Simulation {
   static void request_stop();
 
  private:
+  // The run's state from a checkpoint (time, step, box, counters, energy accounts); a missing or
+  // non-finite entry is an error naming the checkpoint and the entry.
+  void restore_state(const CheckpointState& ckpt, const std::string& path);
   // Force evaluation at the current positions (order .. end_force).
   void compute_forces();
   // Stops the run (HealthError, exit code 4) with a diagnosis and a diagnostic snapshot when the

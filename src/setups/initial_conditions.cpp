@@ -263,9 +263,11 @@ InitialState make_initial_state(const Config& c) {
     st.box = b.box;
   } else if (type == "file") {
     SnapshotMeta meta;
-    st.particles = read_snapshot(c.get_string("setup.path"), &meta);
+    st.file = c.get_string("setup.path");
+    st.particles = read_snapshot(st.file, &meta);
     st.box = meta.box;
     st.time = meta.time;
+    st.datasets = std::move(meta.datasets);
   } else {
     throw Error("unknown setup.type '" + type + "'");
   }
