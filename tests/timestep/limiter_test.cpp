@@ -281,24 +281,24 @@ TEST_CASE(
     "[timestep][block][limiter]") {
   // Nine particles on rung 2 (L/4), particle 4 on rung 4 (its neighbours on rung 2 respect the
   // factor). At tick 3 x 2^56 - inside the rung-2 steps of the others - particle 4's criterion
-  // falls to L / 2^10 (a shock arrives).
+  // falls to L / 2^8 (a shock arrives).
   ParticleStore s = chain(9);
   const int64_t t_drop = 3 * rung_ticks(4);
   auto crit = [&](std::size_t i, int64_t now) {
-    if (i == 4) return now >= t_drop ? step_of_rung(10) : step_of_rung(4);
+    if (i == 4) return now >= t_drop ? step_of_rung(8) : step_of_rung(4);
     return step_of_rung(2);
   };
   bool seen_drop = false;
   const auto steps = run_segment(s, crit, [&](int64_t now) {
     if (now != t_drop) return;
     seen_drop = true;
-    // 4 took rung 10 at once; its inactive neighbours 3 and 5 were on rung 2 (steps to 2^58) and
-    // now end their steps at the first rung-8 boundary after the drop.
-    CHECK(int(s.rung[4]) == 10);
+    // 4 took rung 8 at once; its inactive neighbours 3 and 5 were on rung 2 (steps to 2^58) and
+    // now end their steps at the first rung-6 boundary after the drop.
+    CHECK(int(s.rung[4]) == 8);
     for (std::size_t j : {3, 5}) {
       CHECK(s.ti_begin[j] != now);  // inactive at the drop
-      CHECK(int(s.rung[j]) == 8);
-      CHECK(s.ti_end[j] == now + rung_ticks(8));
+      CHECK(int(s.rung[j]) == 6);
+      CHECK(s.ti_end[j] == now + rung_ticks(6));
     }
     // The next-nearest follow one link later: not yet touched.
     for (std::size_t j : {2, 6}) CHECK(s.ti_end[j] == rung_ticks(2));
@@ -311,15 +311,15 @@ TEST_CASE(
   // Without wake-up the neighbours would have finished their rung-2 steps: 3 and 5 took a step
   // ending exactly at the wake-up end instead.
   bool found = false;
-  for (const Step& st : steps[3]) found = found || st.end == t_drop + rung_ticks(8);
+  for (const Step& st : steps[3]) found = found || st.end == t_drop + rung_ticks(6);
   CHECK(found);
   // The same with the limiter alone (no wake-up), the failure the wake-up exists for: 3 and 5
-  // finish their rung-2 steps (to 2^58) next to 4's rung-10 steps, 2^8 times shorter; and at
+  // finish their rung-2 steps (to 2^58) next to 4's rung-8 steps, 2^6 times shorter; and at
   // 2^58, 2 and 6 - limited by the criteria of 3 and 5, active with them - take rung-2 steps next
-  // to their rung-8 steps, 2^6 times shorter, which no one cuts.
+  // to their rung-6 steps, 2^4 times shorter, which no one cuts.
   ParticleStore lazy = chain(9);
   const auto lazy_steps = run_segment(
       lazy, crit, [](int64_t) {}, -1);
-  CHECK(worst_ratio(lazy_steps, 0) == std::ldexp(1.0, 8));
-  CHECK(worst_ratio(lazy_steps, t_drop) == std::ldexp(1.0, 6));
+  CHECK(worst_ratio(lazy_steps, 0) == std::ldexp(1.0, 6));
+  CHECK(worst_ratio(lazy_steps, t_drop) == std::ldexp(1.0, 4));
 }
