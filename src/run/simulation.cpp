@@ -261,7 +261,10 @@ bool Simulation::run() {
     // reaches it: one step of dt under the global scheme, at most dt_max under the block one.
     const double t_out = next_output_time();
     const double span = block && tstep_.dt_max > 0 ? tstep_.dt_max : dt_;
-    const bool hits_output = time_ + span >= t_out;
+    // A segment that would end within output_eps() before the output time ends on it: from
+    // there next_output_time() would count that output as passed and it would be skipped (block
+    // segments of dt_max that add up to just below a requested time).
+    const bool hits_output = time_ + span >= t_out - output_eps();
     const double length = hits_output ? t_out - time_ : span;
     const double t0 = time_;
     if (!backend_->begin_segment(length, !block)) throw Error(too_short_message(length, t0));
@@ -445,9 +448,13 @@ Conserved Simulation::conserved() {
   return c;
 }
 
+double Simulation::output_eps() const {
+  return 1e-12 * std::max(1.0, std::fabs(run_.t_end));
+}
+
 double Simulation::next_output_time() const {
   double t = run_.t_end;
-  const double eps = 1e-12 * std::max(1.0, std::fabs(run_.t_end));
+  const double eps = output_eps();
   for (double ts : run_.snapshot_times)
     if (ts > time_ + eps) t = std::min(t, ts);
   if (run_.snapshot_interval > 0) {

@@ -87,7 +87,10 @@ class Simulation {
   void write_diagnostics_row();
   void write_snapshot_now();
   void write_checkpoint_now(const char* reason);
+  // The next output time after time_ (more than output_eps() later).
   double next_output_time() const;
+  // Times closer than this count as the same output time.
+  double output_eps() const;
   void log(const std::string& line) const;
 
   Config config_;
