@@ -21,6 +21,7 @@
 #include "run/program_schema.hpp"
 #include "run/progress.hpp"
 #include "setups/initial_conditions.hpp"
+#include "sph/eos_kern.hpp"
 #include "timestep/block_timeline_kern.hpp"
 
 namespace mpsph {
@@ -68,6 +69,7 @@ Simulation::Simulation(const RunOptions& opt) {
     for (const EnergyTerm& t : m->energy_terms()) energy_terms_.push_back(t);
   }
   energy_accounts_.assign(energy_terms_.size(), 0.0);
+  check_eos_compatibility();
   const StepContext ctx{store_, box_, sph_, eos_, grav_, tstep_, units_.G, energy_terms_};
   backend_ = kind == Backend::Gpu ? make_gpu_backend(ctx) : make_cpu_backend(ctx);
   if (run_.timing_sync) timer_.set_fence([this] { backend_->fence(); });
@@ -175,6 +177,13 @@ Simulation::Simulation(const RunOptions& opt) {
       "(columns between E_potential and E_total: energy each module took out of the particles "
       "so far, e.g. E_radiated by cooling); rel_error = (E_total - E_total(t0)) / |E_total(t0)|\n",
       scale);
+  if (!eos_evolves_u(eos_))
+    std::fprintf(energy_csv_,
+                 "# eos.type = %s: u = P/((gamma-1) rho) is set from the density, not evolved, so "
+                 "E_thermal follows the EOS and E_total is NOT conserved: the EOS removes (or "
+                 "supplies) the compression work and the viscous heat; rel_error is no accuracy "
+                 "measure (docs/eos.md)\n",
+                 eos_type_name(eos_.kind));
   std::string columns = "step,time,dt,E_kinetic,E_thermal,E_potential,";
   for (const EnergyTerm& t : energy_terms_) columns += t.column + ",";
   columns += "E_total,rel_error,px,py,pz,Lx,Ly,Lz\n";
@@ -329,7 +338,7 @@ std::size_t Simulation::substep(double t0, double length, int64_t now) {
   timer_.time("predict", [&] { backend_->predict(now); });
   compute_forces();
   run_module_stages(Slot::AfterForces, t);
-  timer_.time("correct", [&] { backend_->correct(!modules_integrate_u_); });
+  timer_.time("correct", [&] { backend_->correct(!modules_integrate_u_ && eos_evolves_u(eos_)); });
   time_ = t;
   ++step_;
   timer_.time("time step", [&] {
@@ -345,6 +354,23 @@ std::size_t Simulation::substep(double t0, double length, int64_t now) {
     for (std::size_t k = 0; k < e.size(); ++k) energy_accounts_[k] += e[k];
   }
   return n_active;
+}
+
+void Simulation::check_eos_compatibility() const {
+  if (eos_evolves_u(eos_)) return;
+  const std::string where = config_.origin("eos.type") + ": eos.type " + eos_type_name(eos_.kind) +
+                            " sets u from the density (docs/eos.md)";
+  // A module that integrates u (radiative cooling) would fight the EOS: the barotropic laws
+  // already stand for the balance of heating and cooling of the gas they describe.
+  for (const auto& m : modules_)
+    if (m->integrates_internal_energy())
+      throw Error(where + ", but " + m->section() + ".model " + m->model() +
+                  " integrates u: use eos.type adiabatic with " + m->section() + ", or " +
+                  m->section() + ".model none with a non-adiabatic EOS");
+  if (tstep_.use_energy)
+    throw Error(where +
+                ": the time-step criterion u/|du/dt| (timestep.use_energy) has no "
+                "meaning when u is not evolved; set timestep.use_energy: false");
 }
 
 std::string Simulation::too_short_message(double length, double t0) const {

@@ -23,6 +23,7 @@
 #include "run/run_params.hpp"
 #include "run/stage_timer.hpp"
 #include "run/step_backend.hpp"
+#include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
 #include "timestep/timestep_params.hpp"
 
@@ -82,6 +83,8 @@ class Simulation {
   // active particles, module stages, corrector, time steps (and under the block scheme the rungs
   // of the next steps); returns the number of active particles.
   std::size_t substep(double t0, double length, int64_t now);
+  // Refuses a non-adiabatic EOS with a module that integrates u or with timestep.use_energy.
+  void check_eos_compatibility() const;
   std::string too_short_message(double length, double t0) const;
   // Output.
   void write_diagnostics_row();

@@ -19,6 +19,7 @@
 #include "gravity/gravity_params.hpp"
 #include "run/diagnostics.hpp"
 #include "run/health.hpp"
+#include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
 #include "timestep/timestep_params.hpp"
 

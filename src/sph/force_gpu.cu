@@ -24,9 +24,7 @@ __global__ void prepare_force_kernel(ParticleView v, EosParams eos, bool balsara
   const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (k >= n) return;
   const std::size_t i = a[k];
-  const EosState e = eos_state(eos, v.rho[i], v.u[i]);
-  v.pressure[i] = e.pressure;
-  v.csound[i] = e.csound;
+  const EosState e = apply_eos(eos, v, i);
   v.balsara[i] = balsara ? balsara_factor(v.divv[i], v.curlv[i], e.csound, v.h[i], eps_prime) : 1.f;
 }
 

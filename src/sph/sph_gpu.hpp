@@ -29,6 +29,7 @@
 #include "core/active_set.hpp"
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
+#include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
 
 namespace mpsph {
