@@ -1,5 +1,5 @@
 // Sedov-Taylor point explosion at the size of setups/sedov.yaml (32^3 glass, block steps), with
-// and without the Saitoh & Makino (2009) limiter: ~2 x 40 s on 2 cores, so label `heavy` (not in
+// and without the Saitoh & Makino (2009) limiter: 205 s CPU time in all, so label `heavy` (not in
 // CI); sedov_validation.cpp runs the same comparison at 16^3 in CI.
 #include "catch.hpp"
 #include "timestep/sedov_support.hpp"
