@@ -50,8 +50,8 @@ SedovSetup make_sedov(const SedovParams& p) {
           ++i;
         }
 
-  // The n_inject + 1 particles nearest the centre (the box is larger than their sphere, so no
-  // periodic images are needed).
+  // The n_inject + 1 particles nearest the centre (the box centre: every direct separation from
+  // it is already the nearest periodic image).
   std::vector<double> r(s.size());
   for (std::size_t k = 0; k < s.size(); ++k) r[k] = norm(s.pos[k] - out.centre);
   std::vector<std::size_t> order(s.size());
