@@ -1,8 +1,11 @@
 #!/usr/bin/python3
 """Sod shock tube: SPH density, velocity, pressure against the exact Riemann solution
 (tools/riemann_exact.py) in the unperturbed region 0.5 < x < 1.5 of the periodic box.
+The run's config_resolved.yaml says which: an adiabatic run (setups/sod.yaml) is compared with the
+ideal-gas solution of its eos.gamma, an isothermal one (setups/sod_isothermal.yaml) with the exact
+isothermal solution of its eos.sound_speed (P = c_s^2 rho).
 
-usage: /usr/bin/python3 tools/plot_sod.py OUTPUT_DIR [--time 0.2] [--gamma 1.6667]
+usage: /usr/bin/python3 tools/plot_sod.py OUTPUT_DIR [--time 0.2]
 writes OUTPUT_DIR/sod.png and prints L1 errors (mean |SPH - exact| over particles in the region).
 """
 import argparse
@@ -13,6 +16,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import yaml  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mpsph_snap  # noqa: E402
@@ -23,18 +27,40 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("outdir")
     ap.add_argument("--time", type=float, default=0.2)
-    ap.add_argument("--gamma", type=float, default=5.0 / 3.0)
     a = ap.parse_args()
+    with open(os.path.join(a.outdir, "config_resolved.yaml")) as f:
+        cfg = yaml.safe_load(f)
+    eos, setup = cfg["eos"], cfg["setup"]
+    gamma = float(eos["gamma"])
+    rho_l, rho_r = float(setup["rho_left"]), float(setup["rho_right"])
     snap = mpsph_snap.snapshot_near(a.outdir, a.time)
     t, d = mpsph_snap.load(snap, 0)
     x = d["Coordinates"][:, 0]
     vx = d["Velocities"][:, 0]
     rho = d["Density"]
-    P = (a.gamma - 1) * rho * d["InternalEnergy"]
+    # u = P/((gamma-1) rho) under every EOS (docs/eos.md), so this is the pressure of the run.
+    P = (gamma - 1) * rho * d["InternalEnergy"]
     sel = (x > 0.5) & (x < 1.5)
-    ex = riemann_exact.sample((x[sel] - 1.0) / t, 1.0, 0.0, 1.0, 0.125, 0.0, 0.1, a.gamma)
     xs = np.linspace(0.5, 1.5, 1000)
-    exl = riemann_exact.sample((xs - 1.0) / t, 1.0, 0.0, 1.0, 0.125, 0.0, 0.1, a.gamma)
+    if eos["type"] == "isothermal":
+        if eos["sound_speed_from"] != "value":
+            sys.exit("plot_sod.py: give the isothermal tube its c_s as eos.sound_speed")
+        c = float(eos["sound_speed"])
+
+        def solution(xi):
+            r, u = riemann_exact.isothermal_sample(xi, rho_l, 0.0, rho_r, 0.0, c)
+            return np.array([r, u, c * c * r])
+        what = "isothermal shock tube, c_s = %g" % c
+    elif eos["type"] == "adiabatic":
+        p_l, p_r = float(setup["p_left"]), float(setup["p_right"])
+
+        def solution(xi):
+            return riemann_exact.sample(xi, rho_l, 0.0, p_l, rho_r, 0.0, p_r, gamma)
+        what = "Sod shock tube, gamma = %.4g" % gamma
+    else:
+        sys.exit("plot_sod.py: no exact solution for eos.type %s" % eos["type"])
+    ex = solution((x[sel] - 1.0) / t)
+    exl = solution((xs - 1.0) / t)
     fig, ax = plt.subplots(1, 3, figsize=(14, 4.2))
     l1 = []
     for k, (y, lab) in enumerate(((rho, "density"), (vx, "velocity v_x"), (P, "pressure"))):
@@ -44,8 +70,8 @@ def main():
         ax[k].set_ylabel(lab)
         l1.append(np.mean(np.abs(y[sel] - ex[k])))
     ax[0].legend()
-    fig.suptitle("Sod shock tube, t = %.3f, N = %d; L1(rho, v, P) = %.4f, %.4f, %.4f"
-                 % (t, len(x), *l1))
+    fig.suptitle("%s, t = %.3f, N = %d; L1(rho, v, P) = %.4f, %.4f, %.4f"
+                 % (what, t, len(x), *l1))
     fig.tight_layout()
     out = os.path.join(a.outdir, "sod.png")
     fig.savefig(out, dpi=110)

@@ -1,6 +1,8 @@
-"""Exact solution of the 1D Riemann problem for an ideal gas (Toro 2009, chapter 4): pressure in
-the star region by Newton iteration on f(p) = f_L(p) + f_R(p) + u_R - u_L = 0, then sampling of
-the self-similar solution at x/t."""
+"""Exact solutions of the 1D Riemann problem.
+Ideal gas (Toro 2009, chapter 4): pressure in the star region by Newton iteration on
+f(p) = f_L(p) + f_R(p) + u_R - u_L = 0, then sampling of the self-similar solution at x/t.
+Isothermal gas, P = c^2 rho (isothermal_*): the gamma -> 1 limit, two waves and no contact
+(tests/setups/riemann_isothermal.hpp is the C++ twin)."""
 import numpy as np
 
 
@@ -67,4 +69,51 @@ def sample(xi, rhoL, uL, pL, rhoR, uR, pR, g):
                     rho = rhoR * (cc / c) ** (2 / (g - 1))
                     p = pR * (cc / c) ** (2 * g / (g - 1))
         out[:, i] = rho, u, p
+    return out
+
+
+def isothermal_star_state(rhoL, uL, rhoR, uR, c):
+    """Star density and velocity of the isothermal Riemann problem (P = c^2 rho, c constant): two
+    waves, no contact. Shock side K: f_K = c (rho - rho_K)/sqrt(rho rho_K); rarefaction side:
+    f_K = c ln(rho/rho_K); rho* solves f_L + f_R + u_R - u_L = 0 (bisection in ln rho)."""
+    def f(rho, rk):
+        return c * (rho - rk) / np.sqrt(rho * rk) if rho > rk else c * np.log(rho / rk)
+
+    lo, hi = np.log(min(rhoL, rhoR)) - 60.0, np.log(max(rhoL, rhoR)) + 60.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if f(np.exp(mid), rhoL) + f(np.exp(mid), rhoR) + uR - uL > 0:
+            hi = mid
+        else:
+            lo = mid
+    rs = np.exp(0.5 * (lo + hi))
+    return rs, 0.5 * (uL + uR) + 0.5 * (f(rs, rhoR) - f(rs, rhoL))
+
+
+def isothermal_sample(xi, rhoL, uL, rhoR, uR, c):
+    """(rho, u) of the isothermal Riemann problem at similarity coordinates xi = (x - x0)/t."""
+    rs, us = isothermal_star_state(rhoL, uL, rhoR, uR, c)
+    out = np.zeros((2, len(np.atleast_1d(xi))))
+    for i, s in enumerate(np.atleast_1d(xi)):
+        if s <= us:
+            if rs > rhoL:  # left shock
+                rho, u = (rhoL, uL) if s < uL - c * np.sqrt(rs / rhoL) else (rs, us)
+            elif s <= uL - c:
+                rho, u = rhoL, uL
+            elif s >= us - c:
+                rho, u = rs, us
+            else:  # inside the left fan
+                u = s + c
+                rho = rhoL * np.exp((uL - u) / c)
+        else:
+            if rs > rhoR:  # right shock
+                rho, u = (rhoR, uR) if s > uR + c * np.sqrt(rs / rhoR) else (rs, us)
+            elif s >= uR + c:
+                rho, u = rhoR, uR
+            elif s <= us + c:
+                rho, u = rs, us
+            else:  # inside the right fan
+                u = s - c
+                rho = rhoR * np.exp((u - uR) / c)
+        out[:, i] = rho, u
     return out

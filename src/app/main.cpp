@@ -40,6 +40,28 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The one-line cause of an input or usage error: control characters (a newline inside a YAML
+// value, bytes of a binary file) are escaped and a huge cause (a 20 MB scalar) is cut, so that the
+// message stays one readable line whatever the input held.
+std::string one_line(const std::string& what) {
+  constexpr std::size_t kMax = 800;
+  std::string s;
+  for (std::size_t i = 0; i < what.size() && s.size() < kMax; ++i) {
+    const unsigned char c = static_cast<unsigned char>(what[i]);
+    if (c == '\n') {
+      s += "\\n";
+    } else if (c < 0x20 || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      s += hex;
+    } else {
+      s += static_cast<char>(c);
+    }
+  }
+  if (s.size() >= kMax) s += "... (" + std::to_string(what.size()) + " characters in all)";
+  return s;
+}
+
 void on_signal(int) {
   mpsph::Simulation::request_stop();
 }
@@ -49,7 +71,9 @@ int cmd_run(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* flag) -> std::string {
-      if (i + 1 >= args.size()) throw UsageError(std::string(flag) + " needs a value");
+      // An option in the place of the value ("--restart --quiet") means the value is missing.
+      if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
+        throw UsageError(std::string(flag) + " needs a value");
       return args[++i];
     };
     if (a == "--device") {
@@ -116,20 +140,23 @@ int main(int argc, char** argv) {
     if (cmd == "params") return cmd_params(args);
     throw UsageError("unknown command '" + cmd + "' (commands: run, info, params; see --help)");
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "mpsph: %s\n", e.what());
+    std::fprintf(stderr, "mpsph: %s\n", one_line(e.what()).c_str());
     return 2;
   } catch (const mpsph::HealthError& e) {
     // A run that went bad: never exit 0, and keep the failure apart from input errors (1).
     std::fprintf(stderr, "mpsph: run stopped: %s\n", e.what());
     return 4;
   } catch (const mpsph::Error& e) {
-    std::fprintf(stderr, "mpsph: error: %s\n", e.what());
+    std::fprintf(stderr, "mpsph: error: %s\n", one_line(e.what()).c_str());
     return 1;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "mpsph: error: out of memory\n");
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "mpsph: internal error: %s\n", e.what());
+    std::fprintf(stderr, "mpsph: internal error: %s\n", one_line(e.what()).c_str());
+    return 1;
+  } catch (...) {
+    std::fprintf(stderr, "mpsph: internal error: an exception of unknown type\n");
     return 1;
   }
 }

@@ -12,12 +12,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <initializer_list>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include "core/error.hpp"
@@ -458,7 +458,116 @@ struct DocumentCounter : YAML::EventHandler {
   void OnMapEnd() override {}
 };
 
+// Limits against hostile YAML. A config has a few hundred values, nested three or four levels, with
+// scalars no longer than a path; these bounds are far above any real config and far below what
+// could exhaust time, memory or the stack.
+constexpr std::size_t kMaxConfigBytes = 1 << 20;  // file size
+constexpr int kMaxDepth = 32;                     // nested maps and sequences
+constexpr std::size_t kMaxNodes = 100000;         // nodes, counting each alias use as a copy
+constexpr std::size_t kMaxScalar = 4096;          // characters of one key or value
+
+std::string mark_text(const YAML::Mark& m) {
+  return m.is_null() ? "" : ":" + std::to_string(m.line + 1);
+}
+
+// Walks the whole document as the flattener and the checks would see it (an alias is visited as
+// often as it is used, which is what makes a "billion laughs" document expensive) and stops at the
+// first limit it passes, so the work done on any input is bounded by kMaxNodes.
+void check_limits(const YAML::Node& n, const std::string& where, int depth, std::size_t& nodes) {
+  if (++nodes > kMaxNodes)
+    throw Error(where + ": the YAML expands to more than " + std::to_string(kMaxNodes) +
+                " values (anchors and aliases repeat nodes): refused as a config");
+  if (depth > kMaxDepth)
+    throw Error(where + mark_text(n.Mark()) + ": YAML nested more than " +
+                std::to_string(kMaxDepth) + " levels deep: refused as a config");
+  if (n.IsScalar() && n.Scalar().size() > kMaxScalar)
+    throw Error(where + mark_text(n.Mark()) + ": a value of " + std::to_string(n.Scalar().size()) +
+                " characters (at most " + std::to_string(kMaxScalar) + " allowed)");
+  if (n.IsSequence()) {
+    for (const YAML::Node& item : n) check_limits(item, where, depth + 1, nodes);
+  } else if (n.IsMap()) {
+    for (const auto& kv : n) {
+      check_limits(kv.first, where, depth + 1, nodes);
+      check_limits(kv.second, where, depth + 1, nodes);
+    }
+  }
+}
+
+// The line where flow collections ([ and {) first nest deeper than kMaxDepth, or 0. yaml-cpp's own
+// recursion guard reports such text only as "bad file", so the text is scanned first (quoted
+// strings and comments skipped; a bracket inside a plain scalar counts too, which takes 33 of them
+// unclosed in one document to matter).
+int flow_depth_line(const std::string& text) {
+  int depth = 0, line = 1;
+  char quote = 0;
+  bool comment = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+      comment = false;
+      if (quote == 0) continue;
+    }
+    if (comment) continue;
+    if (quote) {
+      if (quote == '"' && c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t')) {
+      comment = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) return line;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return 0;
+}
+
+// The line where block collections first nest deeper than kMaxDepth, or 0: the indentation
+// columns of the lines (and of each "- " that opens a sequence item) kept as a stack, as Python's
+// tokenizer does.
+int block_depth_line(const std::string& text) {
+  std::vector<std::size_t> stack;
+  int line = 0;
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    ++line;
+    std::size_t p = text.find_first_not_of(' ', start);
+    if (p < end && text[p] != '#' && text[p] != '\r') {
+      while (true) {
+        const std::size_t col = p - start;
+        while (!stack.empty() && stack.back() > col) stack.pop_back();
+        if (stack.empty() || stack.back() < col) stack.push_back(col);
+        if (stack.size() > std::size_t(kMaxDepth)) return line;
+        if (text[p] != '-' || p + 1 >= end || text[p + 1] != ' ') break;
+        p = text.find_first_not_of(' ', p + 1);
+        if (p >= end) break;
+      }
+    }
+    start = end + 1;
+  }
+  return 0;
+}
+
 YAML::Node parse_yaml(const std::string& text, const std::string& where) {
+  if (text.size() > kMaxConfigBytes)
+    throw Error(where + ": larger than " + std::to_string(kMaxConfigBytes >> 20) +
+                " MiB, the limit for a config");
+  const std::size_t nul = text.find('\0');
+  if (nul != std::string::npos)
+    throw Error(where + ": a NUL byte at offset " + std::to_string(nul) +
+                " (a config is a YAML text file)");
+  if (const int line = std::max(flow_depth_line(text), block_depth_line(text)))
+    throw Error(where + ":" + std::to_string(line) + ": YAML nested more than " +
+                std::to_string(kMaxDepth) + " levels deep: refused as a config");
+  YAML::Node root;
   try {
     // Not YAML::LoadAll: on a stray ',' outside a flow collection (a file holding just ",")
     // yaml-cpp 0.7 returns empty documents without end, and LoadAll fills the memory (found by
@@ -472,11 +581,14 @@ YAML::Node parse_yaml(const std::string& text, const std::string& where) {
       throw Error(where +
                   ": more than one YAML document (a '---' or '...' line, or a stray ',', ']' or "
                   "'}' outside a flow collection); expected one");
-    return YAML::Load(text);
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw Error(where + ":" + std::to_string(e.mark.line + 1) + ":" +
                 std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
   }
+  std::size_t nodes = 0;
+  check_limits(root, where, 0, nodes);
+  return root;
 }
 
 }  // namespace
@@ -558,11 +670,17 @@ std::vector<std::string> schema_problems(const Schema& schema) {
 
 Config Config::from_file(const std::string& path, const Schema& schema,
                          const std::vector<std::string>& overrides) {
-  std::ifstream in(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error("config file '" + path + "' is a directory");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open config file '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return from_string(text.str(), path, schema, overrides);
+  // Read one byte past the limit, so that an endless file (/dev/zero) is refused, not slurped.
+  std::string text(kMaxConfigBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) throw Error("cannot read config file '" + path + "'");
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return from_string(text, path, schema, overrides);
 }
 
 Config Config::from_string(const std::string& yaml_text, const std::string& source,
@@ -832,7 +950,10 @@ std::string parameters_document(const Schema& schema) {
          "a\n"
          "`when` condition exist only when that condition holds. Any key can be overridden on the\n"
          "command line with `--set section.key=value`. Lists are YAML sequences (`[1, 2]`); a\n"
-         "single value counts as a one-element list.\n\n" +
+         "single value counts as a one-element list.\n\n"
+         "Limits against hostile or broken files: a config is at most 1 MiB of text without NUL\n"
+         "bytes, nests at most 32 levels, expands (counting each use of a YAML alias) to at most\n"
+         "100000 values, and has no key or value longer than 4096 characters.\n\n" +
          schema_markdown(schema);
 }
 

@@ -63,4 +63,10 @@ bool order_particles(ParticleStore& store, const Box& box) {
   return moved;
 }
 
+bool layout_needs_sort(const ParticleStore& store) {
+  for (std::size_t i = 0; i < store.size(); ++i)
+    if (store.type[i] == kRemoved || (i > 0 && store.type[i] < store.type[i - 1])) return true;
+  return false;
+}
+
 }  // namespace mpsph

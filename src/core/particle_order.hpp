@@ -18,4 +18,9 @@ std::vector<uint64_t> morton_keys(const ParticleStore& store, const Box& box);
 // Keeps the gas-first invariant of the store. Returns true if anything moved.
 bool order_particles(ParticleStore& store, const Box& box);
 
+// Whether the store needs the order stage's sort for its layout: a particle follows one of a larger
+// type (a type changed in place), or a particle is marked kRemoved. Block time steps sort only at
+// the start of a synchronisation segment and when this (or a creation) asks for it.
+bool layout_needs_sort(const ParticleStore& store);
+
 }  // namespace mpsph

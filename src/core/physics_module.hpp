@@ -87,6 +87,10 @@ class PhysicsModule {
   virtual std::vector<std::string> snapshot_flags() const { return {}; }
   // Fills derived output fields (e.g. the temperature) of the host store before a snapshot.
   virtual void prepare_output(ParticleStore& /*host*/) const {}
+  // Particle types the module evolves beyond those every run does (gas 0 by SPH, dark matter 1
+  // and stars 3, 4 as collisionless particles): cold clouds 2, sinks 5. A run refuses initial
+  // conditions and checkpoints holding a type that none of its modules evolves.
+  virtual std::vector<int> particle_types() const { return {}; }
 };
 
 // What run/module_registry.cpp lists for each module.

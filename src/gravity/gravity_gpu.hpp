@@ -53,8 +53,10 @@ class GpuGravity {
   // With an active set (individual time steps) the tree is built from every particle and walked
   // for the groups with active members, whose geometry is that of their active members (as the
   // CPU solver); only the active particles' acc_grav and pot are written.
+  // `update`: TreeUpdate::Refit keeps the last build's topology (the device arrays must be in the
+  // order of that build); Rebuild (the default) builds the tree anew.
   void compute(const ParticleView& device_view, const GravityParams& p, double G,
-               const ActiveSet& active = ActiveSet{});
+               const ActiveSet& active = ActiveSet{}, TreeUpdate update = TreeUpdate::Rebuild);
   // acc_grav on the device is a previous evaluation's (a restart): the next call may use the
   // relative criterion at once.
   void assume_previous();

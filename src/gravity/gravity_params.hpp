@@ -11,6 +11,13 @@ class Schema;
 enum class GravityMethod { Tree, Direct };
 enum class OpeningCriterion { Geometric, Relative };
 enum class SofteningKernel { Plummer, Spline };
+// What a tree solver does with its tree before a walk. Rebuild: keys, sort, topology and moments
+// from the current positions. Refit: the last build's topology (which particles each node holds)
+// with every node's tight box, centre of mass, quadrupole and softening recomputed from the current
+// positions - valid while the caller's particle order is that of the last build (block substeps
+// inside a synchronisation segment; docs/timestepping.md states the rule and its error). A refit
+// without a matching build (none yet, another N, leaf or group size) rebuilds.
+enum class TreeUpdate { Rebuild, Refit };
 
 struct GravityParams {
   bool enabled = true;

@@ -10,7 +10,7 @@
 namespace mpsph {
 
 void GravitySolver::compute(ParticleStore& s, const GravityParams& p, double G,
-                            const ActiveSet& active) {
+                            const ActiveSet& active, TreeUpdate update) {
   const std::size_t n = s.size();
   eps_.resize(n);
   for (std::size_t i = 0; i < n; ++i) eps_[i] = float(p.softening[s.type[i]]);
@@ -41,7 +41,9 @@ void GravitySolver::compute(ParticleStore& s, const GravityParams& p, double G,
     return;
   }
   const double t0 = omp_get_wtime();
-  tree_.build(s.pos.data(), s.mass.data(), eps_.data(), n, p.leaf_size);
+  if (update != TreeUpdate::Refit ||
+      !tree_.refit(s.pos.data(), s.mass.data(), eps_.data(), n, p.leaf_size))
+    tree_.build(s.pos.data(), s.mass.data(), eps_.data(), n, p.leaf_size);
   const double t1 = omp_get_wtime();
 
   const bool relative = p.criterion == OpeningCriterion::Relative && have_previous_;

@@ -27,7 +27,10 @@ class GravitySolver {
   // newly formed star).
   // With an active subset (individual time steps) only the active particles are targets (their
   // acc_grav and pot are written; every particle is a source).
-  void compute(ParticleStore& s, const GravityParams& p, double G, const ActiveSet& active = {});
+  // `update`: TreeUpdate::Refit keeps the last build's topology (the store must be in the order of
+  // that build); Rebuild (the default) builds the tree anew.
+  void compute(ParticleStore& s, const GravityParams& p, double G, const ActiveSet& active = {},
+               TreeUpdate update = TreeUpdate::Rebuild);
   // The store's acc_grav is a previous evaluation's (a restart from a checkpoint): the next call
   // may use the relative criterion at once, as the uninterrupted run would.
   void assume_previous() { have_previous_ = true; }

@@ -79,11 +79,28 @@ void Octree::build(const Vec3d* pos, const double* mass, const float* eps, std::
   }
   nodes_.clear();
   gen_begin_.assign(1, 0);
+  leaf_size_ = leaf_size;
   compute_keys(pos, n);
   sort_keys();
   pos_.resize(n);
   mass_.resize(n);
   eps_.resize(n);
+  gather(pos, mass, eps);
+  if (n == 0) return;
+  build_nodes(leaf_size);
+  upward_pass();
+}
+
+bool Octree::refit(const Vec3d* pos, const double* mass, const float* eps, std::size_t n,
+                   int leaf_size) {
+  if (n == 0 || n != pos_.size() || nodes_.empty() || leaf_size != leaf_size_) return false;
+  gather(pos, mass, eps);
+  upward_pass();
+  return true;
+}
+
+void Octree::gather(const Vec3d* pos, const double* mass, const float* eps) {
+  const std::size_t n = pos_.size();
 #pragma omp parallel for schedule(static)
   for (std::size_t k = 0; k < n; ++k) {
     const uint32_t i = order_[k];
@@ -91,9 +108,6 @@ void Octree::build(const Vec3d* pos, const double* mass, const float* eps, std::
     mass_[k] = mass[i];
     eps_[k] = eps[i];
   }
-  if (n == 0) return;
-  build_nodes(leaf_size);
-  upward_pass();
 }
 
 void Octree::compute_keys(const Vec3d* pos, std::size_t n) {

@@ -35,6 +35,10 @@ class Octree {
   // Builds the tree over n particles given in the caller's order (leaves hold <= leaf_size
   // particles unless their keys coincide). Throws mpsph::Error for n >= 2^31 or leaf_size < 1.
   void build(const Vec3d* pos, const double* mass, const float* eps, std::size_t n, int leaf_size);
+  // The last build's topology with the particles (same caller order, same n) at their current
+  // positions: gathers them again and redoes the upward pass (TreeUpdate::Refit). Returns false,
+  // doing nothing, when there is no build of n particles with this leaf_size to refit.
+  bool refit(const Vec3d* pos, const double* mass, const float* eps, std::size_t n, int leaf_size);
 
   OctreeView view() const;
   const std::vector<OctreeNode>& nodes() const { return nodes_; }
@@ -53,6 +57,8 @@ class Octree {
   void sort_keys();
   void build_nodes(int leaf_size);
   void upward_pass();
+  // pos_, mass_, eps_ (tree order) from the caller's arrays through order_.
+  void gather(const Vec3d* pos, const double* mass, const float* eps);
 
   Vec3d cube_lo_{0, 0, 0};
   double cube_size_ = 0.0;
@@ -64,6 +70,7 @@ class Octree {
   std::vector<OctreeNode> nodes_;
   std::vector<int32_t> gen_begin_;
   std::vector<int32_t> child_count_;
+  int leaf_size_ = 0;  // of the last build
 };
 
 }  // namespace mpsph

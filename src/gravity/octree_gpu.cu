@@ -164,6 +164,8 @@ void DeviceOctree::build(const ParticleView& v, const std::array<double, 6>& sof
   n_ = v.n;
   n_nodes_ = 0;
   n_groups_ = 0;
+  leaf_size_ = leaf_size;
+  group_size_ = group_size;
   gen_begin_.assign(1, 0);
   sort_and_gather(v, softening, with_acc_old);
   if (ev.after_sort) cuda_check(cudaEventRecord(ev.after_sort), "recording an event");
@@ -174,6 +176,24 @@ void DeviceOctree::build(const ParticleView& v, const std::array<double, 6>& sof
   if (ev.after_build) cuda_check(cudaEventRecord(ev.after_build), "recording an event");
   if (n_ > 0) upward_pass();
   if (ev.after_moments) cuda_check(cudaEventRecord(ev.after_moments), "recording an event");
+}
+
+bool DeviceOctree::refit(const ParticleView& v, const std::array<double, 6>& softening,
+                         int leaf_size, int group_size, bool with_acc_old, const BuildEvents& ev) {
+  if (n_ == 0 || v.n != n_ || n_nodes_ == 0 || leaf_size != leaf_size_ || group_size != group_size_)
+    return false;
+  if (with_acc_old) acc_old_.reserve(n_, "tree-order |a_old|");
+  have_acc_old_ = with_acc_old;
+  TypeSoftening soft;
+  for (int t = 0; t < 6; ++t) soft.eps[t] = float(softening[t]);
+  gather_kernel<<<blocks_for(n_), kThreads>>>(order_, int32_t(n_), v, soft, with_acc_old,
+                                              pos_.get(), mass_.get(), eps_.get(), acc_old_.get());
+  cuda_check_launch("gather into tree order");
+  if (ev.after_sort) cuda_check(cudaEventRecord(ev.after_sort), "recording an event");
+  if (ev.after_build) cuda_check(cudaEventRecord(ev.after_build), "recording an event");
+  upward_pass();
+  if (ev.after_moments) cuda_check(cudaEventRecord(ev.after_moments), "recording an event");
+  return true;
 }
 
 void DeviceOctree::sort_and_gather(const ParticleView& v, const std::array<double, 6>& softening,

@@ -47,6 +47,11 @@ class DeviceOctree {
   // unless their keys coincide; groups hold <= group_size particles.
   void build(const ParticleView& v, const std::array<double, 6>& softening, int leaf_size,
              int group_size, bool with_acc_old, const BuildEvents& ev);
+  // TreeUpdate::Refit: the last build's topology and groups with the particles (same device order,
+  // same n) gathered again and the upward pass redone. Returns false, doing nothing, when there is
+  // no build of v.n particles with these leaf and group sizes.
+  bool refit(const ParticleView& v, const std::array<double, 6>& softening, int leaf_size,
+             int group_size, bool with_acc_old, const BuildEvents& ev);
 
   DeviceTreeView view() const;
   std::size_t device_bytes() const;
@@ -61,6 +66,7 @@ class DeviceOctree {
   void* cub_temp(std::size_t bytes);
 
   std::size_t n_ = 0;
+  int leaf_size_ = 0, group_size_ = 0;  // of the last build
   bool have_acc_old_ = false;
   DeviceBuffer<BoundingCube> cube_;
   DeviceBuffer<unsigned char> box_scratch_;

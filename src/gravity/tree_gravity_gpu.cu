@@ -451,7 +451,7 @@ void GpuGravity::assume_previous() {
 }
 
 void GpuGravity::compute(const ParticleView& v, const GravityParams& p, double G,
-                         const ActiveSet& active) {
+                         const ActiveSet& active, TreeUpdate update) {
   Impl& m = *impl_;
   m.timed = false;
   m.stats = {};
@@ -480,8 +480,10 @@ void GpuGravity::compute(const ParticleView& v, const GravityParams& p, double G
   }
   const bool relative = p.criterion == OpeningCriterion::Relative && m.have_previous;
   cuda_check(cudaEventRecord(m.ev[0]), "recording an event");
-  m.tree.build(v, p.softening, p.leaf_size, p.group_size, relative,
-               gpu::BuildEvents{m.ev[1], m.ev[2], m.ev[3]});
+  const gpu::BuildEvents events{m.ev[1], m.ev[2], m.ev[3]};
+  if (update != TreeUpdate::Refit ||
+      !m.tree.refit(v, p.softening, p.leaf_size, p.group_size, relative, events))
+    m.tree.build(v, p.softening, p.leaf_size, p.group_size, relative, events);
   m.walk(v, p, G, active);
   cuda_check(cudaEventRecord(m.ev[4]), "recording an event");
   cuda_check(cudaEventSynchronize(m.ev[4]), "tree gravity");

@@ -1,6 +1,7 @@
 #include "io/checkpoint.hpp"
 
 #include <cstdint>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -102,22 +103,15 @@ ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_ou
   const std::string count_source = "NumParticles = " + std::to_string(n);
 
   h5::Group particles = h5::open_group(root, "Particles", ctx);
-  // The count must match the file before it sizes the store: a damaged NumParticles would
-  // otherwise ask for any amount of memory (found by fuzz/checkpoint_fuzz.cpp).
-  {
-    if (!h5::has_link(particles.get(), "type"))
-      throw Error(ctx + ": missing dataset /Particles/type");
-    h5::Dataset d(H5Dopen2(particles.get(), "type", H5P_DEFAULT));
-    if (!d.valid()) throw Error(ctx + ": /Particles/type is not a dataset");
-    const h5::DatasetInfo info = h5::dataset_info(d.get(), "/Particles/type", ctx);
-    if (info.shape.empty())
-      throw Error(ctx + ": dataset /Particles/type is a scalar; expected one row per particle");
-    if (info.shape[0] != n)
-      throw Error(ctx + ": dataset /Particles/type has " + std::to_string(info.shape[0]) +
-                  " rows but " + count_source);
-  }
+  // NumParticles is checked against the stored types before anything is allocated (a damaged
+  // count asked for 412 GB in fuzz/checkpoint_fuzz.cpp).
+  h5::check_rows(root, "/Particles/type", n, ctx, count_source);
   ParticleStore store;
-  store.resize(n);
+  try {
+    store.resize(n);
+  } catch (const std::bad_alloc&) {
+    throw Error(ctx + ": " + std::to_string(n) + " particles do not fit in memory");
+  }
   // The types first: they say which particles carry the fields of a type mask.
   bool types_read = false;
   const auto read_field = [&](const FieldInfo& f, auto& v) {

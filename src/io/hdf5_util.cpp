@@ -257,8 +257,11 @@ std::string read_string_attribute(hid_t loc, const std::string& name, const std:
   if (H5Tget_class(type.get()) != H5T_STRING)
     throw Error(ctx + ": attribute " + in_quotes(name) + " is not a string");
   if (H5Tis_variable_str(type.get()) > 0) {
+    // The memory type takes the file's character set: HDF5 will not convert UTF-8 (what h5py
+    // writes) to ASCII.
     Datatype mem(H5Tcopy(H5T_C_S1));
     H5Tset_size(mem.get(), H5T_VARIABLE);
+    H5Tset_cset(mem.get(), H5Tget_cset(type.get()));
     char* text = nullptr;
     if (H5Aread(a.get(), mem.get(), &text) < 0)
       throw Error(ctx + ": reading attribute " + in_quotes(name) + " failed");
@@ -304,6 +307,19 @@ std::string shape_text(const std::vector<hsize_t>& shape) {
   std::string s = "(";
   for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? " x " : "") + std::to_string(shape[i]);
   return s + ")";
+}
+
+void check_rows(hid_t loc, const std::string& path, std::size_t n, const std::string& ctx,
+                const std::string& count_source) {
+  if (!has_link(loc, path)) throw Error(ctx + ": missing dataset " + path);
+  Dataset d(H5Dopen2(loc, path.c_str(), H5P_DEFAULT));
+  if (!d.valid()) throw Error(ctx + ": " + path + " is not a dataset");
+  const DatasetInfo info = dataset_info(d.get(), path, ctx);
+  if (info.shape.empty())
+    throw Error(ctx + ": dataset " + path + " is a scalar; expected one row per particle");
+  if (info.shape[0] != n)
+    throw Error(ctx + ": dataset " + path + " has " + std::to_string(info.shape[0]) + " rows but " +
+                count_source);
 }
 
 void read_rows(hid_t loc, const std::string& path, hid_t native_scalar, int components,

@@ -193,6 +193,12 @@ void read_rows(hid_t loc, const std::string& path, T* out, std::size_t n, const 
             out, n, ctx, count_source);
 }
 
+// The number of rows (first dimension) of dataset `path` under `loc`, checked against `n` before
+// anything is allocated for it: a header that claims 10^15 particles is an error naming the
+// dataset, not an allocation failure. Throws the read_rows() messages.
+void check_rows(hid_t loc, const std::string& path, std::size_t n, const std::string& ctx,
+                const std::string& count_source);
+
 // Whole numeric dataset converted to double (for summaries).
 std::vector<double> read_as_double(hid_t dataset, const std::string& name, const std::string& ctx);
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <new>
 #include <type_traits>
 
 #include "core/error.hpp"
@@ -154,12 +155,6 @@ std::string number(double v) {
   return buf;
 }
 
-// Fields whose values must be finite for the run to start.
-bool must_be_finite(const std::string& name) {
-  return name == "Coordinates" || name == "Velocities" || name == "Masses" ||
-         name == "InternalEnergy";
-}
-
 template <class T>
 bool finite(const T& x) {
   if constexpr (std::is_same_v<T, Vec3d>)
@@ -168,19 +163,23 @@ bool finite(const T& x) {
     return std::isfinite(x);
 }
 
+// Every floating-point value read must be finite: NaN or inf anywhere is an error naming the
+// dataset and the first particle (its row in the dataset and its id).
 template <class T>
-void check_finite(const std::vector<T>& v, std::size_t off, std::size_t n, const std::string& ctx,
-                  const std::string& path) {
-  for (std::size_t k = 0; k < n; ++k) {
-    if (finite(v[off + k])) continue;
-    const T& x = v[off + k];
-    bool nan;
-    if constexpr (std::is_same_v<T, Vec3d>)
-      nan = std::isnan(x.x) || std::isnan(x.y) || std::isnan(x.z);
-    else
-      nan = std::isnan(x);
-    throw Error(ctx + ": dataset " + path + " has " + (nan ? "NaN" : "inf") + " at particle " +
-                std::to_string(k));
+void check_finite(const std::vector<T>& v, const std::vector<uint64_t>& id, std::size_t off,
+                  std::size_t n, const std::string& ctx, const std::string& path) {
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, Vec3d>) {
+    for (std::size_t k = 0; k < n; ++k) {
+      if (finite(v[off + k])) continue;
+      const T& x = v[off + k];
+      bool nan;
+      if constexpr (std::is_same_v<T, Vec3d>)
+        nan = std::isnan(x.x) || std::isnan(x.y) || std::isnan(x.z);
+      else
+        nan = std::isnan(x);
+      throw Error(ctx + ": dataset " + path + " has " + (nan ? "NaN" : "inf") + " at particle " +
+                  std::to_string(k) + " (id " + std::to_string(id[off + k]) + ")");
+    }
   }
 }
 
@@ -377,25 +376,21 @@ ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
   for (int t = 0; t < kNumTypes; ++t) {
     if (counts[t] == 0) continue;
     const std::string gname = part_type_group(t);
-    const std::string coords = "/" + gname + "/Coordinates";
-    if (!h5::has_link(fid, gname))
-      throw Error(ctx + ": missing group /" + gname + " (/Header " + count_name + "[" +
-                  std::to_string(t) + "] = " + std::to_string(counts[t]) + ")");
-    if (!h5::has_link(fid, coords)) throw Error(ctx + ": missing dataset " + coords);
-    h5::Dataset d(H5Dopen2(fid, coords.c_str(), H5P_DEFAULT));
-    if (!d.valid()) throw Error(ctx + ": " + coords + " is not a dataset");
-    const h5::DatasetInfo info = h5::dataset_info(d.get(), coords, ctx);
     const std::string count_source =
         "/Header " + count_name + "[" + std::to_string(t) + "] = " + std::to_string(counts[t]);
-    if (info.shape.empty())
-      throw Error(ctx + ": dataset " + coords + " has shape () but " + count_source);
-    if (info.shape[0] != counts[t])
-      throw Error(ctx + ": dataset " + coords + " has " + std::to_string(info.shape[0]) +
-                  " rows but " + count_source);
+    if (!h5::has_link(fid, gname))
+      throw Error(ctx + ": missing group /" + gname + " (" + count_source + ")");
+    h5::Group group = h5::open_group(fid, gname, ctx);
+    h5::check_rows(fid, "/" + gname + "/Coordinates", counts[t], ctx, count_source);
     total += counts[t];
   }
   ParticleStore store;
-  store.resize(total);
+  try {
+    store.resize(total);
+  } catch (const std::bad_alloc&) {
+    throw Error(ctx + ": " + std::to_string(total) + " particles do not fit in memory");
+  }
+  std::vector<std::string> datasets;  // the particle datasets found, as "/PartTypeN/Name"
 
   std::size_t off = 0;
   for (int t = 0; t < kNumTypes; ++t) {
@@ -416,7 +411,7 @@ ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
       if (!*f.hdf5_name || !applies_to(f, t) || !h5::has_link(group.get(), f.hdf5_name)) return;
       const std::string dataset = prefix + f.hdf5_name;
       h5::read_rows(fid, dataset, v.data() + off, n, ctx, count_source);
-      if (must_be_finite(f.hdf5_name)) check_finite(v, off, n, ctx, dataset);
+      datasets.push_back(dataset);
     });
     std::fill_n(store.type.begin() + off, n, static_cast<uint8_t>(t));
 
@@ -431,10 +426,16 @@ ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
     if (!h5::has_link(group.get(), "ParticleIDs"))
       for (std::size_t k = 0; k < n; ++k) store.id[off + k] = off + k + 1;
 
+    store.for_each_field([&](const FieldInfo& f, const auto& v) {
+      const std::string dataset = prefix + f.hdf5_name;
+      if (std::find(datasets.begin(), datasets.end(), dataset) != datasets.end())
+        check_finite(v, store.id, off, n, ctx, dataset);
+    });
     for (std::size_t k = 0; k < n; ++k)
       if (!(store.mass[off + k] > 0))
         throw Error(ctx + ": dataset " + prefix + "Masses has non-positive mass " +
-                    number(store.mass[off + k]) + " at particle " + std::to_string(k));
+                    number(store.mass[off + k]) + " at particle " + std::to_string(k) + " (id " +
+                    std::to_string(store.id[off + k]) + ")");
     off += n;
   }
   store.sort_by_type();
@@ -457,6 +458,7 @@ ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
     meta.flag_feedback = flag(h, "Flag_Feedback", hctx);
     meta.flag_stellar_age = flag(h, "Flag_StellarAge", hctx);
     meta.flag_metals = flag(h, "Flag_Metals", hctx);
+    meta.datasets = std::move(datasets);
     *meta_out = std::move(meta);
   }
   return store;

@@ -34,6 +34,9 @@ struct SnapshotMeta {
   bool flag_feedback = false;
   bool flag_stellar_age = false;
   bool flag_metals = false;
+  // Set by read_snapshot: the particle datasets found in the file, as "/PartTypeN/Name" (a field
+  // whose dataset is absent got its default).
+  std::vector<std::string> datasets;
 };
 
 // Sets the flag of that GADGET header name ("Flag_Sfr", "Flag_Cooling", "Flag_Feedback",
@@ -61,9 +64,10 @@ std::vector<std::string> default_snapshot_fields();
 // Required: /Header NumPart_ThisFile (or NumPart_Total) and per type Coordinates; Masses unless
 // MassTable gives the type's mass. Optional fields get documented defaults (Velocities 0,
 // ParticleIDs 1..N in file order, InternalEnergy 0, SmoothingLength 0 = to be computed).
-// Validates: file exists and is HDF5, datasets present with consistent lengths, finite positions,
-// velocities and masses, positive masses. Every failure throws mpsph::Error naming the file,
-// dataset and problem. Particles come back sorted by type (gas first).
+// Validates: file exists and is HDF5, datasets present with consistent lengths (checked before
+// anything is allocated), every floating-point value finite, positive masses. Every failure throws
+// mpsph::Error naming the file, dataset and problem. Particles come back sorted by type (gas
+// first).
 ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out = nullptr);
 
 }  // namespace mpsph

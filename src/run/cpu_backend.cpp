@@ -30,6 +30,7 @@ class CpuBackend final : public StepBackend {
     length_ = length;
     now_ = 0;
     tick_len_ = length / double(kTicks);  // exact: a power of two
+    sort_pending_ = true;
     return mpsph::begin_segment(c_.store, length, single_rung);
   }
   int64_t next_tick() override { return block_ ? mpsph::next_tick(c_.store) : kTicks; }
@@ -38,9 +39,18 @@ class CpuBackend final : public StepBackend {
     predict_to(c_.store, now, tick_len_, c_.box, c_.eos);
   }
   void order() override {
-    spawn_particles(c_.store, next_id_);
-    order_particles(c_.store, c_.box);
-    drop_removed(c_.store);
+    // The order-stage rule (docs/timestepping.md): sort at the first substep of every segment (the
+    // global scheme: every step) and whenever particles were created or removed or changed type;
+    // inside a segment the particles keep the order of its start (drifts make the tree boxes a
+    // little larger, never wrong).
+    const std::size_t spawned = spawn_particles(c_.store, next_id_);
+    if (sort_pending_ || !block_ || now_ == kAllActive || spawned > 0 ||
+        layout_needs_sort(c_.store)) {
+      order_particles(c_.store, c_.box);
+      drop_removed(c_.store);
+      sort_pending_ = false;
+      tree_stale_ = true;
+    }
     n_gas_ = c_.store.n_gas();
     if (block_ && now_ != kAllActive && now_ < kTicks) {
       select_active(c_.store, now_, active_index_, active_.n_gas);
@@ -59,7 +69,11 @@ class CpuBackend final : public StepBackend {
   void prepare_force() override { mpsph::prepare_force(c_.store, c_.eos, c_.sph, active_); }
   void sph_forces() override { compute_sph_forces(c_.store, c_.box, c_.sph, neighbours_, active_); }
   void gravity() override {
-    if (c_.grav.enabled) gravity_.compute(c_.store, c_.grav, c_.G, active_);
+    if (!c_.grav.enabled) return;
+    // The octree is rebuilt after a sort, refitted to the drifted particles otherwise.
+    gravity_.compute(c_.store, c_.grav, c_.G, active_,
+                     tree_stale_ ? TreeUpdate::Rebuild : TreeUpdate::Refit);
+    tree_stale_ = false;
   }
   void end_force() override {
     const ParticleView v = c_.store.view();
@@ -121,6 +135,8 @@ class CpuBackend final : public StepBackend {
   void sync_from_host() override {
     n_gas_ = c_.store.n_gas();
     now_ = kAllActive;  // initial conditions or a restart: a synchronisation point
+    sort_pending_ = true;
+    tree_stale_ = true;
   }
 
  private:
@@ -132,6 +148,8 @@ class CpuBackend final : public StepBackend {
   uint64_t next_id_ = 1;
   double length_ = 0.0, tick_len_ = 0.0;
   int64_t now_ = kAllActive;  // the current substep's tick; kAllActive outside a segment
+  bool sort_pending_ = true;  // the next order stage sorts (a new segment has begun)
+  bool tree_stale_ = true;    // the particles were sorted since the gravity tree was built
   std::vector<uint32_t> active_index_;
   ActiveSet active_;
 };

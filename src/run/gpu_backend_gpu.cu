@@ -49,6 +49,7 @@ class GpuBackend final : public StepBackend {
 
   bool begin_segment(double length, bool single_rung) override {
     length_ = length;
+    sort_pending_ = true;
     tick_len_ = length / double(kTicks);  // exact: a power of two
     now_ = 0;
     if (!block_) {
@@ -83,7 +84,15 @@ class GpuBackend final : public StepBackend {
     for (int t = 0; t <= kNumTypes; ++t)
       kinds +=
           type_counts_[std::size_t(t)] + (t < kNumTypes ? spawn_counts_[std::size_t(t)] : 0) > 0;
-    order_.sort(d_, c_.box, kinds > 1);
+    // The order-stage rule of the CPU backend: sort at the first substep of a segment (global
+    // scheme: every step) and when particles were created, removed or changed type.
+    const bool sort = sort_pending_ || !block_ || now_ == kAllActive || spawned > 0 ||
+                      type_counts_[kNumTypes] > 0 || type_descents_ > 0;
+    if (sort) {
+      order_.sort(d_, c_.box, kinds > 1);
+      tree_stale_ = true;
+    }
+    sort_pending_ = false;
     // The sort put the removed particles last: cut them off.
     const std::size_t removed = type_counts_[kNumTypes];
     std::size_t n = 0;
@@ -93,6 +102,7 @@ class GpuBackend final : public StepBackend {
     }
     type_counts_[kNumTypes] = 0;
     spawn_counts_ = {};
+    type_descents_ = 0;
     d_.set_counts(n, type_counts_[kGas]);
     if (block_ && now_ != kAllActive && now_ < kTicks) {
       // The next substep's counts came with the last synchronisation; particles created or
@@ -112,7 +122,11 @@ class GpuBackend final : public StepBackend {
   void prepare_force() override { sph_.prepare_force(d_.view(), c_.eos, c_.sph, active_); }
   void sph_forces() override { sph_.forces(d_.view(), c_.box, c_.sph, active_); }
   void gravity() override {
-    if (c_.grav.enabled) gravity_.compute(d_.view(), c_.grav, c_.G, active_);
+    if (!c_.grav.enabled) return;
+    // The octree is rebuilt after a sort, refitted to the drifted particles otherwise.
+    gravity_.compute(d_.view(), c_.grav, c_.G, active_,
+                     tree_stale_ ? TreeUpdate::Rebuild : TreeUpdate::Refit);
+    tree_stale_ = false;
   }
   void end_force() override {
     const ParticleView v = d_.view();
@@ -185,9 +199,12 @@ class GpuBackend final : public StepBackend {
     host_stale_ = false;
     have_scalars_ = false;
     now_ = kAllActive;  // initial conditions or a restart: a synchronisation point
+    sort_pending_ = true;
+    tree_stale_ = true;
     active_ = ActiveSet{};
     count_on_host();
   }
+  void fence() override { cuda_check(cudaDeviceSynchronize(), "a stage (run.timing_sync)"); }
 
  private:
   void changed() {
@@ -200,7 +217,9 @@ class GpuBackend final : public StepBackend {
     const ParticleStore& s = c_.store;
     type_counts_ = {};
     spawn_counts_ = {};
+    type_descents_ = 0;
     for (std::size_t i = 0; i < s.size(); ++i) {
+      type_descents_ += i > 0 && s.type[i] < s.type[i - 1];
       ++type_counts_[std::min<std::size_t>(s.type[i], kNumTypes)];
       if (s.spawn_mass[i] > 0.0)
         ++spawn_counts_[std::min<std::size_t>(s.spawn_type[i], kNumTypes - 1)];
@@ -215,6 +234,7 @@ class GpuBackend final : public StepBackend {
     have_scalars_ = true;
     type_counts_ = scalars_.type_counts;
     spawn_counts_ = scalars_.spawn_counts;
+    type_descents_ = scalars_.type_descents;
     counts_valid_ = true;
     if (scalars_.error_flags) {
       sph_.clear_errors();
@@ -234,6 +254,9 @@ class GpuBackend final : public StepBackend {
   StepScalars scalars_;
   std::array<std::size_t, kNumTypes + 1> type_counts_{};  // incl. kRemoved at [kNumTypes]
   std::array<std::size_t, kNumTypes> spawn_counts_{};
+  std::size_t type_descents_ = 0;  // particles following one of a larger type
+  bool sort_pending_ = true;       // the next order stage sorts (a segment has begun)
+  bool tree_stale_ = true;         // the particles were sorted since the gravity tree was built
   bool counts_valid_ = false;
   bool have_scalars_ = false;
   bool host_stale_ = false;

@@ -5,6 +5,7 @@
 #include "run/module_registry.hpp"
 #include "run/run_params.hpp"
 #include "setups/initial_conditions.hpp"
+#include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
 #include "timestep/timestep_params.hpp"
 
@@ -17,6 +18,7 @@ const Schema& program_schema() {
     add_unit_params(s);
     add_setup_params(s);
     add_sph_params(s);
+    add_eos_params(s);
     add_gravity_params(s);
     add_timestep_params(s);
     for (const ModuleEntry& m : module_registry()) m.add_params(s);

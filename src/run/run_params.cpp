@@ -113,6 +113,18 @@ void add_run_params(Schema& s) {
          {},
          "",
          "OpenMP threads (0 = OpenMP default / OMP_NUM_THREADS)"});
+  s.add({"run.timing_sync",
+         ParamType::Bool,
+         param_text(d.timing_sync),
+         0,
+         0,
+         false,
+         false,
+         {},
+         "",
+         "GPU: wait for every stage to finish so that timing.txt charges each stage its own time "
+         "(one device synchronisation per stage; off, an asynchronous stage's time is charged to "
+         "the next stage that waits)"});
 }
 
 RunParams run_params_from(const Config& c) {
@@ -128,6 +140,7 @@ RunParams run_params_from(const Config& c) {
   p.checkpoint_every_steps = c.get_int("run.checkpoint_every_steps");
   p.checkpoint_every_minutes = c.get_double("run.checkpoint_every_minutes");
   p.threads = static_cast<int>(c.get_int("run.threads"));
+  p.timing_sync = c.get_bool("run.timing_sync");
   return p;
 }
 

@@ -21,6 +21,7 @@ struct RunParams {
   long checkpoint_every_steps = 0;           // 0 = off
   double checkpoint_every_minutes = 30.0;    // wall minutes (0 = off)
   int threads = 0;                           // OpenMP threads (0 = OpenMP default)
+  bool timing_sync = false;                  // GPU: wait for each stage (exact stage timing)
 };
 
 void add_run_params(Schema& schema);

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
 #include "io/durable_file.hpp"
+#include "io/input_validation.hpp"
 #include "io/snapshot.hpp"
 #include "run/device.hpp"
 #include "run/energy_csv.hpp"
@@ -23,6 +24,7 @@
 #include "run/program_schema.hpp"
 #include "run/progress.hpp"
 #include "setups/initial_conditions.hpp"
+#include "sph/eos_kern.hpp"
 #include "timestep/block_timeline_kern.hpp"
 
 namespace mpsph {
@@ -70,13 +72,40 @@ Simulation::Simulation(const RunOptions& opt) {
     for (const EnergyTerm& t : m->energy_terms()) energy_terms_.push_back(t);
   }
   energy_accounts_.assign(energy_terms_.size(), 0.0);
+  check_eos_compatibility();
   const StepContext ctx{store_, box_, sph_, eos_, grav_, tstep_, units_.G, energy_terms_};
   backend_ = kind == Backend::Gpu ? make_gpu_backend(ctx) : make_cpu_backend(ctx);
+  if (run_.timing_sync) timer_.set_fence([this] { backend_->fence(); });
+
+  // Every input is read and checked before the output directory is touched, so that a bad input
+  // leaves no output behind.
+  ParticleRules rules;
+  rules.n_neighbours = sph_.n_neighbours;
+  rules.needs_internal_energy = eos_.kind == EosKind::Adiabatic;
+  for (int t : {int(kGas), int(kDarkMatter), 3, 4}) rules.handled[std::size_t(t)] = true;
+  for (const auto& m : modules_)
+    for (int t : m->particle_types()) rules.handled[std::size_t(t)] = true;
+  const bool restart = !opt.restart_path.empty();
+  if (restart) {
+    validate_checkpoint_particles(store_, rules, opt.restart_path);
+    restore_state(ckpt, opt.restart_path);
+  } else {
+    InitialState init = make_initial_state(config_);
+    if (!init.file.empty())
+      validate_initial_conditions(init.particles, init.box, rules, init.file, init.datasets);
+    store_ = std::move(init.particles);
+    box_ = init.box;
+    time_ = t_start_ = init.time;
+    if (run_.t_end <= time_)
+      throw Error("run.t_end = " + std::to_string(run_.t_end) +
+                  " must be later than the initial time " + std::to_string(time_));
+  }
 
   std::error_code ec;
   std::filesystem::create_directories(run_.output_dir, ec);
   if (ec || !std::filesystem::is_directory(run_.output_dir))
-    throw Error("cannot create output directory '" + run_.output_dir + "': " + ec.message());
+    throw Error("cannot create output directory '" + run_.output_dir +
+                "': " + (ec ? ec.message() : "a file of that name is in the way"));
   write_text_durably(run_.output_dir + "/config_resolved.yaml", config_.resolved_yaml());
 
   log("mpsph " MPSPH_VERSION ", backend " + std::string(device_name(device)) + ", " +
@@ -92,31 +121,7 @@ Simulation::Simulation(const RunOptions& opt) {
     log(steps);
   }
 
-  if (!opt.restart_path.empty()) {
-    box_.periodic = ckpt.scalars.at("box_periodic") != 0.0;
-    box_.lo = {ckpt.scalars.at("box_lo_x"), ckpt.scalars.at("box_lo_y"),
-               ckpt.scalars.at("box_lo_z")};
-    box_.size = {ckpt.scalars.at("box_size_x"), ckpt.scalars.at("box_size_y"),
-                 ckpt.scalars.at("box_size_z")};
-    time_ = ckpt.time;
-    dt_ = ckpt.dt;
-    step_ = ckpt.step;
-    segment_ = long(ckpt.scalars.at("segment"));
-    next_snapshot_ = ckpt.next_snapshot;
-    t_start_ = ckpt.scalars.at("t_start");
-    for (std::size_t k = 0; k < energy_terms_.size(); ++k) {
-      const auto it = ckpt.scalars.find("energy:" + energy_terms_[k].column);
-      if (it == ckpt.scalars.end())
-        throw Error("checkpoint '" + opt.restart_path + "' has no account of " +
-                    energy_terms_[k].column +
-                    ": it was written by a run without the module that "
-                    "keeps it, which cannot be added on restart");
-      energy_accounts_[k] = it->second;
-    }
-    backend_->set_next_id(uint64_t(ckpt.scalars.at("next_id")));
-    conserved0_.kinetic = ckpt.scalars.at("E0_kinetic");
-    conserved0_.thermal = ckpt.scalars.at("E0_thermal");
-    conserved0_.potential = ckpt.scalars.at("E0_potential");
+  if (restart) {
     log("restarted from '" + opt.restart_path + "' at t = " + std::to_string(time_) + ", step " +
         std::to_string(step_));
     // Rows a killed run wrote after this checkpoint are computed again: drop them first.
@@ -129,10 +134,6 @@ Simulation::Simulation(const RunOptions& opt) {
     return;
   }
 
-  InitialState init = make_initial_state(config_);
-  store_ = std::move(init.particles);
-  box_ = init.box;
-  time_ = t_start_ = init.time;
   {
     static const char* kTypeNames[kNumTypes] = {"gas",           "dark matter", "clouds",
                                                 "initial stars", "new stars",   "sinks"};
@@ -145,7 +146,6 @@ Simulation::Simulation(const RunOptions& opt) {
     log("initial conditions: " + std::to_string(store_.size()) + " particles (" + by_type +
         "), t = " + std::to_string(time_));
   }
-  if (run_.t_end <= time_) throw Error("run.t_end must be later than the initial time");
 
   backend_->set_next_id(first_free_id(store_));
   backend_->sync_from_host();
@@ -177,12 +177,67 @@ Simulation::Simulation(const RunOptions& opt) {
       "(columns between E_potential and E_total: energy each module took out of the particles "
       "so far, e.g. E_radiated by cooling); rel_error = (E_total - E_total(t0)) / |E_total(t0)|\n",
       scale);
+  if (!eos_evolves_u(eos_))
+    std::fprintf(energy_csv_,
+                 "# eos.type = %s: u = P/((gamma-1) rho) is set from the density, not evolved, so "
+                 "E_thermal follows the EOS and E_total is NOT conserved: the EOS removes (or "
+                 "supplies) the compression work and the viscous heat; rel_error is no accuracy "
+                 "measure (docs/eos.md)\n",
+                 eos_type_name(eos_.kind));
   std::string columns = "step,time,dt,E_kinetic,E_thermal,E_potential,";
   for (const EnergyTerm& t : energy_terms_) columns += t.column + ",";
   columns += "E_total,rel_error,px,py,pz,Lx,Ly,Lz\n";
   std::fputs(columns.c_str(), energy_csv_);
   write_diagnostics_row();
   write_snapshot_now();
+}
+
+void Simulation::restore_state(const CheckpointState& ckpt, const std::string& path) {
+  const std::string ctx = "checkpoint '" + path + "': /State";
+  auto scalar = [&](const std::string& name) {
+    const auto it = ckpt.scalars.find(name);
+    if (it == ckpt.scalars.end())
+      throw Error(ctx + "/Scalars has no attribute '" + name + "' (written by every mpsph run)");
+    if (!std::isfinite(it->second))
+      throw Error(ctx + "/Scalars attribute '" + name + "' = " + std::to_string(it->second) +
+                  " is not finite");
+    return it->second;
+  };
+  if (!std::isfinite(ckpt.time))
+    throw Error(ctx + " Time = " + std::to_string(ckpt.time) + " is not finite");
+  if (!(std::isfinite(ckpt.dt) && ckpt.dt > 0))
+    throw Error(ctx + " TimeStep = " + std::to_string(ckpt.dt) + " is not a positive time step");
+  if (ckpt.step < 0 || ckpt.next_snapshot < 0)
+    throw Error(ctx + " Step = " + std::to_string(ckpt.step) + " and NextSnapshot = " +
+                std::to_string(ckpt.next_snapshot) + " must not be negative");
+  box_.periodic = scalar("box_periodic") != 0.0;
+  box_.lo = {scalar("box_lo_x"), scalar("box_lo_y"), scalar("box_lo_z")};
+  box_.size = {scalar("box_size_x"), scalar("box_size_y"), scalar("box_size_z")};
+  if (box_.periodic && !(box_.size.x > 0 && box_.size.y > 0 && box_.size.z > 0))
+    throw Error(ctx + "/Scalars: the periodic box has a size that is not positive");
+  time_ = ckpt.time;
+  dt_ = ckpt.dt;
+  step_ = ckpt.step;
+  const double segment = scalar("segment");
+  const double next_id = scalar("next_id");
+  if (segment < 0 || segment > 9e18 || next_id < 1 || next_id > 9007199254740992.0)
+    throw Error(ctx + "/Scalars: segment = " + std::to_string(segment) +
+                " or next_id = " + std::to_string(next_id) + " is out of range");
+  segment_ = long(segment);
+  next_snapshot_ = ckpt.next_snapshot;
+  t_start_ = scalar("t_start");
+  for (std::size_t k = 0; k < energy_terms_.size(); ++k) {
+    const auto it = ckpt.scalars.find("energy:" + energy_terms_[k].column);
+    if (it == ckpt.scalars.end())
+      throw Error("checkpoint '" + path + "' has no account of " + energy_terms_[k].column +
+                  ": it was written by a run without the module that "
+                  "keeps it, which cannot be added on restart");
+    energy_accounts_[k] = it->second;
+  }
+  backend_->set_next_id(uint64_t(next_id));
+  conserved0_.kinetic = scalar("E0_kinetic");
+  conserved0_.thermal = scalar("E0_thermal");
+  conserved0_.potential = scalar("E0_potential");
 }
 
 Simulation::~Simulation() {
@@ -215,7 +270,10 @@ bool Simulation::run() {
     // reaches it: one step of dt under the global scheme, at most dt_max under the block one.
     const double t_out = next_output_time();
     const double span = block && tstep_.dt_max > 0 ? tstep_.dt_max : dt_;
-    const bool hits_output = time_ + span >= t_out;
+    // A segment that would end within output_eps() before the output time ends on it: from
+    // there next_output_time() would count that output as passed and it would be skipped (block
+    // segments of dt_max that add up to just below a requested time).
+    const bool hits_output = time_ + span >= t_out - output_eps();
     const double length = hits_output ? t_out - time_ : span;
     const double t0 = time_;
     if (!backend_->begin_segment(length, !block)) throw Error(too_short_message(length, t0));
@@ -280,7 +338,7 @@ std::size_t Simulation::substep(double t0, double length, int64_t now) {
   timer_.time("predict", [&] { backend_->predict(now); });
   compute_forces();
   run_module_stages(Slot::AfterForces, t);
-  timer_.time("correct", [&] { backend_->correct(!modules_integrate_u_); });
+  timer_.time("correct", [&] { backend_->correct(!modules_integrate_u_ && eos_evolves_u(eos_)); });
   time_ = t;
   ++step_;
   timer_.time("time step", [&] {
@@ -296,6 +354,23 @@ std::size_t Simulation::substep(double t0, double length, int64_t now) {
     for (std::size_t k = 0; k < e.size(); ++k) energy_accounts_[k] += e[k];
   }
   return n_active;
+}
+
+void Simulation::check_eos_compatibility() const {
+  if (eos_evolves_u(eos_)) return;
+  const std::string where = config_.origin("eos.type") + ": eos.type " + eos_type_name(eos_.kind) +
+                            " sets u from the density (docs/eos.md)";
+  // A module that integrates u (radiative cooling) would fight the EOS: the barotropic laws
+  // already stand for the balance of heating and cooling of the gas they describe.
+  for (const auto& m : modules_)
+    if (m->integrates_internal_energy())
+      throw Error(where + ", but " + m->section() + ".model " + m->model() +
+                  " integrates u: use eos.type adiabatic with " + m->section() + ", or " +
+                  m->section() + ".model none with a non-adiabatic EOS");
+  if (tstep_.use_energy)
+    throw Error(where +
+                ": the time-step criterion u/|du/dt| (timestep.use_energy) has no "
+                "meaning when u is not evolved; set timestep.use_energy: false");
 }
 
 std::string Simulation::too_short_message(double length, double t0) const {
@@ -399,9 +474,13 @@ Conserved Simulation::conserved() {
   return c;
 }
 
+double Simulation::output_eps() const {
+  return 1e-12 * std::max(1.0, std::fabs(run_.t_end));
+}
+
 double Simulation::next_output_time() const {
   double t = run_.t_end;
-  const double eps = 1e-12 * std::max(1.0, std::fabs(run_.t_end));
+  const double eps = output_eps();
   for (double ts : run_.snapshot_times)
     if (ts > time_ + eps) t = std::min(t, ts);
   if (run_.snapshot_interval > 0) {

@@ -23,10 +23,13 @@
 #include "run/run_params.hpp"
 #include "run/stage_timer.hpp"
 #include "run/step_backend.hpp"
+#include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
 #include "timestep/timestep_params.hpp"
 
 namespace mpsph {
+
+struct CheckpointState;
 
 struct RunOptions {
   std::string config_path;                // may be empty with restart_path
@@ -66,6 +69,9 @@ class Simulation {
   static void request_stop();
 
  private:
+  // The run's state from a checkpoint (time, step, box, counters, energy accounts); a missing or
+  // non-finite entry is an error naming the checkpoint and the entry.
+  void restore_state(const CheckpointState& ckpt, const std::string& path);
   // Force evaluation at the current positions (order .. end_force).
   void compute_forces();
   // Stops the run (HealthError, exit code 4) with a diagnosis and a diagnostic snapshot when the
@@ -77,12 +83,17 @@ class Simulation {
   // active particles, module stages, corrector, time steps (and under the block scheme the rungs
   // of the next steps); returns the number of active particles.
   std::size_t substep(double t0, double length, int64_t now);
+  // Refuses a non-adiabatic EOS with a module that integrates u or with timestep.use_energy.
+  void check_eos_compatibility() const;
   std::string too_short_message(double length, double t0) const;
   // Output.
   void write_diagnostics_row();
   void write_snapshot_now();
   void write_checkpoint_now(const char* reason);
+  // The next output time after time_ (more than output_eps() later).
   double next_output_time() const;
+  // Times closer than this count as the same output time.
+  double output_eps() const;
   void log(const std::string& line) const;
 
   Config config_;

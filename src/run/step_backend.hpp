@@ -19,6 +19,7 @@
 #include "gravity/gravity_params.hpp"
 #include "run/diagnostics.hpp"
 #include "run/health.hpp"
+#include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
 #include "timestep/timestep_params.hpp"
 
@@ -108,6 +109,9 @@ class StepBackend {
   virtual void sync_to_host() = 0;
   // Backend <- host store, after the host store changed (initial conditions, restart, tests).
   virtual void sync_from_host() = 0;
+  // Waits until the work queued so far is done (GPU: a device synchronisation; CPU: nothing, its
+  // stages return when done). Only for stage timing (run.timing_sync).
+  virtual void fence() {}
 };
 
 std::unique_ptr<StepBackend> make_cpu_backend(const StepContext& ctx);

@@ -17,7 +17,9 @@ namespace {
 
 constexpr unsigned kThreads = 256;
 constexpr unsigned kMaxBlocks = 1024;  // fixed for a given n: the reduction order is reproducible
-constexpr int kCounts = (kNumTypes + 1) + kNumTypes;  // types incl. removed, spawn requests by type
+// Types incl. removed, spawn requests by type, then the particles that follow one of a larger type.
+constexpr int kDescents = (kNumTypes + 1) + kNumTypes;
+constexpr int kCounts = kDescents + 1;
 
 // dt (min) and the sums of measure_conserved (diagnostics.cpp), all in double; block_reduce treats
 // the struct as an array of doubles, dt first.
@@ -89,6 +91,7 @@ __global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, SofteningBy
     const std::size_t i = base + threadIdx.x;
     const bool valid = i < s.n;
     int type = -1, spawn = -1;
+    bool descent = false;
     if (valid) {
       if (!block.block)
         acc.dt = fmin(acc.dt, particle_timestep(timestep_input(s, i, soft), c));
@@ -96,6 +99,7 @@ __global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, SofteningBy
         acc.dt = fmin(acc.dt, s.dt_limit[i]);
       add_particle(acc.c, s, i, with_potential);
       type = s.type[i];
+      descent = i > 0 && s.type[i] < s.type[i - 1];
       if (s.spawn_mass[i] > 0.0) spawn = s.spawn_type[i];
       const uint32_t bad = particle_health(s, i);
       if (bad) {  // rare: the atomics cost nothing in a healthy run
@@ -106,6 +110,10 @@ __global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, SofteningBy
     for (int t = 0; t <= kNumTypes; ++t) {
       const unsigned k = __popc(__ballot_sync(0xffffffffu, type == t));
       if (lane == 0 && k) atomicAdd(&block_counts[t], k);
+    }
+    {
+      const unsigned k = __popc(__ballot_sync(0xffffffffu, descent));
+      if (lane == 0 && k) atomicAdd(&block_counts[kDescents], k);
     }
     if (__any_sync(0xffffffffu, spawn >= 0)) {
       for (int t = 0; t < kNumTypes; ++t) {
@@ -193,6 +201,7 @@ StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& t
   for (int t = 0; t <= kNumTypes; ++t) out.type_counts[std::size_t(t)] = r.counts[t];
   for (int t = 0; t < kNumTypes; ++t)
     out.spawn_counts[std::size_t(t)] = r.counts[kNumTypes + 1 + t];
+  out.type_descents = std::size_t(r.counts[kDescents]);
   out.energy.assign(r.energy, r.energy + energy.n);
   out.error_flags = r.flags;
   out.timeline = r.timeline;

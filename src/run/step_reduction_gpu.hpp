@@ -40,6 +40,8 @@ struct StepScalars {
   std::array<std::size_t, kNumTypes + 1> type_counts{};
   // Pending spawn requests by the type of the particle asked for.
   std::array<std::size_t, kNumTypes> spawn_counts{};
+  // Particles that follow one of a larger type (a type changed in place: the layout needs a sort).
+  std::size_t type_descents = 0;
   std::vector<double> energy;  // values behind the device pointers passed to run(), in order
   HealthReport health;         // the health check of every particle (health_kern.hpp)
   uint32_t error_flags = 0;    // the device word passed to run() (0 when none)

@@ -10,6 +10,7 @@
 #include "setups/cooling_box.hpp"
 #include "setups/evrard.hpp"
 #include "setups/plummer.hpp"
+#include "setups/sedov.hpp"
 #include "setups/sod.hpp"
 
 namespace mpsph {
@@ -22,7 +23,7 @@ void add_setup_params(Schema& s) {
          0,
          false,
          false,
-         {"evrard", "sod", "plummer", "cooling_box", "file"},
+         {"evrard", "sod", "sedov", "plummer", "cooling_box", "file"},
          "",
          "initial conditions: a built-in generator or an HDF5 file"});
 
@@ -212,6 +213,7 @@ void add_setup_params(Schema& s) {
          "Plummer scale radius a (3 pi/16: virial radius 1, E = -1/4 for G = M = 1)",
          plummer});
 
+  add_sedov_params(s);
   add_cooling_box_params(s);
 
   s.add({"setup.path",
@@ -251,6 +253,10 @@ InitialState make_initial_state(const Config& c) {
     SodSetup sod = make_sod(p);
     st.particles = std::move(sod.particles);
     st.box = sod.box;
+  } else if (type == "sedov") {
+    SedovSetup sedov = make_sedov(sedov_params_from(c));
+    st.particles = std::move(sedov.particles);
+    st.box = sedov.box;
   } else if (type == "plummer") {
     st.particles = make_plummer(static_cast<std::size_t>(c.get_int("setup.n_particles")),
                                 static_cast<uint64_t>(c.get_int("setup.seed")),
@@ -263,9 +269,11 @@ InitialState make_initial_state(const Config& c) {
     st.box = b.box;
   } else if (type == "file") {
     SnapshotMeta meta;
-    st.particles = read_snapshot(c.get_string("setup.path"), &meta);
+    st.file = c.get_string("setup.path");
+    st.particles = read_snapshot(st.file, &meta);
     st.box = meta.box;
     st.time = meta.time;
+    st.datasets = std::move(meta.datasets);
   } else {
     throw Error("unknown setup.type '" + type + "'");
   }

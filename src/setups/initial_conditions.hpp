@@ -1,6 +1,9 @@
 // Chooses and runs the initial-condition generator named by `setup.type` (or reads an HDF5 file).
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
 
@@ -13,6 +16,8 @@ struct InitialState {
   ParticleStore particles;  // sorted gas first
   Box box;
   double time = 0.0;
+  std::string file;                   // setup.type = file: the HDF5 file read ("" for generators)
+  std::vector<std::string> datasets;  // the particle datasets that file held
 };
 
 void add_setup_params(Schema& schema);

@@ -17,9 +17,7 @@ void prepare_force(ParticleStore& store, const EosParams& eos, const SphParams& 
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t k = 0; k < n; ++k) {
     const std::size_t i = active[std::size_t(k)];
-    const EosState e = eos_state(eos, v.rho[i], v.u[i]);
-    v.pressure[i] = e.pressure;
-    v.csound[i] = e.csound;
+    const EosState e = apply_eos(eos, v, i);
     v.balsara[i] =
         params.balsara ? balsara_factor(v.divv[i], v.curlv[i], e.csound, v.h[i], eps_prime) : 1.f;
   }

@@ -4,6 +4,7 @@
 
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
+#include "sph/eos_params.hpp"
 #include "sph/neighbour_search.hpp"
 #include "sph/sph_params.hpp"
 

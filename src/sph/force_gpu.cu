@@ -24,9 +24,7 @@ __global__ void prepare_force_kernel(ParticleView v, EosParams eos, bool balsara
   const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (k >= n) return;
   const std::size_t i = a[k];
-  const EosState e = eos_state(eos, v.rho[i], v.u[i]);
-  v.pressure[i] = e.pressure;
-  v.csound[i] = e.csound;
+  const EosState e = apply_eos(eos, v, i);
   v.balsara[i] = balsara ? balsara_factor(v.divv[i], v.curlv[i], e.csound, v.h[i], eps_prime) : 1.f;
 }
 
@@ -34,11 +32,11 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, gpu::kPairMinBlocksPerSm)
     force_kernel(ParticleView v, Box box, gpu::TreeView t, gpu::LeafLists ll, PairForceParams vp,
                  ActiveSet a) {
   __shared__ gpu::LeafStage stage[kWarpsPerBlock];
-  const int64_t leaf = gpu::global_warp();
-  if (leaf >= t.n_leaves) return;
-  const std::size_t i = std::size_t(leaf) * kLeafSize + gpu::lane_id();
-  const bool active = i < v.n_gas && a.contains(v.ti_end, i);
-  if (!__any_sync(gpu::kFullMask, active)) return;  // the whole warp: a leaf without work
+  const int64_t leaf = gpu::global_warp();  // the warp's task: a leaf or 32 active particles
+  if (leaf >= gpu::task_warps(v.n_gas, a)) return;
+  const gpu::LaneTask task = gpu::lane_task(v, a, leaf);
+  const std::size_t i = task.i;
+  const bool active = task.active;
   const Vec3d xi = active ? v.pos[i] : Vec3d{0, 0, 0};
   const ForceParticle pi = active ? force_particle(v, i) : ForceParticle{0.f, 1.f, 0.f, 0.f, 0.f};
   ForceSums sums;
@@ -73,8 +71,8 @@ void GpuSph::forces(const ParticleView& d, const Box& box, const SphParams& p, c
     throw Error("GPU SPH: forces requested without the neighbour structure of this step for " +
                 std::to_string(d.n_gas) + " gas particles (density() builds it)");
   const unsigned threads = kWarpsPerBlock * 32;
-  force_kernel<<<cuda_blocks(std::size_t(impl_->n_leaves) * kLeafSize, threads), threads>>>(
-      d, box, impl_->view(), impl_->stored_lists(), pair_force_params(p), a);
+  force_kernel<<<cuda_blocks(std::size_t(gpu::task_warps(d.n_gas, a)) * kLeafSize, threads),
+                 threads>>>(d, box, impl_->view(), impl_->stored_lists(), pair_force_params(p), a);
   cuda_check_launch("force_kernel");
 }
 

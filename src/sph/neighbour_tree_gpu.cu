@@ -84,6 +84,8 @@ GpuSph::Impl::~Impl() {
   cudaFree(flags);
   cudaFree(list);
   cudaFree(list_count);
+  cudaFree(pairs);
+  cudaFree(pair_count);
 }
 
 void GpuSph::Impl::build(const ParticleView& d, const Box& box, bool with_h) {
@@ -138,6 +140,31 @@ void GpuSph::Impl::reserve_lists() {
   cuda_check(cudaMalloc(&list_count, std::size_t(n_leaves) * sizeof(int)),
              "allocation of the SPH leaf lists");
   list_capacity = need;
+}
+
+void GpuSph::Impl::reserve_pairs(std::size_t n) {
+  if (n <= pairs_capacity) return;
+  cudaFree(pairs);
+  cudaFree(pair_count);
+  pairs = nullptr;
+  pair_count = nullptr;
+  pairs_capacity = 0;
+  cuda_check(cudaMalloc(&pairs, n * std::size_t(kGpuPairListCapacity) * sizeof(uint32_t)),
+             "allocation of the SPH pair lists");
+  cuda_check(cudaMalloc(&pair_count, n * sizeof(int32_t)), "allocation of the SPH pair lists");
+  pairs_capacity = n;
+}
+
+GpuPairLists GpuSph::pair_lists(const ActiveSet& a) const {
+  const Impl& m = *impl_;
+  GpuPairLists pl;
+  if (m.pairs_valid && !a.all() && a.index == m.pairs_for.index && a.tick == m.pairs_for.tick &&
+      a.n_gas == m.pairs_for.n_gas) {
+    pl.j = m.pairs;
+    pl.count = m.pair_count;
+    pl.cap = kGpuPairListCapacity;
+  }
+  return pl;
 }
 
 TreeView GpuSph::Impl::view() const {

@@ -398,7 +398,15 @@ __device__ __forceinline__ void for_each_pair(const ParticleView& v, const Box& 
   if (ll.list) {
     const int c = ll.count[leaf];
     if (c >= 0) {
-      const TreeNode q = t.nodes[leaf];
+      // Frame of the float filter: the box of the warp's active lanes (its particles may come
+      // from any leaves: lane_task).
+      const Vec3d xw = wrap_position(xi, box);
+      TreeNode q;
+      q.lo[0] = warp_min(active ? xw.x : DBL_MAX), q.hi[0] = warp_max(active ? xw.x : -DBL_MAX);
+      q.lo[1] = warp_min(active ? xw.y : DBL_MAX), q.hi[1] = warp_max(active ? xw.y : -DBL_MAX);
+      q.lo[2] = warp_min(active ? xw.z : DBL_MAX), q.hi[2] = warp_max(active ? xw.z : -DBL_MAX);
+      q.hmax = 0.f;
+      q.pad = 0;
       double cq[3];
       node_centre(q, cq);
       const RelPos ri = relative_position(xi, cq, g);
@@ -437,6 +445,28 @@ __device__ __forceinline__ int64_t global_warp() {
   return (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
 }
 
+// The work of the pair and h passes, 32 particles per warp. Without an active set a warp takes one
+// leaf (lane k: the leaf's k-th particle); with one (block substeps) it takes 32 consecutive
+// entries of the active list, so that warps are full of active particles however they are spread
+// over the leaves (a leaf with a single active particle would cost a whole warp's walk; measured
+// on the Evrard collapse, N = 1e5, H100: docs/PERFORMANCE.md). The list is in store order, which
+// the order stage keeps close to Morton order, so a warp's particles stay close together; the
+// segments of the walk (for_each_segment) cut where they are not.
+struct LaneTask {
+  std::size_t i;  // store index of the lane's particle (0 when the lane has none)
+  bool active;
+};
+__device__ __forceinline__ LaneTask lane_task(const ParticleView& v, const ActiveSet& a,
+                                              int64_t warp) {
+  const std::size_t k = std::size_t(warp) * kLeafSize + std::size_t(lane_id());
+  if (a.all()) return {k, k < v.n_gas};
+  return k < a.n_gas ? LaneTask{std::size_t(a.index[k]), true} : LaneTask{0, false};
+}
+// Warps of the passes over the active gas of `a` (lane_task).
+__host__ __device__ inline int64_t task_warps(std::size_t n_gas, const ActiveSet& a) {
+  return int64_t((a.gas_count(n_gas) + kLeafSize - 1) / kLeafSize);
+}
+
 }  // namespace gpu
 
 // Device buffers of the neighbour search, shared by the stage files (smoothing_length_gpu.cu,
@@ -455,6 +485,13 @@ struct GpuSph::Impl {
   int* list = nullptr;        // n_leaves x kLeafListCapacity entries (leaf index, lane mask)
   std::size_t list_capacity = 0;
   bool lists_valid = false;  // built by density() for the current tree
+  // Pair lists of the active gas (GpuPairLists), recorded by density() for the active set of
+  // `pairs_for` (its list address, tick and size identify it).
+  uint32_t* pairs = nullptr;
+  int32_t* pair_count = nullptr;
+  std::size_t pairs_capacity = 0;  // particles
+  ActiveSet pairs_for{};
+  bool pairs_valid = false;
 
   Impl();
   ~Impl();
@@ -462,6 +499,8 @@ struct GpuSph::Impl {
   void build(const ParticleView& d, const Box& box, bool with_h);
   // LeafLists mode: buffers for every leaf's candidate leaves.
   void reserve_lists();
+  // Pair-list buffers for n active gas particles.
+  void reserve_pairs(std::size_t n);
   gpu::TreeView view() const;
   // The lists recorded by density() when valid, else none (walk).
   gpu::LeafLists stored_lists() const {

@@ -120,15 +120,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocksPerSm)
     smoothing_length_kernel(ParticleView v, Box box, TreeView t, int n_b, float h_min,
                             uint32_t* flags, ActiveSet a) {
   __shared__ gpu::LeafStage stage[kWarpsPerBlock];
-  const int64_t leaf = gpu::global_warp();
-  if (leaf >= t.n_leaves) return;
+  const int64_t leaf = gpu::global_warp();  // the warp's task: a leaf or 32 active particles
+  if (leaf >= gpu::task_warps(v.n_gas, a)) return;
   gpu::LeafStage& st = stage[threadIdx.x >> 5];
-  const std::size_t i = std::size_t(leaf) * kLeafSize + gpu::lane_id();
-  const bool active = i < v.n_gas && a.contains(v.ti_end, i);
-  if (!__any_sync(kFullMask, active)) return;  // the whole warp: a leaf without work
+  const gpu::LaneTask task = gpu::lane_task(v, a, leaf);
+  const std::size_t i = task.i;
+  const bool active = task.active;
   const gpu::Geometry g(box);
   const double tol = gpu::tree_tolerance(t, box);
-  const TreeNode q = t.nodes[leaf];
   const int k_nn = n_b + 1;  // d_{N+1} is needed too
   const double half_edge =
       box.periodic ? 0.5 * fmin(box.size.x, fmin(box.size.y, box.size.z)) : DBL_MAX;
@@ -142,7 +141,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocksPerSm)
     const float h_old = active ? v.h[i] : 0.f;
     if (h_old > 0.f && isfinite(h_old)) {
       R = 2.3 * double(h_old);
-    } else {
+    } else if (a.all()) {  // the warp is leaf `leaf` (a first step has no active set)
+      const TreeNode q = t.nodes[leaf];
       const std::size_t left = v.n_gas - std::size_t(leaf) * kLeafSize;
       const double in_leaf = double(left < std::size_t(kLeafSize) ? left : kLeafSize);
       const double e = fmax(q.hi[0] - q.lo[0], fmax(q.hi[1] - q.lo[1], q.hi[2] - q.lo[2]));

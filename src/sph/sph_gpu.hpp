@@ -29,6 +29,7 @@
 #include "core/active_set.hpp"
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
+#include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
 
 namespace mpsph {
@@ -52,6 +53,19 @@ enum GpuSphErrorBits : uint32_t {
 
 // Squared distances one lane keeps in the smoothing-length search (N_B + 1 <= this).
 constexpr int kGpuSphGatherCapacity = 128;
+
+// Pair lists that density() records for the active gas of a block substep (an active list, not the
+// all-active substeps that end a segment; at most kGpuPairListCapacity * 4 = 512 bytes per active
+// gas particle of the largest such substep): for the k-th active gas particle i, count[k] gas
+// indices j != i with r_ij < h_i + h_j at stride `cap` - the pair set of the substep's density and
+// force passes, as the CPU driver's pair lists. count[k] > cap: not stored (a walk serves that
+// particle; none of 1.7e8 listed particles of an Evrard run at N = 1e6 had more than 128 pairs).
+constexpr int kGpuPairListCapacity = 128;
+struct GpuPairLists {
+  const uint32_t* j = nullptr;  // nullptr: no lists for this active set
+  const int32_t* count = nullptr;
+  int cap = 0;
+};
 
 // One-line description of the error bits (empty when none is set).
 std::string describe_gpu_sph_errors(uint32_t flags, int n_neighbours);
@@ -92,6 +106,9 @@ class GpuSph {
   // The neighbour tree rebuilt from the current positions and h of all gas, for pair passes of
   // other stages (the time-step limiter) with gpu::for_each_pair in walk mode (no leaf lists).
   gpu::TreeView tree_for_pairs(const ParticleView& d, const Box& box);
+
+  // The pair lists of the last density() when it recorded them for exactly this active set.
+  GpuPairLists pair_lists(const ActiveSet& a) const;
 
   // Diagnostic: for every gas i, the number of j != i with r_ij < h_i + h_j that the pair passes
   // visit (device array of n_gas), over the neighbour structure of density().

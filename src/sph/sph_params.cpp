@@ -8,38 +8,88 @@ namespace mpsph {
 
 void add_sph_params(Schema& s) {
   const SphParams d;
-  const EosParams e;
-  s.add({"sph.n_neighbours", ParamType::Int, param_text(d.n_neighbours), 1, 10000, false, false, {},
-         "", "N_B: number of gas neighbours inside 2h (smoothing-length target)"});
-  s.add({"sph.h_min", ParamType::Double, param_text(d.h_min), 0, 1e300, false, false, {},
-         "code length", "floor on the smoothing length (0 = none)"});
-  s.add({"sph.alpha", ParamType::Double, param_text(d.alpha), 0, 10, false, false, {}, "",
+  s.add({"sph.n_neighbours",
+         ParamType::Int,
+         param_text(d.n_neighbours),
+         1,
+         10000,
+         false,
+         false,
+         {},
+         "",
+         "N_B: number of gas neighbours inside 2h (smoothing-length target)"});
+  s.add({"sph.h_min",
+         ParamType::Double,
+         param_text(d.h_min),
+         0,
+         1e300,
+         false,
+         false,
+         {},
+         "code length",
+         "floor on the smoothing length (0 = none)"});
+  s.add({"sph.alpha",
+         ParamType::Double,
+         param_text(d.alpha),
+         0,
+         10,
+         false,
+         false,
+         {},
+         "",
          "Monaghan-Gingold viscosity alpha"});
-  s.add({"sph.beta", ParamType::Double, param_text(d.beta), 0, 20, false, false, {}, "",
+  s.add({"sph.beta",
+         ParamType::Double,
+         param_text(d.beta),
+         0,
+         20,
+         false,
+         false,
+         {},
+         "",
          "Monaghan-Gingold viscosity beta"});
-  s.add({"sph.eps_visc", ParamType::Double, param_text(d.eps_visc), 0, 1, true, false, {}, "",
+  s.add({"sph.eps_visc",
+         ParamType::Double,
+         param_text(d.eps_visc),
+         0,
+         1,
+         true,
+         false,
+         {},
+         "",
          "eps in mu_ij = h_ij v_ij.r_ij / (r_ij^2 + eps h_ij^2)"});
-  s.add({"sph.balsara", ParamType::Bool, param_text(d.balsara), 0, 0, false, false, {}, "",
+  s.add({"sph.balsara",
+         ParamType::Bool,
+         param_text(d.balsara),
+         0,
+         0,
+         false,
+         false,
+         {},
+         "",
          "multiply the viscosity by the Balsara (1995) switch"});
-  s.add({"sph.balsara_eps", ParamType::Double, param_text(d.balsara_eps), 0, 1, false, false, {},
-         "", "eps' in f_i = |div v|/(|div v| + |curl v| + eps' c_i/h_i)"});
-  s.add({"sph.energy_equation", ParamType::Choice, "own_pressure", 0, 0, false, false,
-         {"symmetric", "own_pressure"}, "",
+  s.add({"sph.balsara_eps",
+         ParamType::Double,
+         param_text(d.balsara_eps),
+         0,
+         1,
+         false,
+         false,
+         {},
+         "",
+         "eps' in f_i = |div v|/(|div v| + |curl v| + eps' c_i/h_i)"});
+  s.add({"sph.energy_equation",
+         ParamType::Choice,
+         "own_pressure",
+         0,
+         0,
+         false,
+         false,
+         {"symmetric", "own_pressure"},
+         "",
          "du_i/dt pressure term: 1/2 (P_i/rho_i^2 + P_j/rho_j^2) (the seed's) | P_i/rho_i^2 "
          "(GADGET-2/SWIFT form, the default: no cold particle driven below u = 0 by hotter "
          "neighbours, 95x smaller Evrard energy error at N = 1e5; docs/validation.md)"});
-
-  s.add({"eos.type", ParamType::Choice, "adiabatic", 0, 0, false, false,
-         {"adiabatic", "isothermal", "barotropic"}, "",
-         "equation of state: P=(gamma-1) rho u | P=c_s^2 rho | P=c_s^2 rho [1+(rho/rho_c)^(2/5)]"});
-  s.add({"eos.gamma", ParamType::Double, param_text(e.gamma), 1, 10, true, false, {}, "",
-         "adiabatic index"});
-  s.add({"eos.sound_speed", ParamType::Double, std::nullopt, 0, 1e300, true, false, {},
-         "code velocity", "isothermal sound speed c_s", "eos.type=isothermal"});
-  s.add({"eos.sound_speed", ParamType::Double, std::nullopt, 0, 1e300, true, false, {},
-         "code velocity", "isothermal sound speed c_s below rho_crit", "eos.type=barotropic"});
-  s.add({"eos.rho_crit", ParamType::Double, std::nullopt, 0, 1e300, true, false, {},
-         "code density", "barotropic break density rho_c", "eos.type=barotropic"});
 }
 
 SphParams sph_params_from(const Config& c) {
@@ -53,23 +103,6 @@ SphParams sph_params_from(const Config& c) {
   p.balsara_eps = c.get_double("sph.balsara_eps");
   p.energy_own_pressure = c.get_string("sph.energy_equation") == "own_pressure";
   return p;
-}
-
-EosParams eos_params_from(const Config& c) {
-  EosParams e;
-  const std::string t = c.get_string("eos.type");
-  e.gamma = c.get_double("eos.gamma");
-  if (t == "adiabatic") {
-    e.kind = EosKind::Adiabatic;
-  } else if (t == "isothermal") {
-    e.kind = EosKind::Isothermal;
-    e.sound_speed = c.get_double("eos.sound_speed");
-  } else {
-    e.kind = EosKind::Barotropic;
-    e.sound_speed = c.get_double("eos.sound_speed");
-    e.rho_crit = c.get_double("eos.rho_crit");
-  }
-  return e;
 }
 
 }  // namespace mpsph

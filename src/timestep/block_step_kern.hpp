@@ -46,8 +46,8 @@ MPSPH_HD void begin_particle_step(const ParticleView& v, std::size_t i, int64_t 
 // Moves particle i to tick `now` from the start of its current step. Gas: u with its du/dt; the
 // density and smoothing length drift with the velocity divergence of the last evaluation,
 // rho = rho0 exp(-div v dt), h = h0 exp(div v dt / 3) (as GADGET-2 and SWIFT drift inactive
-// particles), and the pressure and sound speed follow from the EOS. Active particles get all of
-// these anew from the density and force stages.
+// particles), and the pressure and sound speed (and u, for a non-adiabatic EOS) follow from the
+// EOS. Active particles get all of these anew from the density and force stages.
 MPSPH_HD void predict_particle(const ParticleView& v, std::size_t i, int64_t now, double tick_len,
                                const Box& box, const EosParams& eos) {
   const double dt = double(now - v.ti_begin[i]) * tick_len;
@@ -59,9 +59,7 @@ MPSPH_HD void predict_particle(const ParticleView& v, std::size_t i, int64_t now
     const double x = double(v.divv[i]) * dt;
     v.rho[i] = float(double(v.rho0[i]) * exp(-x));
     v.h[i] = float(double(v.h0[i]) * exp(x / 3.0));
-    const EosState e = eos_state(eos, v.rho[i], v.u[i]);
-    v.pressure[i] = e.pressure;
-    v.csound[i] = e.csound;
+    apply_eos(eos, v, i);
   }
 }
 

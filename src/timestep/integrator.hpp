@@ -9,7 +9,7 @@
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
 #include "gravity/gravity_params.hpp"
-#include "sph/sph_params.hpp"
+#include "sph/eos_params.hpp"
 #include "timestep/timestep_params.hpp"
 
 namespace mpsph {

@@ -1,9 +1,10 @@
 // CUDA driver of the neighbour time-step limiter and wake-up (defined in limiter_gpu.cu, CUDA
 // builds only): the rules of limiter.hpp with the per-particle functions of block_step_kern.hpp,
-// over the gas pairs r_ij < h_i + h_j that the GPU SPH neighbour tree finds at the particles'
-// current positions (the OpenMP driver uses the pair lists of the substep's force evaluation, a
-// few corrector displacements earlier; a pair at the edge of the kernel support may count on one
-// backend and not on the other).
+// over the gas pairs r_ij < h_i + h_j of the substep's density pass where it recorded them
+// (GpuPairLists: block substeps with an active list) - the pair lists the
+// OpenMP driver uses too - else over the pairs that the GPU SPH neighbour tree finds at the
+// particles' current positions, a few corrector displacements later (a pair at the edge of the
+// kernel support may then count on one backend and not on the other).
 #pragma once
 
 #include <cstdint>

@@ -7,7 +7,7 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "run/program_schema.hpp"
-#include "sph/sph_params.hpp"
+#include "sph/eos_params.hpp"
 
 using namespace mpsph;
 
@@ -17,7 +17,7 @@ namespace {
 const Schema& schema() {
   static const Schema s = [] {
     Schema x;
-    add_sph_params(x);
+    add_eos_params(x);
     add_cooling_params(x);
     return x;
   }();

@@ -463,3 +463,52 @@ TEST_CASE("config: schema_markdown documents every key", "[core][config]") {
   CHECK(has(md, "## eos\n"));
   CHECK(has(md, "## gravity\n"));
 }
+
+TEST_CASE("config: hostile YAML is refused quickly with the limit it passed", "[core][config]") {
+  // Billion laughs: nine levels of ten aliases each would be 10^9 leaves if expanded.
+  std::string bomb =
+      "a: &a {x0: 1, x1: 1, x2: 1, x3: 1, x4: 1, x5: 1, x6: 1, x7: 1, x8: 1, x9: 1}\n";
+  for (char c = 'b'; c <= 'i'; ++c) {
+    bomb += std::string(1, c) + ": &" + c + " {";
+    for (int k = 0; k < 10; ++k)
+      bomb += (k ? ", y" : "y") + std::to_string(k) + ": *" + char(c - 1);
+    bomb += "}\n";
+  }
+  CHECK(has(error_of(bomb), "test.yml: the YAML expands to more than 100000 values"));
+  CHECK(has(error_of("run: {t_end: 1}\nsph: " + std::string(40, '[') + std::string(40, ']')),
+            "YAML nested more than 32 levels deep"));
+  // Deeper than yaml-cpp's own guard: still an error, not a stack overflow.
+  CHECK(has(error_of("sph: " + std::string(100000, '[') + std::string(100000, ']')), "test.yml"));
+  CHECK(has(error_of("run: {t_end: 1, name: " + std::string(5000, 'x') + "}"),
+            "test.yml:1: a value of 5000 characters (at most 4096 allowed)"));
+  CHECK(has(error_of("run: {t_end: 1}\n" + std::string(1 << 20, '#')),
+            "test.yml: larger than 1 MiB, the limit for a config"));
+  CHECK(has(error_of(std::string("run: {t_end: 1}\0", 16)), "test.yml: a NUL byte at offset 15"));
+  // Overrides are held to the same limits.
+  try {
+    load(kMin, {"run.name=" + std::string(40, '[') + std::string(40, ']')});
+    FAIL("a deeply nested override must throw");
+  } catch (const Error& e) {
+    CHECK(has(e.what(), "--set run.name"));
+    CHECK(has(e.what(), "nested more than 32 levels"));
+  }
+  // A config of realistic size passes: the limits are far above any real config.
+  std::string many = kMin;
+  for (int k = 0; k < 5; ++k) many += "# " + std::string(4000, '-') + "\n";
+  CHECK_NOTHROW(load(many));
+}
+
+TEST_CASE("config: a directory or an endless file is not read as a config", "[core][config]") {
+  try {
+    Config::from_file(MPSPH_BINARY_DIR, schema());
+    FAIL("a directory must throw");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "config file '" MPSPH_BINARY_DIR "' is a directory");
+  }
+  try {
+    Config::from_file("/dev/zero", schema());
+    FAIL("/dev/zero must throw");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "/dev/zero: larger than 1 MiB, the limit for a config");
+  }
+}

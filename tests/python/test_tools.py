@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""The plot tools run on real (tiny) mpsph outputs and write their PNGs: Evrard, Sod, Plummer.
+"""The plot tools run on real (tiny) mpsph outputs and write their PNGs: Evrard, Sod (adiabatic and
+isothermal), Sedov, Plummer.
 
 usage: test_tools.py <path to mpsph>   (run by ctest)"""
 import os
@@ -58,6 +59,12 @@ def main():
         ("sod", ["--set", "setup.nx_left=24", "--set", "setup.ny_left=12", "--set", "run.t_end=0.05",
                  "--set", "run.snapshot_times=[]"],
          "plot_sod.py", ["sod.png"]),
+        ("sod_isothermal", ["--set", "setup.nx_left=24", "--set", "setup.ny_left=12",
+                            "--set", "run.t_end=0.05", "--set", "run.snapshot_times=[]"],
+         "plot_sod.py", ["sod.png"]),
+        ("sedov", ["--set", "setup.n_side=12", "--set", "setup.glass_n_side=6",
+                   "--set", "run.t_end=0.01", "--set", "run.snapshot_times=[]"],
+         "plot_sedov.py", ["sedov.png"]),
         ("plummer", ["--set", "setup.n_particles=500", "--set", "run.t_end=1.0",
                      "--set", "run.snapshot_interval=0.5"],
          "plot_plummer.py", ["plummer_lagrangian_radii.png"]),
@@ -67,7 +74,7 @@ def main():
         run([mpsph, "run", os.path.join(setups, name + ".yaml"), "--output-dir", out, "--quiet"]
             + extra)
         args = [sys.executable, os.path.join(TOOLS, tool), out]
-        if name == "sod":
+        if name.startswith("sod"):
             args += ["--time", "0.05"]
         stdout = run(args)
         if name == "evrard":

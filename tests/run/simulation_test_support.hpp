@@ -38,10 +38,11 @@ inline RunOptions run_options(const std::string& dir, const std::string& yaml,
 
 struct EnergyRow {
   double t, ek, eu, ew, er, etot, rel;  // er: E_radiated (0 when the run has no cooling)
+  long step;                            // (sub)steps taken when the row was written
 };
 
 // The data rows of <dir>/energy.csv (time, kinetic, thermal, potential, radiated, total, relative
-// error), found by their column names: the module energy columns depend on the run.
+// error, step), found by their column names: the module energy columns depend on the run.
 inline std::vector<EnergyRow> read_energy(const std::string& dir) {
   std::ifstream f(dir + "/energy.csv");
   std::vector<EnergyRow> rows;
@@ -67,7 +68,7 @@ inline std::vector<EnergyRow> read_energy(const std::string& dir) {
       return k < 0 ? 0.0 : std::stod(cells.at(std::size_t(k)));
     };
     rows.push_back({get("time"), get("E_kinetic"), get("E_thermal"), get("E_potential"),
-                    get("E_radiated"), get("E_total"), get("rel_error")});
+                    get("E_radiated"), get("E_total"), get("rel_error"), long(get("step"))});
   }
   return rows;
 }

@@ -7,6 +7,7 @@
 
 #include "core/particle_store.hpp"
 #include "setups/riemann_exact.hpp"
+#include "setups/riemann_isothermal.hpp"
 
 namespace mpsph::test {
 
@@ -28,6 +29,25 @@ inline SodErrors sod_l1_errors(const ParticleStore& s, double t, double gamma) {
     ++n;
   }
   e.rho /= n, e.vel /= n, e.pres /= n;
+  return e;
+}
+
+// The same for the isothermal tube (setups/sod_isothermal.yaml: rho 1 / 0.125 at rest, P = c^2
+// rho) against the exact isothermal solution; pres is c^2 |rho - rho_exact|, i.e. c^2 x rho.
+inline SodErrors sod_isothermal_l1_errors(const ParticleStore& s, double t, double c) {
+  const ExactIsothermalRiemann exact({1.0, 0.0}, {0.125, 0.0}, c);
+  SodErrors e{0, 0, 0};
+  int n = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const double x = s.pos[i].x;
+    if (x < 0.5 || x > 1.5) continue;
+    const IsoState ref = exact.sample((x - 1.0) / t);
+    e.rho += std::fabs(s.rho[i] - ref.rho);
+    e.vel += std::fabs(s.vel[i].x - ref.u);
+    ++n;
+  }
+  e.rho /= n, e.vel /= n;
+  e.pres = c * c * e.rho;
   return e;
 }
 

@@ -1,7 +1,9 @@
-// Equations of state: analytic values, and c^2 = dP/drho for the barotropic law.
+// Equations of state (src/sph/eos_kern.hpp, docs/eos.md): analytic values, c^2 = dP/drho for the
+// barotropic laws, continuity of the piecewise law at its breaks, and u set from the EOS.
 #include <cmath>
 
 #include "catch.hpp"
+#include "core/particle_store.hpp"
 #include "sph/eos_kern.hpp"
 
 using namespace mpsph;
@@ -53,4 +55,107 @@ TEST_CASE("barotropic EOS: isothermal below rho_c, gamma = 7/5 above, c^2 = dP/d
     const double c = eos_state(e, rho, 0.0).csound;
     CHECK(c * c == Approx(dpdrho).epsilon(2e-4));
   }
+}
+
+namespace {
+// The piecewise law with c_s = 0.2 and breaks at 1, 10, 1e3 (code density).
+EosParams piecewise_eos() {
+  EosParams e;
+  e.kind = EosKind::Piecewise;
+  e.sound_speed = 0.2;
+  e.rho_1 = 1.0;
+  e.rho_2 = 10.0;
+  e.rho_3 = 1e3;
+  return e;
+}
+double piecewise_p(const EosParams& e, double rho) {
+  return barotrope(e, rho).p_over_rho * rho;
+}
+}  // namespace
+
+TEST_CASE("piecewise EOS (BBB03): P = K rho^eta with eta = 1, 7/5, 1.1, 5/3, continuous",
+          "[sph][eos]") {
+  const EosParams e = piecewise_eos();
+  const double cs2 = 0.04;
+  // Continuity at each break: the two sides 1e-12 apart differ by eta * 1e-12 from the slope and
+  // by a few double roundings (pow, products: ~1e-15), so 1e-11 relative.
+  for (double rb : {e.rho_1, e.rho_2, e.rho_3}) {
+    const double below = piecewise_p(e, rb * (1 - 1e-12)), above = piecewise_p(e, rb * (1 + 1e-12));
+    INFO("break at rho = " << rb);
+    CHECK(std::fabs(above - below) / below < 1e-11);
+  }
+  // Each piece is a polytrope of its index: d ln P / d ln rho = eta over a factor 2 inside it
+  // (double rounding of logs of O(1) ratios: 1e-12).
+  const double mid[4] = {0.3, 3.0, 100.0, 1e5}, eta[4] = {1.0, 1.4, 1.1, 5.0 / 3.0};
+  for (int k = 0; k < 4; ++k) {
+    const double slope =
+        std::log(piecewise_p(e, 1.4 * mid[k]) / piecewise_p(e, 0.7 * mid[k])) / std::log(2.0);
+    INFO("piece " << k);
+    CHECK(slope == Approx(eta[k]).margin(1e-12));
+    // c^2 = dP/drho = eta P/rho.
+    const Barotrope b = barotrope(e, mid[k]);
+    CHECK(b.c2 == Approx(eta[k] * b.p_over_rho).epsilon(1e-15));
+  }
+  // Pressure from the paper's K_k: K_1 = c_s^2, K_2 = c_s^2 rho_1^(-2/5),
+  // K_3 = K_2 rho_2^(7/5 - 1.1), K_4 = K_3 rho_3^(1.1 - 5/3).
+  const double k2 = cs2 * std::pow(e.rho_1, -0.4), k3 = k2 * std::pow(e.rho_2, 0.3),
+               k4 = k3 * std::pow(e.rho_3, 1.1 - 5.0 / 3.0);
+  CHECK(piecewise_p(e, 0.5) == Approx(cs2 * 0.5).epsilon(1e-14));
+  CHECK(piecewise_p(e, 5.0) == Approx(k2 * std::pow(5.0, 1.4)).epsilon(1e-14));
+  CHECK(piecewise_p(e, 500.0) == Approx(k3 * std::pow(500.0, 1.1)).epsilon(1e-14));
+  CHECK(piecewise_p(e, 1e6) == Approx(k4 * std::pow(1e6, 5.0 / 3.0)).epsilon(1e-13));
+  // Stored state (float): P and c = sqrt(eta P/rho).
+  const EosState s = eos_state(e, 5.0, 0.0);
+  CHECK(s.pressure == Approx(k2 * std::pow(5.0, 1.4)).epsilon(1e-6));
+  CHECK(s.csound == Approx(std::sqrt(1.4 * k2 * std::pow(5.0, 0.4))).epsilon(1e-6));
+}
+
+TEST_CASE("piecewise EOS limits: isothermal below rho_1, pure two-piece BBB03 for far breaks",
+          "[sph][eos]") {
+  EosParams e = piecewise_eos();
+  EosParams iso;
+  iso.kind = EosKind::Isothermal;
+  iso.sound_speed = e.sound_speed;
+  for (double rho : {1e-20, 1e-3, 1.0}) {
+    CHECK(eos_state(e, rho, 7.0).pressure == eos_state(iso, rho, 7.0).pressure);
+    CHECK(eos_state(e, rho, 7.0).csound == eos_state(iso, rho, 7.0).csound);
+  }
+  // BBB03 as published: eta = 1 up to rho_1, 7/5 above. With rho_2, rho_3 out of reach the law
+  // is P = c_s^2 rho_1 (rho/rho_1)^(7/5) at any density above rho_1.
+  e.rho_2 = 1e200;
+  e.rho_3 = 1e300;
+  for (double rho : {2.0, 1e10, 1e50})
+    CHECK(piecewise_p(e, rho) == Approx(0.04 * std::pow(rho, 1.4)).epsilon(1e-12));
+}
+
+TEST_CASE("non-adiabatic EOS sets u = P/((gamma-1) rho); adiabatic leaves u alone", "[sph][eos]") {
+  ParticleStore s;
+  s.resize(1);
+  s.type[0] = kGas;
+  s.rho[0] = 5.0f;
+  s.u[0] = 123.0;
+  EosParams e = piecewise_eos();
+  e.gamma = 5.0 / 3.0;
+  const EosState st = apply_eos(e, s.view(), 0);
+  const double u_expected = barotrope(e, 5.0).p_over_rho / (2.0 / 3.0);
+  CHECK(s.u[0] == Approx(u_expected).epsilon(1e-14));
+  CHECK(s.pressure[0] == st.pressure);
+  CHECK(s.csound[0] == st.csound);
+  // Consistency: the stored pressure is (gamma - 1) rho u of the ideal gas at that u.
+  CHECK(double(s.pressure[0]) == Approx((e.gamma - 1.0) * 5.0 * s.u[0]).epsilon(1e-6));
+  // Isothermal: u = c_s^2/(gamma - 1) at any density, T = mu m_H c_s^2 / k_B.
+  EosParams iso;
+  iso.kind = EosKind::Isothermal;
+  iso.sound_speed = 0.3;
+  iso.gamma = 1.4;
+  CHECK(eos_specific_energy(iso, 1e-5) == Approx(0.09 / 0.4).epsilon(1e-15));
+  CHECK(eos_specific_energy(iso, 1e5) == Approx(0.09 / 0.4).epsilon(1e-15));
+  // Adiabatic: u is the evolved variable and stays as it is.
+  EosParams ad;
+  s.u[0] = 3.0;
+  apply_eos(ad, s.view(), 0);
+  CHECK(s.u[0] == 3.0);
+  CHECK(s.pressure[0] == Approx((5.0 / 3.0 - 1.0) * 5.0 * 3.0).epsilon(1e-6));
+  CHECK_FALSE(eos_evolves_u(e));
+  CHECK(eos_evolves_u(ad));
 }
