@@ -441,6 +441,24 @@ class Flattener {
   std::string source_;
 };
 
+// Offset of the first byte that does not belong to a well-formed UTF-8 sequence, or npos.
+std::size_t first_invalid_utf8(const std::string& text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t len = c < 0x80           ? 1
+                            : (c >> 5) == 0x6  ? 2
+                            : (c >> 4) == 0xE  ? 3
+                            : (c >> 3) == 0x1E ? 4
+                                               : 0;
+    if (len == 0 || i + len > text.size()) return i;
+    for (std::size_t k = 1; k < len; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return i;
+    i += len;
+  }
+  return std::string::npos;
+}
+
 // Counts documents without building them (yaml-cpp's parser events, ignored).
 struct DocumentCounter : YAML::EventHandler {
   int documents = 0;
@@ -564,6 +582,14 @@ YAML::Node parse_yaml(const std::string& text, const std::string& where) {
   if (nul != std::string::npos)
     throw Error(where + ": a NUL byte at offset " + std::to_string(nul) +
                 " (a config is a YAML text file)");
+  // yaml-cpp passes bytes that are not UTF-8 into strings but writes them back as U+FFFD, so the
+  // resolved config (what checkpoints carry) would name another file (found by
+  // fuzz/config_fuzz.cpp).
+  if (const std::size_t bad = first_invalid_utf8(text); bad != std::string::npos)
+    throw Error(where + ":" +
+                std::to_string(1 + std::count(text.begin(), text.begin() + long(bad), '\n')) +
+                ": byte " + std::to_string(static_cast<unsigned char>(text[bad])) + " at offset " +
+                std::to_string(bad) + " is not UTF-8 (a config is UTF-8 text)");
   if (const int line = std::max(flow_depth_line(text), block_depth_line(text)))
     throw Error(where + ":" + std::to_string(line) + ": YAML nested more than " +
                 std::to_string(kMaxDepth) + " levels deep: refused as a config");

@@ -312,6 +312,12 @@ TEST_CASE("config: YAML syntax errors and bad documents", "[core][config]") {
   // a stray ',' as endless empty documents).
   CHECK(has(error_of(","), "test.yml: more than one YAML document"));
   CHECK(has(error_of("{run: {t_end: 1}},"), "test.yml: more than one YAML document"));
+  // Found by fuzz/config_fuzz.cpp: bytes that are not UTF-8 came back from the resolved config
+  // as U+FFFD, so a restart would have read another setup.path.
+  CHECK(has(error_of("run: {t_end: 1}\nsetup: {type: file, path: \"\x97\x9c.h5\"}\n"),
+            "test.yml:2: byte 151 at offset 43 is not UTF-8"));
+  CHECK_FALSE(
+      has(error_of("run: {t_end: 1}\nsetup: {type: file, path: \"\xc3\xa9.h5\"}\n"), "UTF-8"));
   try {
     Config::from_file("/nonexistent/dir/run.yml", schema());
     FAIL("a missing file must throw");
