@@ -582,8 +582,8 @@ YAML::Node parse_yaml(const std::string& text, const std::string& where) {
   if (nul != std::string::npos)
     throw Error(where + ": a NUL byte at offset " + std::to_string(nul) +
                 " (a config is a YAML text file)");
-  // yaml-cpp passes bytes that are not UTF-8 into strings but writes them back as U+FFFD, so the
-  // resolved config (what checkpoints carry) would name another file (found by
+  // yaml-cpp reads bytes that are not UTF-8 into strings but does not write them back as they
+  // were, so the resolved config (what checkpoints carry) would name another file (found by
   // fuzz/config_fuzz.cpp).
   if (const std::size_t bad = first_invalid_utf8(text); bad != std::string::npos)
     throw Error(where + ":" +
