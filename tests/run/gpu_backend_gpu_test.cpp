@@ -359,12 +359,7 @@ TEST_CASE("block time steps on the GPU: a restarted run is bit-identical", "[gpu
     CHECK_FALSE(sim.run());
     CHECK(sim.time() == 0.1);
   }
-  RunOptions cont;
-  cont.restart_path = b + "/checkpoint.h5";
-  cont.overrides = {"run.max_steps=0"};
-  cont.device = "gpu";
-  cont.quiet = true;
-  Simulation second(cont);
+  Simulation second(test::restart_options(b, "gpu"));
   REQUIRE(second.run());
   for (const char* name : {"/snapshot_0001.h5", "/snapshot_0002.h5"}) {
     INFO(name);

@@ -36,6 +36,18 @@ inline RunOptions run_options(const std::string& dir, const std::string& yaml,
   return o;
 }
 
+// Quiet run options that continue the run in `dir` from its checkpoint.h5. run.max_steps = 0
+// overrides the limit that a checkpoint of a run stopped by max_steps still carries.
+inline RunOptions restart_options(const std::string& dir,
+                                  std::optional<std::string> device = std::nullopt) {
+  RunOptions o;
+  o.restart_path = dir + "/checkpoint.h5";
+  o.overrides = {"run.max_steps=0"};
+  o.device = std::move(device);
+  o.quiet = true;
+  return o;
+}
+
 struct EnergyRow {
   double t, ek, eu, ew, er, etot, rel;  // er: E_radiated (0 when the run has no cooling)
   long step;                            // (sub)steps taken when the row was written

@@ -81,11 +81,7 @@ gravity: {softening: [0.02]}
     steps_first = first.step_count();
   }
   REQUIRE(steps_first == 7);
-  RunOptions cont;
-  cont.restart_path = b + "/checkpoint.h5";
-  cont.overrides = {"run.max_steps=0"};  // the checkpoint's config still carries max_steps = 7
-  cont.quiet = true;
-  Simulation second(cont);
+  Simulation second(test::restart_options(b));  // the checkpoint still carries max_steps = 7
   REQUIRE(second.run());
   // Both snapshots must match bit for bit; the second (t = 0.8) is written after the restart
   // (t = 0.3 is reached in 6 steps, the restart happens after step 7).
@@ -363,11 +359,7 @@ timestep: {scheme: block, dt_max: 0.1}
     CHECK_FALSE(first.run());
     CHECK(first.time() == 0.2);
   }
-  RunOptions cont;
-  cont.restart_path = b + "/checkpoint.h5";
-  cont.overrides = {"run.max_steps=0"};  // the checkpoint's config still carries max_steps = 3
-  cont.quiet = true;
-  Simulation second(cont);
+  Simulation second(test::restart_options(b));  // the checkpoint still carries max_steps = 3
   REQUIRE(second.run());
   CHECK(second.step_count() == full.step_count());
   // The final states, every field of the store (kept and scratch: rungs, dt_limit, the step

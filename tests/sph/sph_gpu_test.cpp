@@ -95,6 +95,25 @@ ParticleStore cpu_stages(const Case& c, const SphParams& sp, const EosParams& eo
   return s;
 }
 
+// The GPU density, prepare-force and force stages on case c, with the CPU's h as input so that
+// both backends see identical pair sets (h itself is tested on its own).
+ParticleStore gpu_stages(const Case& c, const ParticleStore& cpu, const SphParams& sp,
+                         const EosParams& eos,
+                         GpuNeighbourMode mode = GpuNeighbourMode::LeafLists) {
+  DeviceParticles d;
+  d.upload(c.s);
+  d.upload(cpu, {Field::h});
+  GpuSph sph;
+  sph.set_mode(mode);
+  sph.density(d.view(), c.box, sp);
+  sph.prepare_force(d.view(), eos, sp);
+  sph.forces(d.view(), c.box, sp);
+  sph.throw_if_errors(sp.n_neighbours);
+  ParticleStore g = c.s;
+  d.download(g);
+  return g;
+}
+
 double rms(const std::vector<double>& x) {
   double s = 0;
   for (double v : x) s += v * v;
@@ -202,18 +221,7 @@ TEST_CASE("GPU density, pressure accelerations and du/dt agree with the CPU back
     for (Case& c : all_cases()) {
       INFO(c.name << (mode == GpuNeighbourMode::Walk ? " walk" : " leaf lists"));
       const ParticleStore cpu = cpu_stages(c, sp, eos);
-      // The CPU's h as input, so both passes see identical pair sets (h itself is tested above).
-      DeviceParticles d;
-      d.upload(c.s);
-      d.upload(cpu, {Field::h});
-      GpuSph sph;
-      sph.set_mode(mode);
-      sph.density(d.view(), c.box, sp);
-      sph.prepare_force(d.view(), eos, sp);
-      sph.forces(d.view(), c.box, sp);
-      sph.throw_if_errors(sp.n_neighbours);
-      ParticleStore g = c.s;
-      d.download(g);
+      const ParticleStore g = gpu_stages(c, cpu, sp, eos, mode);
       const std::size_t n = g.n_gas();
       std::vector<double> rho_g(n), rho_c(n), du_g(n), du_c(n), divv_g(n), divv_c(n);
       std::vector<double> a_g(3 * n), a_c(3 * n);
@@ -269,16 +277,7 @@ TEST_CASE("GPU EOS stage and forces agree with the CPU backend for the non-adiab
     for (const EosParams& eos : {iso, baro, piece}) {
       INFO(c.name << " eos " << eos_type_name(eos.kind));
       const ParticleStore cpu = cpu_stages(c, sp, eos);
-      DeviceParticles d;
-      d.upload(c.s);
-      d.upload(cpu, {Field::h});
-      GpuSph sph;
-      sph.density(d.view(), c.box, sp);
-      sph.prepare_force(d.view(), eos, sp);
-      sph.forces(d.view(), c.box, sp);
-      sph.throw_if_errors(sp.n_neighbours);
-      ParticleStore g = c.s;
-      d.download(g);
+      const ParticleStore g = gpu_stages(c, cpu, sp, eos);
       const std::size_t n = g.n_gas();
       std::vector<double> a_g(3 * n), a_c(3 * n), du_g(n), du_c(n);
       double p_rel = 0, c_rel = 0, u_rel = 0, vsig_rel = 0, pu_rel = 0;

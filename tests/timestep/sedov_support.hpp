@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,14 @@ struct SedovResult {
   double max_rel_energy = 0;  // max |dE/E0| over energy.csv
   double updates = 0;         // particle updates (force evaluations)
   double error() const { return r_half / r_half_ref - 1; }
+  // One line for the test log: the measurement, the energy error, the cavity mass and the work.
+  std::string describe() const {
+    std::ostringstream o;
+    o << "R_s " << r_s << ", R_half " << r_half << " vs smoothed exact " << r_half_ref << " ("
+      << 100 * error() << "%), max |dE/E0| " << max_rel_energy << ", mass inside R_s/2 "
+      << inner_mass << ", updates " << updates;
+    return o.str();
+  }
 };
 
 // Half-maximum radius of a binned profile (bin centres c, NaN for empty shells).
