@@ -34,11 +34,14 @@ std::string temporary_name(const std::string& path) {
   return path + ".tmp";
 }
 
-std::string write_error(const std::string& ctx, const std::string& path, int err) {
-  const std::string dir = parent_directory(path);
+bool directory_vanished(const std::string& path) {
   std::error_code ec;
-  if (err == ENOENT && !std::filesystem::is_directory(dir, ec))
-    return ctx + ": " + std::strerror(err) + ": the directory '" + dir +
+  return !std::filesystem::is_directory(parent_directory(path), ec);
+}
+
+std::string write_error(const std::string& ctx, const std::string& path, int err) {
+  if (err == ENOENT && directory_vanished(path))
+    return ctx + ": " + std::strerror(err) + ": the directory '" + parent_directory(path) +
            "' does not exist (removed or moved during the run?)";
   return ctx + ": " + std::strerror(err);
 }
@@ -46,8 +49,7 @@ std::string write_error(const std::string& ctx, const std::string& path, int err
 void commit_temporary(const std::string& tmp, const std::string& path, const std::string& ctx) {
   // ENOENT for the temporary file itself: something removed it (or its directory) meanwhile.
   const auto failed = [&](const std::string& what, int err) {
-    std::error_code ec;
-    if (err == ENOENT && std::filesystem::is_directory(parent_directory(path), ec))
+    if (err == ENOENT && !directory_vanished(path))
       return Error(ctx + ": '" + tmp + "' was removed before it could be renamed (is the output " +
                    "directory being removed?)");
     return Error(write_error(ctx + ": " + what + " '" + tmp + "' failed", path, err));

@@ -16,6 +16,9 @@ namespace mpsph {
 // The temporary name used for `path`.
 std::string temporary_name(const std::string& path);
 
+// Whether the directory that holds (or should hold) `path` no longer exists.
+bool directory_vanished(const std::string& path);
+
 // "<ctx>: <reason>" for an OS error `err` (an errno value) while writing `path`; names a vanished
 // parent directory instead of the bare ENOENT.
 std::string write_error(const std::string& ctx, const std::string& path, int err);

@@ -104,7 +104,12 @@ TempFile::TempFile(std::string path, std::string what)
   }
   const hid_t id = H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
   if (id < 0) {
-    const Error e = write_failure(context_, "HDF5 creating " + in_quotes(tmp_));
+    // The directory may vanish between the probe above and H5Fcreate (the fault test hit it):
+    // then say so, as every other write of the file does.
+    const std::string what = "HDF5 creating " + in_quotes(tmp_);
+    const Error e = directory_vanished(tmp_)
+                        ? Error(write_error(context_ + ": " + what + " failed", tmp_, ENOENT))
+                        : write_failure(context_, what);
     std::remove(tmp_.c_str());
     throw e;
   }

@@ -61,6 +61,11 @@ TEST_CASE("text files are replaced whole or not at all", "[io][durable]") {
     CHECK(
         contains(msg, "the directory '" + test::scratch_path("no_such_dir") + "' does not exist"));
   }
+  SECTION("directory_vanished tells a missing directory from a missing file") {
+    CHECK_FALSE(directory_vanished(path));
+    CHECK_FALSE(directory_vanished(test::scratch_path("not_written_yet.txt")));
+    CHECK(directory_vanished(test::scratch_path("no_such_dir") + "/x.txt"));
+  }
   SECTION("a write past the file-size limit fails with EFBIG and keeps the old file") {
     std::string msg;
     {
