@@ -51,40 +51,29 @@ ParticleStore make_cloud_collision(const CloudCollisionParams& p) {
     bp.sampling = p.sampling;
     bp.seed = 2 * p.seed + uint64_t(k);
     bp.glass_tile_n_side = p.glass_tile_n_side;
-    const std::vector<Vec3d> ball = unit_ball(bp);
+    std::vector<Vec3d> x = unit_ball(bp);
+    // r = R q^(3/2): M(<r) = M q^3 = M (r/R)^2. The map is not linear, so the stretched cloud's
+    // centre of mass moves off the ball's by the sampling scatter: put it back on the centre, so
+    // that the rotation is about the centre of mass and the clouds' momenta cancel exactly.
+    Vec3d mean{0, 0, 0};
+    for (Vec3d& q : x) {
+      q = (p.cloud_radius * std::sqrt(norm(q))) * q;
+      mean += q;
+    }
+    mean = (1.0 / double(n)) * mean;
     const Vec3d centre = cloud_centre(p, k);
     const Vec3d bulk{(k == 0 ? 0.5 : -0.5) * p.relative_speed, 0.0, 0.0};
     const Vec3d& omega = k == 0 ? p.omega_1 : p.omega_2;
     for (std::size_t j = 0; j < n; ++j) {
       const std::size_t i = std::size_t(k) * n + j;
-      const double q = norm(ball[j]);
-      // r = R q^(3/2): M(<r) = M q^3 = M (r/R)^2.
-      const Vec3d x = (p.cloud_radius * std::sqrt(q)) * ball[j];
-      s.pos[i] = centre + x;
-      s.vel[i] = bulk + cross(omega, x);
+      const Vec3d r = x[j] - mean;
+      s.pos[i] = centre + r;
+      s.vel[i] = bulk + cross(omega, r);
       s.mass[i] = m;
       s.id[i] = i + 1;
       s.type[i] = kGas;
       s.u[i] = p.u;
       s.h[i] = 0.0f;
-    }
-  }
-  // The stretch moves each cloud's centre of mass off its centre by the ball's round-off and
-  // lattice-free scatter: put each back so the two are exactly symmetric about the origin, and
-  // remove each cloud's mean rotational velocity (zero for a centred rigid rotation).
-  for (int k = 0; k < 2; ++k) {
-    Vec3d mx{0, 0, 0}, mv{0, 0, 0};
-    const Vec3d centre = cloud_centre(p, k);
-    const Vec3d bulk{(k == 0 ? 0.5 : -0.5) * p.relative_speed, 0.0, 0.0};
-    for (std::size_t j = 0; j < n; ++j) {
-      mx += s.pos[std::size_t(k) * n + j] - centre;
-      mv += s.vel[std::size_t(k) * n + j] - bulk;
-    }
-    mx = (1.0 / double(n)) * mx;
-    mv = (1.0 / double(n)) * mv;
-    for (std::size_t j = 0; j < n; ++j) {
-      s.pos[std::size_t(k) * n + j] -= mx;
-      s.vel[std::size_t(k) * n + j] -= mv;
     }
   }
   return s;
