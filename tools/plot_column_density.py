@@ -9,7 +9,7 @@ layer is seen face-on (the y-z plane), along z edge-on (the x-y plane). For a ro
 z (setups/boss_bodenheimer.yaml) use `--views z`.
 
 usage: /usr/bin/python3 tools/plot_column_density.py SNAP.h5 [SNAP.h5 ...] [--views x z]
-           [--extent HALF_WIDTH] [--centre X Y Z] [--pixels 400] [--out FILE.png]
+           [--extent HALF_WIDTH] [--centre X Y Z] [--pixels 400] [--t-ff T_FF] [--out FILE.png]
 writes FILE.png (default: column_density.png beside the first snapshot) and prints, per snapshot
 and view, the peak column density and the number and total mass of the sinks.
 """
@@ -108,6 +108,9 @@ def main():
     ap.add_argument("--centre", type=float, nargs=3, default=None,
                     help="map centre, code length (default: the first snapshot's gas centre of mass)")
     ap.add_argument("--pixels", type=int, default=400, help="pixels per side (default 400)")
+    ap.add_argument("--t-ff", type=float, default=None,
+                    help="free-fall time, code time (printed at the start of the run): titles "
+                         "then also give t / t_ff")
     ap.add_argument("--out", default=None, help="output PNG")
     a = ap.parse_args()
     for p in a.snapshots:
@@ -182,6 +185,8 @@ def main():
             ax.set_xlabel("%s [%s]" % (NAMES[i], length_name))
             ax.set_ylabel("%s [%s]" % (NAMES[j], length_name))
             tt = ("t = %.3g Myr" % (t * units["t"] / MYR)) if physical else "t = %.4g" % t
+            if a.t_ff:
+                tt += " = %.3g t$_{\\rm ff}$" % (t / a.t_ff)
             ax.set_title("%s, along %s%s" % (tt, v, "" if sinks is None else
                                               ", %d sinks" % len(sinks["Masses"])), fontsize=9)
         fig.colorbar(im, ax=list(axes[r]), label=r"log$_{10}$ " + sigma_name, shrink=0.9)
