@@ -53,7 +53,7 @@ TEST_CASE("unit ball: n points, centred, inside, uniform (random and glass)", "[
   }
 }
 
-TEST_CASE("unit ball: same seed, same points; another seed, other points", "[setups][ball]") {
+TEST_CASE("unit ball: same seed, same points, another seed, other points", "[setups][ball]") {
   BallParams p;
   p.n = 500;
   p.sampling = BallSampling::Random;

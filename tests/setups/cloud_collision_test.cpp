@@ -232,7 +232,7 @@ const char* kEos =
 
 }  // namespace
 
-TEST_CASE("cloud collision: keys in Msun, pc, km/s whatever the code units; refusals",
+TEST_CASE("cloud collision: keys in Msun, pc, km/s whatever the code units, and the refusals",
           "[setups][cloud_collision]") {
   // Code units au, Msun, km/s: lengths in au, omega in (km/s)/au.
   const double au_per_pc = cgs::pc / cgs::au;
