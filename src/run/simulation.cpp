@@ -86,6 +86,7 @@ Simulation::Simulation(const RunOptions& opt) {
   for (const auto& m : modules_)
     for (int t : m->particle_types()) rules.handled[std::size_t(t)] = true;
   const bool restart = !opt.restart_path.empty();
+  std::vector<std::string> setup_notes;
   if (restart) {
     validate_checkpoint_particles(store_, rules, opt.restart_path);
     restore_state(ckpt, opt.restart_path);
@@ -94,6 +95,7 @@ Simulation::Simulation(const RunOptions& opt) {
     if (!init.file.empty())
       validate_initial_conditions(init.particles, init.box, rules, init.file, init.datasets);
     store_ = std::move(init.particles);
+    setup_notes = std::move(init.notes);
     box_ = init.box;
     time_ = t_start_ = init.time;
     if (run_.t_end <= time_)
@@ -120,6 +122,7 @@ Simulation::Simulation(const RunOptions& opt) {
     for (const std::string& st : stage_names()) steps += (steps.size() > 5 ? " -> " : " ") + st;
     log(steps);
   }
+  for (const std::string& line : setup_notes) log("setup: " + line);
 
   if (restart) {
     log("restarted from '" + opt.restart_path + "' at t = " + std::to_string(time_) + ", step " +

@@ -7,11 +7,14 @@
 #include "core/param_format.hpp"
 #include "core/units.hpp"
 #include "io/snapshot.hpp"
+#include "setups/boss_bodenheimer.hpp"
+#include "setups/cloud_collision.hpp"
 #include "setups/cooling_box.hpp"
 #include "setups/evrard.hpp"
 #include "setups/plummer.hpp"
 #include "setups/sedov.hpp"
 #include "setups/sod.hpp"
+#include "sph/eos_params.hpp"
 
 namespace mpsph {
 
@@ -23,7 +26,8 @@ void add_setup_params(Schema& s) {
          0,
          false,
          false,
-         {"evrard", "sod", "sedov", "plummer", "cooling_box", "file"},
+         {"evrard", "sod", "sedov", "plummer", "cooling_box", "cloud_collision", "boss_bodenheimer",
+          "file"},
          "",
          "initial conditions: a built-in generator or an HDF5 file"});
 
@@ -215,6 +219,34 @@ void add_setup_params(Schema& s) {
 
   add_sedov_params(s);
   add_cooling_box_params(s);
+  add_cloud_collision_params(s);
+  add_boss_bodenheimer_params(s);
+  // The molecular-cloud setups start from a ball of equal-mass points (setups/ball_sampling.hpp).
+  for (const char* type : {"cloud_collision", "boss_bodenheimer"})
+    s.add({"setup.sampling",
+           ParamType::Choice,
+           "glass",
+           0,
+           0,
+           false,
+           false,
+           {"glass", "random"},
+           "",
+           "particle arrangement of the cloud before it is shaped: relaxed glass (density scatter "
+           "~1%, no lattice planes) or random points (Poisson noise)",
+           std::string("setup.type=") + type});
+  s.add({"setup.glass_tile_n_side",
+         ParamType::Int,
+         "16",
+         6,
+         64,
+         false,
+         false,
+         {},
+         "",
+         "particles per side of the periodic glass cube tiled over the cloud (relaxed to 1% "
+         "density scatter; 16: 4096 particles, a few seconds)",
+         "setup.sampling=glass"});
 
   s.add({"setup.path",
          ParamType::String,
@@ -267,6 +299,18 @@ InitialState make_initial_state(const Config& c) {
     CoolingBoxSetup b = make_cooling_box(cooling_box_params_from(c), model);
     st.particles = std::move(b.particles);
     st.box = b.box;
+  } else if (type == "cloud_collision") {
+    const CloudCollisionParams p = cloud_collision_params_from(c);
+    st.particles = make_cloud_collision(p);
+    st.notes =
+        cloud_collision_summary(p, UnitSystem::from_config(c), eos_params_from(c).sound_speed,
+                                int(c.get_int("sph.n_neighbours")));
+  } else if (type == "boss_bodenheimer") {
+    const BossBodenheimerParams p = boss_bodenheimer_params_from(c);
+    st.particles = make_boss_bodenheimer(p);
+    st.notes =
+        boss_bodenheimer_summary(p, UnitSystem::from_config(c), eos_params_from(c).sound_speed,
+                                 int(c.get_int("sph.n_neighbours")));
   } else if (type == "file") {
     SnapshotMeta meta;
     st.file = c.get_string("setup.path");

@@ -18,6 +18,7 @@ struct InitialState {
   double time = 0.0;
   std::string file;                   // setup.type = file: the HDF5 file read ("" for generators)
   std::vector<std::string> datasets;  // the particle datasets that file held
+  std::vector<std::string> notes;     // lines describing the generated setup, logged at start
 };
 
 void add_setup_params(Schema& schema);
