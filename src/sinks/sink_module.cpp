@@ -1,0 +1,89 @@
+#include "sinks/sink_module.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/config.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "gravity/gravity_params.hpp"
+#include "sinks/sink_csv.hpp"
+#include "sinks/sink_params.hpp"
+#include "sinks/sinks.hpp"
+
+namespace mpsph {
+
+namespace {
+
+class SinkModule final : public PhysicsModule {
+ public:
+  SinkModule(const SinkParams& params, const GravityParams& grav, const UnitSystem& units,
+             Backend backend)
+      : params_(params), units_(units) {
+    kp_.rho_sink = params.rho_sink;
+    kp_.h_acc = params.h_acc;
+    kp_.r_crit = params.critical_radius();
+    kp_.G = units.G;
+    kp_.eps_gas = grav.softening[kGas];
+    kp_.kernel = grav.kernel;
+    if (params_.enabled() && backend == Backend::Gpu)
+      throw Error(
+          "sinks on the GPU backend are not built yet (sinks.model bate95 runs on the CPU "
+          "backend: run.device cpu)");
+  }
+
+  std::string section() const override { return "sinks"; }
+  std::string model() const override { return params_.enabled() ? "bate95" : "none"; }
+  std::vector<ModuleStage> stages() const override {
+    if (!params_.enabled()) return {};
+    return {{"sinks", Slot::AfterCorrect}, {"sinks.csv", Slot::Diagnostics}};
+  }
+  void run_stage(std::size_t index, const StageArgs& a) override {
+    if (index == 1) {
+      if (csv_.is_open()) csv_.write(a.time, sink_rows(a.p));
+      return;
+    }
+    resolve_threshold(a.p);
+    sink_step(a.p, a.active, a.box, kp_, a.time);
+  }
+  std::vector<int> particle_types() const override {
+    if (!params_.enabled()) return {};
+    return {int(kSink)};
+  }
+  void open_outputs(const std::string& dir, double time, bool restart) override {
+    if (params_.enabled()) csv_.open(dir, units_, time, restart);
+  }
+
+ private:
+  // rho_sink = 0: from the resolution, with the largest gas mass of the first step's store.
+  void resolve_threshold(const ParticleView& p) {
+    if (kp_.rho_sink > 0.0) return;
+    double m_max = 0.0;
+    for (std::size_t i = 0; i < p.n_gas; ++i)
+      if (p.type[i] == kGas) m_max = std::max(m_max, p.mass[i]);
+    if (!(m_max > 0.0)) return;  // no gas: nothing can form
+    kp_.rho_sink =
+        rho_sink_from_resolution(params_.sound_speed, kp_.G, params_.n_neighbours, m_max);
+  }
+
+  SinkParams params_;
+  UnitSystem units_;
+  SinkKernParams kp_{};
+  SinksCsv csv_;
+};
+
+std::unique_ptr<PhysicsModule> make_sinks(const Config& cfg, const UnitSystem& units,
+                                          Backend backend) {
+  const SinkParams p = sink_params_from(cfg);
+  // Gravity is on whenever sinks are (sink_params_from checks it).
+  const GravityParams g = p.enabled() ? gravity_params_from(cfg) : GravityParams{};
+  return std::make_unique<SinkModule>(p, g, units, backend);
+}
+
+}  // namespace
+
+ModuleEntry sink_module_entry() {
+  return {"sinks", add_sink_params, make_sinks};
+}
+
+}  // namespace mpsph
