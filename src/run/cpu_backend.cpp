@@ -48,6 +48,8 @@ class CpuBackend final : public StepBackend {
         layout_needs_sort(c_.store)) {
       order_particles(c_.store, c_.box);
       drop_removed(c_.store);
+      // Stages until the next order stage may change types in the gas range in place.
+      c_.store.pin_n_gas();
       sort_pending_ = false;
       tree_stale_ = true;
     }
