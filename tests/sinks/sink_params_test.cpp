@@ -15,8 +15,8 @@ using namespace mpsph;
 namespace {
 
 SinkParams read(const std::string& yaml) {
-  return sink_params_from(
-      Config::from_string("run: {t_end: 1}\nsetup: {type: evrard}\n" + yaml, "test.yaml", program_schema()));
+  return sink_params_from(Config::from_string("run: {t_end: 1}\nsetup: {type: evrard}\n" + yaml,
+                                              "test.yaml", program_schema()));
 }
 
 std::string error_of(const std::string& yaml) {
