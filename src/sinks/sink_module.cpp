@@ -45,6 +45,7 @@ class SinkModule final : public PhysicsModule {
     }
     resolve_threshold(a.p);
     sink_step(a.p, a.active, a.box, kp_, a.time);
+    wake_near_sinks(a.p, a.active, a.box, params_.wake_radius * params_.h_acc);
   }
   std::vector<int> particle_types() const override {
     if (!params_.enabled()) return {};

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "timestep/block_step_kern.hpp"
+
 namespace mpsph {
 
 namespace {
@@ -125,6 +127,32 @@ SinkStepResult sink_step(const ParticleView& p, const ActiveSet& a, const Box& b
   }
   res.accreted += accreted;
   return res;
+}
+
+std::size_t wake_near_sinks(const ParticleView& p, const ActiveSet& a, const Box& box,
+                            double radius) {
+  if (a.all()) return 0;  // global scheme: every particle is active
+  std::vector<uint32_t> active_sinks;
+  for (std::size_t i = 0; i < p.n; ++i)
+    if (p.type[i] == kSink && a.contains(p.ti_end, i)) active_sinks.push_back(uint32_t(i));
+  if (active_sinks.empty()) return 0;
+  const double r2 = radius * radius;
+  const int64_t now = a.tick;
+  std::size_t woken = 0;
+  const auto ng = static_cast<std::ptrdiff_t>(p.n_gas);
+#pragma omp parallel for schedule(static) reduction(+ : woken)
+  for (std::ptrdiff_t k = 0; k < ng; ++k) {
+    const std::size_t j = std::size_t(k);
+    if (p.type[j] != kGas || p.ti_begin[j] == now) continue;
+    int want = 0;
+    for (uint32_t s : active_sinks)
+      if (norm2(min_image(p.pos[j] - p.pos[s], box)) < r2) want = std::max(want, int(p.rung[s]));
+    if (want <= int(p.rung[j])) continue;
+    p.rung_wake[j] = std::max(p.rung_wake[j], int32_t(want));
+    wake_particle(p, j, now);
+    ++woken;
+  }
+  return woken;
 }
 
 }  // namespace mpsph

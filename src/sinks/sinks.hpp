@@ -34,4 +34,11 @@ uint32_t sink_creation_failures(const ParticleView& p, std::size_t i, const Box&
 SinkStepResult sink_step(const ParticleView& p, const ActiveSet& a, const Box& box,
                          const SinkKernParams& sp, double time);
 
+// Block steps: every inactive gas particle within `radius` of an active sink on a deeper rung
+// than its own is woken onto the sink's rung (timestep/block_step_kern.hpp wake_particle: its
+// step is cut to end at the first boundary of that rung after now), so that gas near a sink is
+// active whenever the sink is and is accreted without delay. Returns how many were woken.
+std::size_t wake_near_sinks(const ParticleView& p, const ActiveSet& a, const Box& box,
+                            double radius);
+
 }  // namespace mpsph

@@ -7,6 +7,7 @@
 #include "catch.hpp"
 #include "core/rng.hpp"
 #include "sinks/sinks.hpp"
+#include "timestep/block_timeline_kern.hpp"
 
 using namespace mpsph;
 
@@ -298,4 +299,47 @@ TEST_CASE("sink accretion waits for inactive gas and sinks (block steps)", "[sin
   for (std::size_t j = 1; j < 400; j += 2) CHECK(s.type[j] == kGas);  // inactive: untouched
   CHECK(s.accreted_mass[401] == 0.0);                                 // inactive sink
   CHECK(s.accreted_mass[400] > 0.0);
+}
+
+TEST_CASE("block steps: gas near an active sink is woken onto the sink's rung", "[sinks]") {
+  ParticleStore s;
+  s.resize(4);
+  const int64_t now = rung_ticks(4);  // a boundary of rung 4, inside the rung-1 steps
+  for (std::size_t j = 0; j < 3; ++j) {
+    s.type[j] = kGas;
+    s.id[j] = j + 1;
+    s.mass[j] = 1.0;
+    s.rung[j] = 1;
+    s.ti_begin[j] = 0;
+    s.ti_end[j] = rung_ticks(1);
+  }
+  s.pos[0] = {0.2, 0, 0};  // inside 3 h_acc = 0.3 of the sink
+  s.pos[1] = {0.4, 0, 0};  // outside
+  s.pos[2] = {0.1, 0, 0};  // inside, but already on a deeper rung than the sink
+  s.rung[2] = 6;
+  s.ti_begin[2] = now;
+  s.ti_end[2] = now + rung_ticks(6);
+  s.type[3] = kSink;
+  s.id[3] = 9;
+  s.mass[3] = 1.0;
+  s.rung[3] = 4;
+  s.ti_begin[3] = 0;
+  s.ti_end[3] = now;
+  std::vector<uint32_t> idx{3};
+  ActiveSet a;
+  a.index = idx.data();
+  a.n = 1;
+  a.n_gas = 0;
+  a.tick = now;
+  ParticleView v = s.view();
+  v.n_gas = 3;
+  CHECK(wake_near_sinks(v, a, Box{}, 0.3) == 1);
+  CHECK(s.rung[0] == 4);
+  CHECK(s.ti_end[0] == now + rung_ticks(4));  // the first rung-4 boundary after now
+  CHECK(s.ti_begin[0] == 0);                  // keeps its base
+  CHECK(s.rung[1] == 1);
+  CHECK(s.ti_end[1] == rung_ticks(1));
+  CHECK(s.rung[2] == 6);
+  // The global scheme has nothing to wake.
+  CHECK(wake_near_sinks(v, ActiveSet{}, Box{}, 0.3) == 0);
 }
