@@ -133,6 +133,34 @@ MPSPH_HD uint32_t sink_energy_criteria(const GroupEnergies& e) {
   return fail;
 }
 
+// Whether i has the lowest potential of its group members[0..k) (ties allowed).
+MPSPH_HD bool sink_potential_minimum(const ParticleView& p, const uint32_t* members, int k,
+                                     std::size_t i) {
+  for (int a = 0; a < k; ++a)
+    if (p.pot[members[a]] < p.pot[i]) return false;
+  return true;
+}
+
+// Whether no sink of sinks[0..n) lies within r_crit of i.
+MPSPH_HD bool sink_isolated(const ParticleView& p, std::size_t i, const uint32_t* sinks, int n,
+                            const Box& box, double r_crit) {
+  for (int q = 0; q < n; ++q)
+    if (norm2(min_image(p.pos[sinks[q]] - p.pos[i], box)) < r_crit * r_crit) return false;
+  return true;
+}
+
+// Every creation criterion of gas particle i with its group members[0..k) (the gas within h_acc,
+// i among them, in store order) and the sinks sinks[0..n): the bits that fail (0: a sink forms).
+MPSPH_HD uint32_t sink_creation_failures(const ParticleView& p, std::size_t i,
+                                         const uint32_t* members, int k, const uint32_t* sinks,
+                                         int n, const Box& box, const SinkKernParams& sp) {
+  uint32_t fail = sink_local_criteria(p, i, sp);
+  if (!sink_potential_minimum(p, members, k, i)) fail |= kSinkPotential;
+  fail |= sink_energy_criteria(group_energies(p, members, k, i, box, sp));
+  if (!sink_isolated(p, i, sinks, n, box, sp.r_crit)) fail |= kSinkIsolated;
+  return fail;
+}
+
 // Whether candidate a goes before candidate b when both would form a sink and they are too close
 // for both: the lower potential first, ties by the lower id (any thread order gives the same).
 MPSPH_HD bool sink_candidate_before(double pot_a, uint64_t id_a, double pot_b, uint64_t id_b) {

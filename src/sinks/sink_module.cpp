@@ -10,6 +10,9 @@
 #include "sinks/sink_csv.hpp"
 #include "sinks/sink_params.hpp"
 #include "sinks/sinks.hpp"
+#ifdef MPSPH_HAVE_CUDA
+#include "sinks/sinks_gpu.hpp"
+#endif
 
 namespace mpsph {
 
@@ -39,13 +42,26 @@ class SinkModule final : public PhysicsModule {
     return {{"sinks", Slot::AfterCorrect}, {"sinks.csv", Slot::Diagnostics}};
   }
   void run_stage(std::size_t index, const StageArgs& a) override {
+    const double wake = params_.wake_radius * params_.h_acc;
+#ifdef MPSPH_HAVE_CUDA
+    if (gpu_) {
+      if (index == 1) {
+        const std::vector<SinkRow> rows = gpu_->rows(a.p);
+        if (csv_.is_open()) csv_.write(a.time, rows);
+        return;
+      }
+      if (kp_.rho_sink == 0.0) resolve_threshold(gpu_->max_gas_mass(a.p));
+      gpu_->step(a.p, a.active, a.box, kp_, a.time, wake);
+      return;
+    }
+#endif
     if (index == 1) {
       if (csv_.is_open()) csv_.write(a.time, sink_rows(a.p));
       return;
     }
-    resolve_threshold(a.p);
+    if (kp_.rho_sink == 0.0) resolve_threshold(max_gas_mass(a.p));
     sink_step(a.p, a.active, a.box, kp_, a.time);
-    wake_near_sinks(a.p, a.active, a.box, params_.wake_radius * params_.h_acc);
+    wake_near_sinks(a.p, a.active, a.box, wake);
   }
   std::vector<int> particle_types() const override {
     if (!params_.enabled()) return {};
@@ -56,12 +72,14 @@ class SinkModule final : public PhysicsModule {
   }
 
  private:
-  // rho_sink = 0: from the resolution, with the largest gas mass of the first step's store.
-  void resolve_threshold(const ParticleView& p) {
-    if (kp_.rho_sink > 0.0) return;
-    double m_max = 0.0;
+  static double max_gas_mass(const ParticleView& p) {
+    double m = 0.0;
     for (std::size_t i = 0; i < p.n_gas; ++i)
-      if (p.type[i] == kGas) m_max = std::max(m_max, p.mass[i]);
+      if (p.type[i] == kGas) m = std::max(m, p.mass[i]);
+    return m;
+  }
+  // rho_sink = 0: from the resolution, with the largest gas mass of the first step's store.
+  void resolve_threshold(double m_max) {
     if (!(m_max > 0.0)) return;  // no gas: nothing can form
     kp_.rho_sink =
         rho_sink_from_resolution(params_.sound_speed, kp_.G, params_.n_neighbours, m_max);
@@ -71,6 +89,9 @@ class SinkModule final : public PhysicsModule {
   UnitSystem units_;
   SinkKernParams kp_{};
   SinksCsv csv_;
+#ifdef MPSPH_HAVE_CUDA
+  std::unique_ptr<GpuSinks> gpu_;  // null on the CPU backend and for model none
+#endif
 };
 
 std::unique_ptr<PhysicsModule> make_sinks(const Config& cfg, const UnitSystem& units,

@@ -31,15 +31,9 @@ std::vector<uint32_t> group_of(const ParticleView& p, std::size_t i, const Box& 
 
 uint32_t sink_creation_failures(const ParticleView& p, std::size_t i, const Box& box,
                                 const SinkKernParams& sp, const std::vector<uint32_t>& sinks) {
-  uint32_t fail = sink_local_criteria(p, i, sp);
   const std::vector<uint32_t> g = group_of(p, i, box, sp.h_acc);
-  for (uint32_t j : g)
-    if (p.pot[j] < p.pot[i]) fail |= kSinkPotential;
-  fail |= sink_energy_criteria(group_energies(p, g.data(), int(g.size()), i, box, sp));
-  const double rc2 = sp.r_crit * sp.r_crit;
-  for (uint32_t s : sinks)
-    if (norm2(min_image(p.pos[s] - p.pos[i], box)) < rc2) fail |= kSinkIsolated;
-  return fail;
+  return sink_creation_failures(p, i, g.data(), int(g.size()), sinks.data(), int(sinks.size()), box,
+                                sp);
 }
 
 SinkStepResult sink_step(const ParticleView& p, const ActiveSet& a, const Box& box,
