@@ -172,8 +172,8 @@ Simulation::Simulation(const RunOptions& opt) {
       energy_csv_,
       "# mpsph energy and momentum diagnostics, summed in double over all particles\n"
       "# units: %s; time and dt in code time, energies in code energy, momentum in code "
-      "mass * code velocity, angular momentum (about the origin) in code mass * code "
-      "length * code velocity\n"
+      "mass * code velocity, angular momentum (about the origin, with the spin of sink "
+      "particles) in code mass * code length * code velocity\n"
       "# E_total = E_kinetic + E_thermal + E_potential + the physics modules' energy accounts "
       "(columns between E_potential and E_total: energy each module took out of the particles "
       "so far, e.g. E_radiated by cooling); rel_error = (E_total - E_total(t0)) / |E_total(t0)|\n",
