@@ -523,7 +523,7 @@ void Simulation::write_diagnostics_row() {
   for (const auto& m : modules_) {
     const std::vector<ModuleStage> stages = m->stages();
     for (std::size_t k = 0; k < stages.size(); ++k)
-      if (stages[k].slot == Slot::Diagnostics) backend_->run_module_stage(*m, k, time_, step_);
+      if (stages[k].slot == Slot::Diagnostics) backend_->run_module_output(*m, k, time_, step_);
   }
 }
 

@@ -6,6 +6,8 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/param_format.hpp"
+#include "core/particle_store.hpp"
+#include "gravity/gravity_params.hpp"
 #include "sph/eos_params.hpp"
 
 namespace mpsph {
@@ -103,6 +105,12 @@ SinkParams sink_params_from(const Config& c) {
     throw Error(c.origin("sinks.model") +
                 ": sinks.model bate95 needs gravity (gravity.enabled: true): creation tests "
                 "the potential minimum and the binding energy");
+  // A sink's time-step criterion is C sqrt(2 eps_5 / |a|): without a softening it has none and
+  // would take the longest step, waking the gas around it only that rarely.
+  if (!(gravity_params_from(c).softening[kSink] > 0.0))
+    throw Error(c.origin("gravity.softening") +
+                ": sinks.model bate95 needs a positive softening for sinks (type 5, the sixth "
+                "value of gravity.softening): it sets their time-step criterion");
   return p;
 }
 

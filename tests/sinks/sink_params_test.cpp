@@ -73,6 +73,9 @@ TEST_CASE("sink parameters: bad values are errors naming the key", "[sinks][para
                  "sinks.rho_sink"));
   CHECK(read("gravity: {softening: [0.01]}\nsinks: {model: bate95, h_acc: 0.1, rho_sink: 5}")
             .rho_sink == 5.0);
+  CHECK(contains(error_of("eos: {type: isothermal, sound_speed: 0.2}\ngravity: {softening: "
+                          "[0.01, 0.01, 0.01, 0.01, 0.01, 0]}\nsinks: {model: bate95, h_acc: 0.1}"),
+                 "gravity.softening"));
   CHECK(contains(error_of("eos: {type: isothermal, sound_speed: 0.2}\ngravity: {enabled: "
                           "false}\nsinks: {model: bate95, h_acc: 0.1}"),
                  "gravity.enabled"));
