@@ -52,6 +52,10 @@ enum TypeMask : unsigned {
   X(x_h,      double,   "HydrogenMassFraction", (UnitDim{0, 0, 0}), Persistence::Kept,    AllTypes, "hydrogen mass fraction X_H (0 = not set: cooling uses its configured X_H and [Fe/H])") \
   X(z_fe,     double,   "IronMassFraction",    (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "iron mass fraction")       \
   X(z_o,      double,   "OxygenMassFraction",  (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "oxygen mass fraction")     \
+  /* --- sinks (src/sinks/, docs/sinks.md) --- */                                                  \
+  X(spin,     Vec3d,    "Spin",                (UnitDim{1, 1, 1}),  Persistence::Kept,    SinksOnly, "angular momentum of the accreted gas about the sink (orbital, at accretion)") \
+  X(accreted_mass, double, "AccretedMass",     (UnitDim{0, 1, 0}),  Persistence::Kept,    SinksOnly, "mass the sink accreted since it formed (its first particle not counted)") \
+  X(formation_time, double, "FormationTime",   (UnitDim{1, 0, -1}), Persistence::Kept,    SinksOnly, "time the sink formed") \
   /* --- particle creation requests (run/particle_changes.hpp), applied by the next order stage --- */ \
   X(spawn_mass, double, "",                    (UnitDim{0, 1, 0}),  Persistence::Kept,    AllTypes, "mass of a new particle this one gives birth to at the next order stage (0 = none)") \
   X(spawn_type, uint8_t, "",                   (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "type of that new particle") \

@@ -6,6 +6,7 @@
 namespace mpsph {
 
 std::size_t ParticleStore::n_gas() const {
+  if (pinned_n_gas_ != kNotPinned) return pinned_n_gas_;
   // Gas first (sort_by_type invariant): the first non-gas index.
   return static_cast<std::size_t>(
       std::partition_point(type.begin(), type.end(), [](uint8_t t) { return t == kGas; }) -
@@ -19,11 +20,18 @@ std::array<std::size_t, kNumTypes> ParticleStore::count_by_type() const {
   return c;
 }
 
+void ParticleStore::pin_n_gas() {
+  pinned_n_gas_ = kNotPinned;
+  pinned_n_gas_ = n_gas();
+}
+
 void ParticleStore::resize(std::size_t n) {
+  pinned_n_gas_ = kNotPinned;
   for_each_field([n](const FieldInfo&, auto& v) { v.resize(n); });
 }
 
 void ParticleStore::permute(const std::vector<std::size_t>& perm) {
+  pinned_n_gas_ = kNotPinned;
   for_each_field([&perm](const FieldInfo&, auto& v) {
     using V = std::remove_reference_t<decltype(v)>;
     V out(v.size());
@@ -33,6 +41,7 @@ void ParticleStore::permute(const std::vector<std::size_t>& perm) {
 }
 
 bool ParticleStore::sort_by_type() {
+  pinned_n_gas_ = kNotPinned;
   if (std::is_sorted(type.begin(), type.end())) return false;
   std::vector<std::size_t> perm(size());
   std::iota(perm.begin(), perm.end(), std::size_t{0});

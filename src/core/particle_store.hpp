@@ -57,8 +57,14 @@ class ParticleStore {
   std::size_t size() const {
     return mass.size();
   }
-  // Number of gas particles; valid after sort_by_type() (or when built gas-first).
+  // Number of gas particles; valid after sort_by_type() (or when built gas-first). After
+  // pin_n_gas() it stays the value of that moment until the next resize(), permute() or
+  // sort_by_type(): a stage that changes a gas particle's type in place (a sink forms, gas is
+  // accreted) leaves the gas range [0, n_gas) of the last order stage as it was, for the stages
+  // that follow it until the next order stage (a search for the first non-gas type would then
+  // stop at the changed particle).
   std::size_t n_gas() const;
+  void pin_n_gas();
   // Particles of each type (kRemoved ones are not counted).
   std::array<std::size_t, kNumTypes> count_by_type() const;
 
@@ -84,6 +90,10 @@ class ParticleStore {
     MPSPH_PARTICLE_FIELDS(MPSPH_VISIT)
 #undef MPSPH_VISIT
   }
+
+ private:
+  static constexpr std::size_t kNotPinned = ~std::size_t{0};
+  std::size_t pinned_n_gas_ = kNotPinned;
 };
 
 // The table, for documentation and for code that needs the list without a store.

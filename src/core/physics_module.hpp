@@ -35,6 +35,13 @@ enum class Slot {
   // star formation and feedback, in registration order. x and v are the predicted values; u0,
   // dudt0 (start of step) and dudt (predicted state) are set for the gas.
   AfterForces,
+  // After the corrector and before the time-step criteria: the active particles are synchronised
+  // (x, v, u are the end of their step and already their next step's base), so a stage may merge
+  // or convert them (sink creation and accretion) without breaking the integration.
+  AfterCorrect,
+  // With every energy.csv row, at a synchronisation point: writes the module's own diagnostics
+  // (sinks.csv). StageArgs::active is not meaningful there; the stage reads every particle.
+  Diagnostics,
 };
 
 // What a stage sees. The view holds host arrays on the CPU backend and device arrays on the GPU
@@ -91,6 +98,10 @@ class PhysicsModule {
   // and stars 3, 4 as collisionless particles): cold clouds 2, sinks 5. A run refuses initial
   // conditions and checkpoints holding a type that none of its modules evolves.
   virtual std::vector<int> particle_types() const { return {}; }
+  // Opens the module's own diagnostics files in `output_dir` before the run's first row: a new
+  // run creates them with their headers; a restart at `time` keeps their rows up to `time` (a run
+  // killed after its checkpoint wrote more) and appends.
+  virtual void open_outputs(const std::string& /*output_dir*/, double /*time*/, bool /*restart*/) {}
 };
 
 // What run/module_registry.cpp lists for each module.

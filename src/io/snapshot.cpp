@@ -16,9 +16,9 @@ namespace mpsph {
 namespace {
 
 // Datasets every snapshot carries (where the field applies to the type).
-constexpr const char* kAlwaysWritten[] = {"Coordinates",    "Velocities",     "Masses",
-                                          "ParticleIDs",    "InternalEnergy", "Density",
-                                          "SmoothingLength"};
+constexpr const char* kAlwaysWritten[] = {
+    "Coordinates", "Velocities",      "Masses", "ParticleIDs",  "InternalEnergy",
+    "Density",     "SmoothingLength", "Spin",   "AccretedMass", "FormationTime"};
 
 bool always_written(const std::string& name) {
   return std::find(std::begin(kAlwaysWritten), std::end(kAlwaysWritten), name) !=

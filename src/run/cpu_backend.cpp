@@ -48,6 +48,8 @@ class CpuBackend final : public StepBackend {
         layout_needs_sort(c_.store)) {
       order_particles(c_.store, c_.box);
       drop_removed(c_.store);
+      // Stages until the next order stage may change types in the gas range in place.
+      c_.store.pin_n_gas();
       sort_pending_ = false;
       tree_stale_ = true;
     }
@@ -84,6 +86,9 @@ class CpuBackend final : public StepBackend {
   }
   void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
     m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, active_, tick_len_});
+  }
+  void run_module_output(PhysicsModule& m, std::size_t index, double time, long step) override {
+    m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_});
   }
   void correct(bool integrate_u) override {
     correct_active(c_.store, active_, tick_len_, c_.box, integrate_u);

@@ -13,7 +13,7 @@ namespace mpsph {
 struct ConservedSums {
   double kinetic, thermal, potential, mass;  // sum 1/2 m v^2, sum m u (gas), 1/2 sum m phi, sum m
   double px, py, pz;                         // sum m v
-  double lx, ly, lz;                         // sum m x cross v (about the origin)
+  double lx, ly, lz;                         // sum m x cross v + sink spin (about the origin)
 };
 
 MPSPH_HD ConservedSums zero_conserved_sums() {
@@ -24,7 +24,8 @@ MPSPH_HD void add_particle(ConservedSums& a, const ParticleView& s, std::size_t 
                            bool with_potential) {
   const double m = s.mass[i];
   const Vec3d& v = s.vel[i];
-  const Vec3d L = m * cross(s.pos[i], v);
+  // Orbital plus the spin a sink keeps of the gas it accreted (zero for every other particle).
+  const Vec3d L = m * cross(s.pos[i], v) + s.spin[i];
   a.kinetic += 0.5 * m * norm2(v);
   // By type, not by index: a stage may have changed a type since the last order stage.
   if (s.type[i] == kGas) a.thermal += m * s.u[i];

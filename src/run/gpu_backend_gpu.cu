@@ -142,6 +142,9 @@ class GpuBackend final : public StepBackend {
     changed();
     counts_valid_ = false;  // the stage may have changed types or asked for particles
   }
+  void run_module_output(PhysicsModule& m, std::size_t index, double time, long step) override {
+    m.run_stage(index, StageArgs{d_.view(), c_.box, time, step, ActiveSet{}, tick_len_});
+  }
   void correct(bool integrate_u) override {
     correct_active_gpu(d_.view(), active_, tick_len_, c_.box, integrate_u);
     changed();

@@ -1,14 +1,16 @@
 #include "run/module_registry.hpp"
 
 #include "cooling/cooling_module.hpp"
+#include "sinks/sink_module.hpp"
 
 namespace mpsph {
 
 const std::vector<ModuleEntry>& module_registry() {
   // One line per module; within a slot their stages run in this order (DESIGN.md section 2: cold
-  // phase, cooling, star formation).
+  // phase, cooling, star formation, sinks).
   static const std::vector<ModuleEntry> registry = {
       cooling_module_entry(),
+      sink_module_entry(),
   };
   return registry;
 }

@@ -132,6 +132,7 @@ Simulation::Simulation(const RunOptions& opt) {
     trim_energy_csv(csv, step_);
     energy_csv_ = std::fopen(csv.c_str(), "a");
     if (!energy_csv_) throw Error(write_error("cannot append to '" + csv + "'", csv, errno));
+    for (const auto& m : modules_) m->open_outputs(run_.output_dir, time_, true);
     backend_->sync_from_host();
     backend_->assume_previous_gravity();
     return;
@@ -174,8 +175,8 @@ Simulation::Simulation(const RunOptions& opt) {
       energy_csv_,
       "# mpsph energy and momentum diagnostics, summed in double over all particles\n"
       "# units: %s; time and dt in code time, energies in code energy, momentum in code "
-      "mass * code velocity, angular momentum (about the origin) in code mass * code "
-      "length * code velocity\n"
+      "mass * code velocity, angular momentum (about the origin, with the spin of sink "
+      "particles) in code mass * code length * code velocity\n"
       "# E_total = E_kinetic + E_thermal + E_potential + the physics modules' energy accounts "
       "(columns between E_potential and E_total: energy each module took out of the particles "
       "so far, e.g. E_radiated by cooling); rel_error = (E_total - E_total(t0)) / |E_total(t0)|\n",
@@ -191,6 +192,7 @@ Simulation::Simulation(const RunOptions& opt) {
   for (const EnergyTerm& t : energy_terms_) columns += t.column + ",";
   columns += "E_total,rel_error,px,py,pz,Lx,Ly,Lz\n";
   std::fputs(columns.c_str(), energy_csv_);
+  for (const auto& m : modules_) m->open_outputs(run_.output_dir, time_, false);
   write_diagnostics_row();
   write_snapshot_now();
 }
@@ -344,6 +346,7 @@ std::size_t Simulation::substep(double t0, double length, int64_t now) {
   compute_forces();
   run_module_stages(Slot::AfterForces, t);
   timer_.time("correct", [&] { backend_->correct(!modules_integrate_u_ && eos_evolves_u(eos_)); });
+  run_module_stages(Slot::AfterCorrect, t);
   time_ = t;
   ++step_;
   timer_.time("time step", [&] {
@@ -404,7 +407,11 @@ std::vector<std::string> Simulation::stage_names() const {
   for (const auto& m : modules_)
     for (const ModuleStage& st : m->stages())
       if (st.slot == Slot::AfterForces) names.push_back(st.name);
-  names.insert(names.end(), {"correct", "time step", "diagnostics / I/O"});
+  names.push_back("correct");
+  for (const auto& m : modules_)
+    for (const ModuleStage& st : m->stages())
+      if (st.slot == Slot::AfterCorrect) names.push_back(st.name);
+  names.insert(names.end(), {"time step", "diagnostics / I/O"});
   return names;
 }
 
@@ -516,6 +523,12 @@ void Simulation::write_diagnostics_row() {
   if (std::fflush(energy_csv_) != 0 || std::ferror(energy_csv_)) {
     const std::string csv = run_.output_dir + "/energy.csv";
     throw Error(write_error("cannot write '" + csv + "'", csv, errno));
+  }
+  // The modules' own rows (sinks.csv), timed with the rest of "diagnostics / I/O".
+  for (const auto& m : modules_) {
+    const std::vector<ModuleStage> stages = m->stages();
+    for (std::size_t k = 0; k < stages.size(); ++k)
+      if (stages[k].slot == Slot::Diagnostics) backend_->run_module_output(*m, k, time_, step_);
   }
 }
 

@@ -82,6 +82,8 @@ inline TimestepCriteria timestep_criteria(const TimestepParams& tp) {
 MPSPH_HD TimestepInput timestep_input(const ParticleView& s, std::size_t i,
                                       const SofteningByType& soft) {
   TimestepInput in{};
+  // A particle removed since the last order stage (mass 0, dropped there) limits nothing: h = 0.
+  if (s.type[i] >= kNumTypes) return in;
   in.gas = i < s.n_gas;
   in.acc = s.acc[i];
   in.vel = s.vel[i];

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The plot tools run on real (tiny) mpsph outputs and write their PNGs: Evrard, Sod (adiabatic and
-isothermal), Sedov, Plummer.
+isothermal), Sedov, Plummer, and the sinks of an isothermal Evrard collapse.
 
 usage: test_tools.py <path to mpsph>   (run by ctest)"""
 import os
@@ -68,16 +68,24 @@ def main():
         ("plummer", ["--set", "setup.n_particles=500", "--set", "run.t_end=1.0",
                      "--set", "run.snapshot_interval=0.5"],
          "plot_plummer.py", ["plummer_lagrangian_radii.png"]),
+        # The Evrard sphere, isothermal and cold, forms a sink by t = 0.45 (N = 432).
+        ("evrard", ["--set", "setup.n_particles=400", "--set", "run.t_end=0.6",
+                    "--set", "run.snapshot_times=[0.6]", "--set", "eos.type=isothermal",
+                    "--set", "eos.sound_speed=0.15", "--set", "sinks.model=bate95",
+                    "--set", "sinks.h_acc=0.05"],
+         "plot_sinks.py", ["sink_mass.png", "sink_mass_function.png"]),
     ]
     for name, extra, tool, pngs in cases:
-        out = os.path.join(tmp, name)
+        out = os.path.join(tmp, name + "_" + tool)
         run([mpsph, "run", os.path.join(setups, name + ".yaml"), "--output-dir", out, "--quiet"]
             + extra)
         args = [sys.executable, os.path.join(TOOLS, tool), out]
         if name.startswith("sod"):
             args += ["--time", "0.05"]
         stdout = run(args)
-        if name == "evrard":
+        if tool == "plot_sinks.py" and not stdout.startswith("sinks: 1;"):
+            sys.exit("FAILED: plot_sinks.py found no sink:\n" + stdout)
+        if tool == "plot_evrard.py":
             check_evrard_errors(stdout)
             check_run_info(mpsph, out)
         for p in pngs:

@@ -1,0 +1,55 @@
+// sinks.csv: one row per sink per diagnostics step (with energy.csv's rows), in the run's output
+// directory. Comment lines ('# ') state the units, then the column line
+//   time,id,mass,x,y,z,vx,vy,vz,spin_x,spin_y,spin_z,accreted_mass
+// and the rows, sinks in the order of their ids. On restart the rows after the checkpoint's time
+// (written by a run killed after its last checkpoint) are dropped, as energy.csv's
+// (run/energy_csv.hpp), so the file of a restarted run is that of an uninterrupted one.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/particle_store.hpp"
+#include "core/units.hpp"
+#include "core/vec3.hpp"
+
+namespace mpsph {
+
+struct SinkRow {
+  uint64_t id;
+  double mass;
+  Vec3d pos, vel, spin;
+  double accreted_mass;
+};
+
+// The sinks (type 5) of a host view, by id.
+std::vector<SinkRow> sink_rows(const ParticleView& p);
+
+// The comment lines and the column line.
+std::string sinks_csv_header(const UnitSystem& units);
+
+// The comment and column lines of `text` and its complete rows whose time (first column) is
+// <= `time`, in their order.
+std::string sinks_csv_up_to_time(const std::string& text, double time);
+
+class SinksCsv {
+ public:
+  SinksCsv() = default;
+  SinksCsv(const SinksCsv&) = delete;
+  SinksCsv& operator=(const SinksCsv&) = delete;
+  ~SinksCsv();
+  // A new run: creates `dir`/sinks.csv with its header. A restart at `time`: keeps the header and
+  // the rows up to `time` (durably rewritten) and appends. Throws mpsph::Error.
+  void open(const std::string& dir, const UnitSystem& units, double time, bool restart);
+  bool is_open() const { return f_ != nullptr; }
+  // One row per sink at `time`; flushed, so a killed run loses no row.
+  void write(double time, const std::vector<SinkRow>& rows);
+
+ private:
+  std::string path_;
+  std::FILE* f_ = nullptr;
+};
+
+}  // namespace mpsph

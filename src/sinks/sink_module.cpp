@@ -1,0 +1,111 @@
+#include "sinks/sink_module.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/config.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "gravity/gravity_params.hpp"
+#include "sinks/sink_csv.hpp"
+#include "sinks/sink_params.hpp"
+#include "sinks/sinks.hpp"
+#ifdef MPSPH_HAVE_CUDA
+#include "sinks/sinks_gpu.hpp"
+#endif
+
+namespace mpsph {
+
+namespace {
+
+class SinkModule final : public PhysicsModule {
+ public:
+  SinkModule(const SinkParams& params, const GravityParams& grav, const UnitSystem& units,
+             Backend backend)
+      : params_(params), units_(units) {
+    kp_.rho_sink = params.rho_sink;
+    kp_.h_acc = params.h_acc;
+    kp_.r_crit = params.critical_radius();
+    kp_.G = units.G;
+    kp_.eps_gas = grav.softening[kGas];
+    kp_.kernel = grav.kernel;
+    if (params_.enabled() && backend == Backend::Gpu)
+      throw Error(
+          "sinks on the GPU backend are not built yet (sinks.model bate95 runs on the CPU "
+          "backend: run.device cpu)");
+  }
+
+  std::string section() const override { return "sinks"; }
+  std::string model() const override { return params_.enabled() ? "bate95" : "none"; }
+  std::vector<ModuleStage> stages() const override {
+    if (!params_.enabled()) return {};
+    return {{"sinks", Slot::AfterCorrect}, {"sinks.csv", Slot::Diagnostics}};
+  }
+  void run_stage(std::size_t index, const StageArgs& a) override {
+    const double wake = params_.wake_radius * params_.h_acc;
+#ifdef MPSPH_HAVE_CUDA
+    if (gpu_) {
+      if (index == 1) {
+        const std::vector<SinkRow> rows = gpu_->rows(a.p);
+        if (csv_.is_open()) csv_.write(a.time, rows);
+        return;
+      }
+      if (kp_.rho_sink == 0.0) resolve_threshold(gpu_->max_gas_mass(a.p));
+      gpu_->step(a.p, a.active, a.box, kp_, a.time, wake);
+      return;
+    }
+#endif
+    if (index == 1) {
+      if (csv_.is_open()) csv_.write(a.time, sink_rows(a.p));
+      return;
+    }
+    if (kp_.rho_sink == 0.0) resolve_threshold(max_gas_mass(a.p));
+    sink_step(a.p, a.active, a.box, kp_, a.time);
+    wake_near_sinks(a.p, a.active, a.box, wake);
+  }
+  std::vector<int> particle_types() const override {
+    if (!params_.enabled()) return {};
+    return {int(kSink)};
+  }
+  void open_outputs(const std::string& dir, double time, bool restart) override {
+    if (params_.enabled()) csv_.open(dir, units_, time, restart);
+  }
+
+ private:
+  static double max_gas_mass(const ParticleView& p) {
+    double m = 0.0;
+    for (std::size_t i = 0; i < p.n_gas; ++i)
+      if (p.type[i] == kGas) m = std::max(m, p.mass[i]);
+    return m;
+  }
+  // rho_sink = 0: from the resolution, with the largest gas mass of the first step's store.
+  void resolve_threshold(double m_max) {
+    if (!(m_max > 0.0)) return;  // no gas: nothing can form
+    kp_.rho_sink =
+        rho_sink_from_resolution(params_.sound_speed, kp_.G, params_.n_neighbours, m_max);
+  }
+
+  SinkParams params_;
+  UnitSystem units_;
+  SinkKernParams kp_{};
+  SinksCsv csv_;
+#ifdef MPSPH_HAVE_CUDA
+  std::unique_ptr<GpuSinks> gpu_;  // null on the CPU backend and for model none
+#endif
+};
+
+std::unique_ptr<PhysicsModule> make_sinks(const Config& cfg, const UnitSystem& units,
+                                          Backend backend) {
+  const SinkParams p = sink_params_from(cfg);
+  // Gravity is on whenever sinks are (sink_params_from checks it).
+  const GravityParams g = p.enabled() ? gravity_params_from(cfg) : GravityParams{};
+  return std::make_unique<SinkModule>(p, g, units, backend);
+}
+
+}  // namespace
+
+ModuleEntry sink_module_entry() {
+  return {"sinks", add_sink_params, make_sinks};
+}
+
+}  // namespace mpsph

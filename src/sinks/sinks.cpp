@@ -1,0 +1,152 @@
+#include "sinks/sinks.hpp"
+
+#include <algorithm>
+
+#include "timestep/block_step_kern.hpp"
+
+namespace mpsph {
+
+namespace {
+
+// Store indices of every sink (type 5), in store order: those of the last order stage and those
+// made since.
+std::vector<uint32_t> sink_list(const ParticleView& p) {
+  std::vector<uint32_t> s;
+  for (std::size_t i = 0; i < p.n; ++i)
+    if (p.type[i] == kSink) s.push_back(uint32_t(i));
+  return s;
+}
+
+// Gas (type 0) within h_acc of particle i, i included, in store order.
+std::vector<uint32_t> group_of(const ParticleView& p, std::size_t i, const Box& box, double h_acc) {
+  std::vector<uint32_t> g;
+  const double h2 = h_acc * h_acc;
+  for (std::size_t j = 0; j < p.n_gas; ++j)
+    if (p.type[j] == kGas && (j == i || norm2(min_image(p.pos[j] - p.pos[i], box)) < h2))
+      g.push_back(uint32_t(j));
+  return g;
+}
+
+}  // namespace
+
+uint32_t sink_creation_failures(const ParticleView& p, std::size_t i, const Box& box,
+                                const SinkKernParams& sp, const std::vector<uint32_t>& sinks) {
+  const std::vector<uint32_t> g = group_of(p, i, box, sp.h_acc);
+  return sink_creation_failures(p, i, g.data(), int(g.size()), sinks.data(), int(sinks.size()), box,
+                                sp);
+}
+
+SinkStepResult sink_step(const ParticleView& p, const ActiveSet& a, const Box& box,
+                         const SinkKernParams& sp, double time) {
+  SinkStepResult res;
+  // --- creation: the active gas passing the cheap local tests, then the group tests
+  std::vector<uint32_t> sinks = sink_list(p);
+  std::vector<uint32_t> cand;
+  const std::size_t n_gas_active = a.gas_count(p.n_gas);
+  for (std::size_t k = 0; k < n_gas_active; ++k) {
+    const std::size_t i = a[k];
+    if (p.type[i] == kGas && sink_local_criteria(p, i, sp) == 0) cand.push_back(uint32_t(i));
+  }
+  std::vector<char> pass(cand.size(), 0);
+  const auto nc = static_cast<std::ptrdiff_t>(cand.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::ptrdiff_t k = 0; k < nc; ++k)
+    pass[std::size_t(k)] = sink_creation_failures(p, cand[std::size_t(k)], box, sp, sinks) == 0;
+  std::vector<uint32_t> ok;
+  for (std::size_t k = 0; k < cand.size(); ++k)
+    if (pass[k]) ok.push_back(cand[k]);
+  std::sort(ok.begin(), ok.end(), [&](uint32_t x, uint32_t y) {
+    return sink_candidate_before(p.pot[x], p.id[x], p.pot[y], p.id[y]);
+  });
+  // At most one new sink per group: a candidate within r_crit of one made this step is dropped.
+  std::vector<uint32_t> made;
+  const double rc2 = sp.r_crit * sp.r_crit;
+  for (uint32_t i : ok) {
+    bool free = true;
+    for (uint32_t s : made)
+      if (norm2(min_image(p.pos[s] - p.pos[i], box)) < rc2) free = false;
+    if (!free) continue;
+    make_sink(p, i, time);
+    made.push_back(i);
+  }
+  res.created = made.size();
+  // A new sink takes its group, the active gas within h_acc (bound as a whole: BBP95 replace
+  // the particles within the accretion radius by the sink), in the order of their ids.
+  for (uint32_t s : made) {
+    std::vector<uint32_t> g;
+    for (uint32_t j : group_of(p, s, box, sp.h_acc))
+      if (j != s && a.contains(p.ti_end, j)) g.push_back(j);
+    std::sort(g.begin(), g.end(), [&](uint32_t x, uint32_t y) { return p.id[x] < p.id[y]; });
+    for (uint32_t j : g) merge_into_sink(p, s, j, box);
+    res.accreted += g.size();
+  }
+  if (!made.empty()) sinks = sink_list(p);
+
+  // --- accretion: each active gas particle picks the active sink it is most bound to
+  std::vector<uint32_t> active_sinks;
+  for (uint32_t s : sinks)
+    if (a.contains(p.ti_end, s)) active_sinks.push_back(s);
+  if (active_sinks.empty()) return res;
+  std::vector<int32_t> target(n_gas_active, -1);
+  const auto ng = static_cast<std::ptrdiff_t>(n_gas_active);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < ng; ++k) {
+    const std::size_t j = a[std::size_t(k)];
+    if (p.type[j] != kGas) continue;
+    double best = HUGE_VAL;
+    uint64_t best_id = 0;
+    for (std::size_t q = 0; q < active_sinks.size(); ++q) {
+      const std::size_t s = active_sinks[q];
+      const double e = accretion_energy(p, s, j, box, sp);
+      if (e < HUGE_VAL &&
+          (target[std::size_t(k)] < 0 || sink_preferred(e, p.id[s], best, best_id))) {
+        best = e;
+        best_id = p.id[s];
+        target[std::size_t(k)] = int32_t(q);
+      }
+    }
+  }
+  // Each sink swallows its gas in the order of their ids (the same on every backend).
+  std::vector<std::vector<uint32_t>> eaten(active_sinks.size());
+  for (std::size_t k = 0; k < n_gas_active; ++k)
+    if (target[k] >= 0) eaten[std::size_t(target[k])].push_back(uint32_t(a[k]));
+  const auto ns = static_cast<std::ptrdiff_t>(active_sinks.size());
+  std::size_t accreted = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : accreted)
+  for (std::ptrdiff_t q = 0; q < ns; ++q) {
+    std::vector<uint32_t>& e = eaten[std::size_t(q)];
+    std::sort(e.begin(), e.end(), [&](uint32_t x, uint32_t y) { return p.id[x] < p.id[y]; });
+    for (uint32_t j : e) merge_into_sink(p, active_sinks[std::size_t(q)], j, box);
+    accreted += e.size();
+  }
+  res.accreted += accreted;
+  return res;
+}
+
+std::size_t wake_near_sinks(const ParticleView& p, const ActiveSet& a, const Box& box,
+                            double radius) {
+  if (a.all()) return 0;  // global scheme: every particle is active
+  std::vector<uint32_t> active_sinks;
+  for (std::size_t i = 0; i < p.n; ++i)
+    if (p.type[i] == kSink && a.contains(p.ti_end, i)) active_sinks.push_back(uint32_t(i));
+  if (active_sinks.empty()) return 0;
+  const double r2 = radius * radius;
+  const int64_t now = a.tick;
+  std::size_t woken = 0;
+  const auto ng = static_cast<std::ptrdiff_t>(p.n_gas);
+#pragma omp parallel for schedule(static) reduction(+ : woken)
+  for (std::ptrdiff_t k = 0; k < ng; ++k) {
+    const std::size_t j = std::size_t(k);
+    if (p.type[j] != kGas || p.ti_begin[j] == now) continue;
+    int want = 0;
+    for (uint32_t s : active_sinks)
+      if (norm2(min_image(p.pos[j] - p.pos[s], box)) < r2) want = std::max(want, int(p.rung[s]));
+    if (want <= int(p.rung[j])) continue;
+    p.rung_wake[j] = std::max(p.rung_wake[j], int32_t(want));
+    wake_particle(p, j, now);
+    ++woken;
+  }
+  return woken;
+}
+
+}  // namespace mpsph

@@ -1,0 +1,44 @@
+// The OpenMP driver of sink creation and accretion (sink_kern.hpp), one call per (sub)step after
+// the corrector, when the active particles are synchronised: new sinks form from the active gas,
+// then every active sink accretes the active gas bound to it. Sinks are few, so both searches go
+// over the gas by brute force: the candidates above rho_sink against all gas, each active gas
+// particle against the list of sinks.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/active_set.hpp"
+#include "core/box.hpp"
+#include "core/particle_store.hpp"
+#include "sinks/sink_kern.hpp"
+
+namespace mpsph {
+
+struct SinkStepResult {
+  std::size_t created = 0;   // new sinks this step
+  std::size_t accreted = 0;  // gas particles swallowed this step
+};
+
+// The creation criteria of gas particle i as bits of SinkCriterion that fail (0: it may become a
+// sink), with its group (the gas within h_acc) and the sinks `sinks` (store indices) for the
+// isolation test.
+uint32_t sink_creation_failures(const ParticleView& p, std::size_t i, const Box& box,
+                                const SinkKernParams& sp, const std::vector<uint32_t>& sinks);
+
+// Creation, then accretion, over the active particles `a` (all under the global scheme). `time`
+// is the formation time of new sinks. A new sink at once takes the active gas within h_acc of it
+// (its group, bound as a whole by the creation criteria), as BBP95 replace the particles inside
+// the accretion radius by the sink; then every active sink accretes the active gas bound to it.
+SinkStepResult sink_step(const ParticleView& p, const ActiveSet& a, const Box& box,
+                         const SinkKernParams& sp, double time);
+
+// Block steps: every inactive gas particle within `radius` of an active sink on a deeper rung
+// than its own is woken onto the sink's rung (timestep/block_step_kern.hpp wake_particle: its
+// step is cut to end at the first boundary of that rung after now), so that gas near a sink is
+// active whenever the sink is and is accreted without delay. Returns how many were woken.
+std::size_t wake_near_sinks(const ParticleView& p, const ActiveSet& a, const Box& box,
+                            double radius);
+
+}  // namespace mpsph
