@@ -52,6 +52,7 @@ enum TypeMask : unsigned {
   X(x_h,      double,   "HydrogenMassFraction", (UnitDim{0, 0, 0}), Persistence::Kept,    AllTypes, "hydrogen mass fraction X_H (0 = not set: cooling uses its configured X_H and [Fe/H])") \
   X(z_fe,     double,   "IronMassFraction",    (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "iron mass fraction")       \
   X(z_o,      double,   "OxygenMassFraction",  (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "oxygen mass fraction")     \
+  X(galaxy_id, int32_t, "GalaxyID",            (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "galaxy the particle was set up in (disk_galaxy: 1; merger: 1 or 2; 0 = not set)") \
   /* --- particle creation requests (run/particle_changes.hpp), applied by the next order stage --- */ \
   X(spawn_mass, double, "",                    (UnitDim{0, 1, 0}),  Persistence::Kept,    AllTypes, "mass of a new particle this one gives birth to at the next order stage (0 = none)") \
   X(spawn_type, uint8_t, "",                   (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "type of that new particle") \

@@ -1,5 +1,7 @@
 #include "setups/initial_conditions.hpp"
 
+#include <cstdio>
+
 #include "cooling/cooling.hpp"
 #include "cooling/cooling_params.hpp"
 #include "core/config.hpp"
@@ -8,7 +10,9 @@
 #include "core/units.hpp"
 #include "io/snapshot.hpp"
 #include "setups/cooling_box.hpp"
+#include "setups/disk_galaxy.hpp"
 #include "setups/evrard.hpp"
+#include "setups/merger.hpp"
 #include "setups/plummer.hpp"
 #include "setups/sedov.hpp"
 #include "setups/sod.hpp"
@@ -23,7 +27,7 @@ void add_setup_params(Schema& s) {
          0,
          false,
          false,
-         {"evrard", "sod", "sedov", "plummer", "cooling_box", "file"},
+         {"evrard", "sod", "sedov", "plummer", "cooling_box", "disk_galaxy", "merger", "file"},
          "",
          "initial conditions: a built-in generator or an HDF5 file"});
 
@@ -215,6 +219,8 @@ void add_setup_params(Schema& s) {
 
   add_sedov_params(s);
   add_cooling_box_params(s);
+  add_disk_galaxy_params(s, "setup.", "setup.type=disk_galaxy");
+  add_merger_params(s);
 
   s.add({"setup.path",
          ParamType::String,
@@ -228,6 +234,15 @@ void add_setup_params(Schema& s) {
          "HDF5 file in the GADGET/SWIFT layout",
          "setup.type=file"});
 }
+
+namespace {
+
+// gamma of the gas's initial u = c^2/(gamma - 1) (5/3 where the EOS has no gamma).
+double gas_gamma(const Config& c) {
+  return c.is_active("eos.gamma") ? c.get_double("eos.gamma") : 5.0 / 3.0;
+}
+
+}  // namespace
 
 InitialState make_initial_state(const Config& c) {
   const std::string type = c.get_string("setup.type");
@@ -267,6 +282,13 @@ InitialState make_initial_state(const Config& c) {
     CoolingBoxSetup b = make_cooling_box(cooling_box_params_from(c), model);
     st.particles = std::move(b.particles);
     st.box = b.box;
+  } else if (type == "disk_galaxy") {
+    const DiskGalaxyModel m =
+        build_disk_galaxy_model(disk_galaxy_params_from(c, "setup."), UnitSystem::from_config(c));
+    std::fputs(disk_profile_table(m).c_str(), stdout);
+    st.particles = sample_disk_galaxy(m, gas_gamma(c));
+  } else if (type == "merger") {
+    st.particles = make_merger(merger_params_from(c), UnitSystem::from_config(c), gas_gamma(c));
   } else if (type == "file") {
     SnapshotMeta meta;
     st.file = c.get_string("setup.path");
