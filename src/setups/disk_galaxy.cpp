@@ -188,7 +188,13 @@ ParticleStore sample_disk_galaxy(const DiskGalaxyModel& m, double gamma, uint64_
     s.z_o[i] = p.hydrogen_fraction * kSolarOToH * z_scale;
     if (type == kGas) {
       s.u[i] = u_gas;
-      s.h[i] = 0.0f;
+      // A first guess of h (the run iterates it): 50 neighbours in the model's density, or in its
+      // surface density where the kernel is wider than the gas layer (the larger of the two).
+      const double R = std::sqrt(x.x * x.x + x.y * x.y);
+      const double rho = std::exp(m.gas_structure.ln_rho.value(R, std::fabs(x.z)));
+      const double h3 = 0.5 * std::cbrt(3.0 * 50.0 * mass / (4.0 * cgs::kPi * rho));
+      const double h2 = 0.5 * std::sqrt(50.0 * mass / (cgs::kPi * m.gas.surface_density(R)));
+      s.h[i] = float(std::fmin(std::fmax(h3, h2), p.disk_r_max));
     }
   }
   return s;
