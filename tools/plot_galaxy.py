@@ -7,7 +7,8 @@ usage: /usr/bin/python3 tools/plot_galaxy.py SNAP.h5 [SNAP.h5 ...] [--size 50] [
           [--galaxy N] [--no-rotate] [--out-dir DIR]
 writes galaxy_<snapshot name>.png per snapshot (beside the snapshot unless --out-dir). The maps are
 2D histograms (O(N): fine at 1e7 particles). --galaxy centres on one galaxy of a merger (GalaxyID)
-while showing all particles.
+while showing all particles; --no-rotate keeps the simulation's axes and origin (x-y and x-z
+projections: the default view of a merger).
 """
 import argparse
 import os
@@ -37,8 +38,10 @@ def plot(path, args):
         c, vc = galaxy_snap.centre(own)
         rot = galaxy_snap.disk_frame(own, c, vc) if not args.no_rotate else np.eye(3)
         frame = {k: dict(d, x=(d["x"] - c) @ rot.T) for k, d in parts.items()}
+    elif args.no_rotate:
+        frame = parts  # the simulation's axes and origin
     else:
-        frame = galaxy_snap.to_frame(parts, rotate=not args.no_rotate)
+        frame = galaxy_snap.to_frame(parts)
     rows = [("gas", [0])]
     if 2 in frame:
         rows.append(("cold clouds", [2]))
@@ -54,7 +57,9 @@ def plot(path, args):
             continue
         x = np.concatenate([frame[k]["x"] for k in have])
         m = np.concatenate([frame[k]["m"] for k in have])
-        for col, (axes, label) in enumerate((((0, 1), "face-on"), ((0, 2), "edge-on"))):
+        views = ((((0, 1), "x-y"), ((0, 2), "x-z")) if args.no_rotate and args.galaxy is None else
+                 (((0, 1), "face-on"), ((0, 2), "edge-on")))
+        for col, (axes, label) in enumerate(views):
             img = surface_density(x, m, axes, args.size, args.pixels)
             pos = img[img > 0]
             vmax = np.percentile(pos, 99.5) if pos.size else 1.0
@@ -81,7 +86,8 @@ def main():
     ap.add_argument("--size", type=float, default=50.0, help="map edge [kpc] (default 50)")
     ap.add_argument("--pixels", type=int, default=150, help="pixels per edge (default 150)")
     ap.add_argument("--galaxy", type=int, default=None, help="centre on this GalaxyID")
-    ap.add_argument("--no-rotate", action="store_true", help="keep the simulation's axes")
+    ap.add_argument("--no-rotate", action="store_true",
+                    help="keep the simulation's axes (and, without --galaxy, its origin)")
     ap.add_argument("--out-dir", default=None)
     args = ap.parse_args()
     for p in args.snapshots:
