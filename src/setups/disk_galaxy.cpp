@@ -197,6 +197,13 @@ ParticleStore sample_disk_galaxy(const DiskGalaxyModel& m, double gamma, uint64_
       s.h[i] = float(std::fmin(std::fmax(h3, h2), p.disk_r_max));
     }
   }
+  // Zero total momentum: the halo's Gaussian draws leave ~sigma/sqrt(n) (~2 km/s at n = 10^4).
+  // The centre of mass is left where it falls, near the cusp (a shift of it by the outer halo's
+  // noise would move the centre by ~1 kpc; hernquist.hpp).
+  Vec3d p_sum{0, 0, 0};
+  double m_sum = 0;
+  for (std::size_t i = 0; i < n; ++i) p_sum += s.mass[i] * s.vel[i], m_sum += s.mass[i];
+  for (std::size_t i = 0; i < n; ++i) s.vel[i] -= (1.0 / m_sum) * p_sum;
   return s;
 }
 

@@ -45,7 +45,8 @@ DiskProfileRow disk_profile_row(const DiskGalaxyModel& m, double R);
 std::string disk_profile_table(const DiskGalaxyModel& m);
 
 // Particles: gas (ids 1..n_gas), halo, disk stars, bulge, in that order; `id_offset` is added to
-// every id. GalaxyID = galaxy_id. gamma converts the gas temperature to u.
+// every id. GalaxyID = galaxy_id. gamma converts the gas temperature to u. The total momentum is
+// zero.
 ParticleStore sample_disk_galaxy(const DiskGalaxyModel& m, double gamma, uint64_t id_offset = 0,
                                  int galaxy_id = 1);
 
