@@ -56,6 +56,7 @@ enum TypeMask : unsigned {
   X(spin,     Vec3d,    "Spin",                (UnitDim{1, 1, 1}),  Persistence::Kept,    SinksOnly, "angular momentum of the accreted gas about the sink (orbital, at accretion)") \
   X(accreted_mass, double, "AccretedMass",     (UnitDim{0, 1, 0}),  Persistence::Kept,    SinksOnly, "mass the sink accreted since it formed (its first particle not counted)") \
   X(formation_time, double, "FormationTime",   (UnitDim{1, 0, -1}), Persistence::Kept,    SinksOnly, "time the sink formed") \
+  X(galaxy_id, int32_t, "GalaxyID",            (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "galaxy the particle was set up in (disk_galaxy: 1; merger: 1 or 2; 0 = not set)") \
   /* --- particle creation requests (run/particle_changes.hpp), applied by the next order stage --- */ \
   X(spawn_mass, double, "",                    (UnitDim{0, 1, 0}),  Persistence::Kept,    AllTypes, "mass of a new particle this one gives birth to at the next order stage (0 = none)") \
   X(spawn_type, uint8_t, "",                   (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "type of that new particle") \

@@ -1,5 +1,7 @@
 #include "setups/initial_conditions.hpp"
 
+#include <cstdio>
+
 #include "cooling/cooling.hpp"
 #include "cooling/cooling_params.hpp"
 #include "core/config.hpp"
@@ -10,7 +12,9 @@
 #include "setups/boss_bodenheimer.hpp"
 #include "setups/cloud_collision.hpp"
 #include "setups/cooling_box.hpp"
+#include "setups/disk_galaxy.hpp"
 #include "setups/evrard.hpp"
+#include "setups/merger.hpp"
 #include "setups/plummer.hpp"
 #include "setups/sedov.hpp"
 #include "setups/sod.hpp"
@@ -27,7 +31,7 @@ void add_setup_params(Schema& s) {
          false,
          false,
          {"evrard", "sod", "sedov", "plummer", "cooling_box", "cloud_collision", "boss_bodenheimer",
-          "file"},
+          "disk_galaxy", "merger", "file"},
          "",
          "initial conditions: a built-in generator or an HDF5 file"});
 
@@ -247,6 +251,8 @@ void add_setup_params(Schema& s) {
          "particles per side of the periodic glass cube tiled over the cloud (relaxed to 1% "
          "density scatter; 16: 4096 particles, a few seconds)",
          "setup.sampling=glass"});
+  add_disk_galaxy_params(s, "setup.", "setup.type=disk_galaxy");
+  add_merger_params(s);
 
   s.add({"setup.path",
          ParamType::String,
@@ -260,6 +266,15 @@ void add_setup_params(Schema& s) {
          "HDF5 file in the GADGET/SWIFT layout",
          "setup.type=file"});
 }
+
+namespace {
+
+// gamma of the gas's initial u = c^2/(gamma - 1) (5/3 where the EOS has no gamma).
+double gas_gamma(const Config& c) {
+  return c.is_active("eos.gamma") ? c.get_double("eos.gamma") : 5.0 / 3.0;
+}
+
+}  // namespace
 
 InitialState make_initial_state(const Config& c) {
   const std::string type = c.get_string("setup.type");
@@ -311,6 +326,13 @@ InitialState make_initial_state(const Config& c) {
     st.notes =
         boss_bodenheimer_summary(p, UnitSystem::from_config(c), eos_params_from(c).sound_speed,
                                  int(c.get_int("sph.n_neighbours")));
+  } else if (type == "disk_galaxy") {
+    const DiskGalaxyModel m =
+        build_disk_galaxy_model(disk_galaxy_params_from(c, "setup."), UnitSystem::from_config(c));
+    std::fputs(disk_profile_table(m).c_str(), stdout);
+    st.particles = sample_disk_galaxy(m, gas_gamma(c));
+  } else if (type == "merger") {
+    st.particles = make_merger(merger_params_from(c), UnitSystem::from_config(c), gas_gamma(c));
   } else if (type == "file") {
     SnapshotMeta meta;
     st.file = c.get_string("setup.path");

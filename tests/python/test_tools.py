@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """The plot tools run on real (tiny) mpsph outputs and write their PNGs: Evrard, Sod (adiabatic and
-isothermal), Sedov, Plummer, and the sinks of an isothermal Evrard collapse.
+isothermal), Sedov, Plummer, the sinks of an isothermal Evrard collapse, and the galaxy tools
+on ICs written by `mpsph ics` (isolated disk, merger).
 
 usage: test_tools.py <path to mpsph>   (run by ctest)"""
 import os
@@ -48,6 +49,38 @@ def check_run_info(mpsph, out):
     print("ok: mpsph info RUNDIR")
 
 
+def check_galaxy_tools(mpsph, tmp, setups):
+    """plot_galaxy.py and plot_disk_profiles.py on small disk and merger ICs from `mpsph ics`. The
+    profile tool's total circular velocity at R = 8-9 kpc (from the particles' gravity) must be
+    within 15% of the generator's 233 km/s at 8 kpc (the model's v_c is flat there, 231-234 km/s
+    from 7.5 to 12 kpc): at 4 000 halo particles the shot noise of the enclosed mass is ~5%."""
+    small = ["--set", "setup.halo.n=4000", "--set", "setup.disk.n=2000", "--set",
+             "setup.gas.n=1000", "--set", "setup.bulge.n=200", "--set", "setup.grid.n_R=32",
+             "--set", "setup.grid.n_z=24"]
+    disk = os.path.join(tmp, "disk_ics.h5")
+    run([mpsph, "ics", os.path.join(setups, "isolated_disk.yaml"), disk] + small)
+    merger = os.path.join(tmp, "merger_ics.h5")
+    merger_small = [a.replace("setup.", "setup.galaxy%d." % g) if a != "--set" else a
+                    for g in (1, 2) for a in small]
+    run([mpsph, "ics", os.path.join(setups, "merger.yaml"), merger] + merger_small)
+    run([sys.executable, os.path.join(TOOLS, "plot_galaxy.py"), disk, merger])
+    run([sys.executable, os.path.join(TOOLS, "plot_galaxy.py"), merger, "--no-rotate",
+         "--size", "150", "--out-dir", os.path.join(tmp)])
+    stdout = run([sys.executable, os.path.join(TOOLS, "plot_disk_profiles.py"), disk])
+    for png in ("galaxy_disk_ics.png", "galaxy_merger_ics.png", "disk_profiles.png"):
+        path = os.path.join(tmp, png)
+        if not os.path.isfile(path) or os.path.getsize(path) < 1000:
+            sys.exit("FAILED: galaxy tools did not write %s" % path)
+    header = [line for line in stdout.splitlines() if line.strip().startswith("R[kpc]")][0].split()
+    col = header.index("vc_total")
+    row = [line.split() for line in stdout.splitlines() if line.strip().startswith("8.50")][0]
+    vc = float(row[col])
+    if abs(vc / 233.0 - 1) > 0.15:
+        sys.exit("FAILED: plot_disk_profiles.py v_c(8.5 kpc) = %.1f km/s, model 233:\n%s"
+                 % (vc, stdout))
+    print("ok: plot_galaxy.py, plot_disk_profiles.py (v_c(8.5 kpc) = %.1f km/s)" % vc)
+
+
 def main():
     mpsph = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="mpsph_tools_")
@@ -93,6 +126,7 @@ def main():
             if not os.path.isfile(path) or os.path.getsize(path) < 1000:
                 sys.exit("FAILED: %s did not write %s" % (tool, path))
         print("ok: %s -> %s" % (tool, ", ".join(pngs)))
+    check_galaxy_tools(mpsph, tmp, setups)
     shutil.rmtree(tmp)
 
 
