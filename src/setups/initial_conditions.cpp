@@ -12,6 +12,7 @@
 #include "setups/plummer.hpp"
 #include "setups/sedov.hpp"
 #include "setups/sod.hpp"
+#include "setups/sticky_clouds.hpp"
 
 namespace mpsph {
 
@@ -23,7 +24,7 @@ void add_setup_params(Schema& s) {
          0,
          false,
          false,
-         {"evrard", "sod", "sedov", "plummer", "cooling_box", "file"},
+         {"evrard", "sod", "sedov", "plummer", "cooling_box", "sticky_clouds", "file"},
          "",
          "initial conditions: a built-in generator or an HDF5 file"});
 
@@ -215,6 +216,7 @@ void add_setup_params(Schema& s) {
 
   add_sedov_params(s);
   add_cooling_box_params(s);
+  add_sticky_clouds_setup_params(s);
 
   s.add({"setup.path",
          ParamType::String,
@@ -265,6 +267,10 @@ InitialState make_initial_state(const Config& c) {
   } else if (type == "cooling_box") {
     const CoolingModel model(cooling_params_from(c), UnitSystem::from_config(c));
     CoolingBoxSetup b = make_cooling_box(cooling_box_params_from(c), model);
+    st.particles = std::move(b.particles);
+    st.box = b.box;
+  } else if (type == "sticky_clouds") {
+    StickyCloudsSetup b = make_sticky_clouds(sticky_clouds_setup_params_from(c));
     st.particles = std::move(b.particles);
     st.box = b.box;
   } else if (type == "file") {
