@@ -1,0 +1,105 @@
+// The sticky-cloud box (setups/sticky_clouds.yaml at CI size): 400 clouds in a periodic 150 pc box
+// for 100 steps, no gas and no gravity, so the collisions are the only physics. Mass, momentum and
+// metal masses are conserved to round-off (1e-12 relative: each collision rounds a few products
+// per cloud, ~1e-16, and a few thousand collisions add up to far less), and E_total, which
+// includes the energy radiated in collisions, stays constant to the same level.
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "run/simulation.hpp"
+#include "run/simulation_test_support.hpp"
+
+using namespace mpsph;
+
+namespace {
+
+const char* kConfig = R"(
+run: {t_end: 10.0}
+units: {system: physical, length: pc, mass: Msun, velocity: km/s}
+setup: {type: sticky_clouds, n_clouds: 400, box_size: 150, cloud_mass: 1.0e4, sigma_v: 5, seed: 3}
+gravity: {enabled: false}
+timestep: {dt_max: 0.1}
+multiphase: {model: sticky_clouds, restitution: 0.7}
+)";
+
+struct Totals {
+  double mass = 0, fe = 0, o = 0, p_scale = 0;
+  Vec3d p{0, 0, 0};
+  std::size_t clouds = 0;
+};
+
+Totals totals(const ParticleStore& s) {
+  Totals t;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s.type[i] != kCloud) continue;
+    ++t.clouds;
+    t.mass += s.mass[i];
+    t.fe += s.mass[i] * s.z_fe[i];
+    t.o += s.mass[i] * s.z_o[i];
+    t.p += s.mass[i] * s.vel[i];
+    t.p_scale += s.mass[i] * norm(s.vel[i]);
+  }
+  return t;
+}
+
+// Column `name` of every data row of <dir>/energy.csv.
+std::vector<double> csv_column(const std::string& dir, const std::string& name) {
+  std::ifstream f(dir + "/energy.csv");
+  std::string line;
+  long col = -1;
+  std::vector<double> out;
+  while (std::getline(f, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    if (line.rfind("step", 0) == 0) {
+      for (std::size_t k = 0; k < cells.size(); ++k)
+        if (cells[k] == name) col = long(k);
+      continue;
+    }
+    out.push_back(std::stod(cells.at(std::size_t(col))));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("sticky-cloud box: mass, momentum and metals conserved, E_total + radiated constant",
+          "[multiphase][validation]") {
+  const std::string dir = test::scratch_dir("sticky_clouds_box");
+  Simulation sim(test::run_options(dir, kConfig));
+  const Totals t0 = totals(sim.particles());
+  REQUIRE(t0.clouds == 400);
+  sim.run();
+  const Totals t1 = totals(sim.particles());
+  INFO("clouds " << t0.clouds << " -> " << t1.clouds);
+  CHECK(t1.clouds < t0.clouds - 40);  // clouds did coalesce (measured: 400 -> 326)
+  CHECK(std::fabs(t1.mass - t0.mass) <= 1e-12 * t0.mass);
+  CHECK(std::fabs(t1.fe - t0.fe) <= 1e-12 * t0.fe);
+  CHECK(std::fabs(t1.o - t0.o) <= 1e-12 * t0.o);
+  CHECK(norm(t1.p - t0.p) <= 1e-12 * t0.p_scale);
+
+  const std::vector<test::EnergyRow> rows = test::read_energy(dir);
+  REQUIRE(rows.size() == 101);
+  const std::vector<double> radiated = csv_column(dir, "E_collisions");
+  const std::vector<double> m_cold = csv_column(dir, "M_cold");
+  REQUIRE(radiated.size() == rows.size());
+  // The collisions took a good part of the kinetic energy: the check below is not empty.
+  CHECK(radiated.back() > 0.3 * rows.front().ek);
+  double worst = 0;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    worst = std::max(worst, std::fabs(rows[k].etot - rows.front().etot) / rows.front().etot);
+    CHECK(std::fabs(rows[k].ek + radiated[k] - rows[k].etot) <= 1e-14 * rows[k].etot);
+    CHECK(std::fabs(m_cold[k] - t0.mass) <= 1e-12 * t0.mass);
+  }
+  INFO("largest |E_total - E_total(0)| / E_total(0) = " << worst);
+  CHECK(worst <= 1e-12);
+  std::printf("sticky-cloud box: %zu -> %zu clouds, E_collisions/E_kin(0) = %.4f, |dE_total|/E = %.2e\n",
+              t0.clouds, t1.clouds, radiated.back() / rows.front().ek, worst);
+}
