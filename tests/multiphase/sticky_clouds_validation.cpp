@@ -4,12 +4,11 @@
 // per cloud, ~1e-16, and a few thousand collisions add up to far less), and E_total, which
 // includes the energy radiated in collisions, stays constant to the same level.
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "catch.hpp"
+#include "multiphase/energy_column.hpp"
 #include "run/simulation.hpp"
 #include "run/simulation_test_support.hpp"
 
@@ -46,28 +45,6 @@ Totals totals(const ParticleStore& s) {
   return t;
 }
 
-// Column `name` of every data row of <dir>/energy.csv.
-std::vector<double> csv_column(const std::string& dir, const std::string& name) {
-  std::ifstream f(dir + "/energy.csv");
-  std::string line;
-  long col = -1;
-  std::vector<double> out;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) cells.push_back(cell);
-    if (line.rfind("step", 0) == 0) {
-      for (std::size_t k = 0; k < cells.size(); ++k)
-        if (cells[k] == name) col = long(k);
-      continue;
-    }
-    out.push_back(std::stod(cells.at(std::size_t(col))));
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("sticky-cloud box: mass, momentum and metals conserved, E_total + radiated constant",
@@ -87,8 +64,8 @@ TEST_CASE("sticky-cloud box: mass, momentum and metals conserved, E_total + radi
 
   const std::vector<test::EnergyRow> rows = test::read_energy(dir);
   REQUIRE(rows.size() == 101);
-  const std::vector<double> radiated = csv_column(dir, "E_collisions");
-  const std::vector<double> m_cold = csv_column(dir, "M_cold");
+  const std::vector<double> radiated = test::energy_column(dir, "E_collisions");
+  const std::vector<double> m_cold = test::energy_column(dir, "M_cold");
   REQUIRE(radiated.size() == rows.size());
   // The collisions took a good part of the kinetic energy: the check below is not empty.
   CHECK(radiated.back() > 0.3 * rows.front().ek);
