@@ -22,8 +22,9 @@ namespace mpsph {
 
 struct CloudGrid {
   double cell[3];     // cell widths [L]
-  int64_t ncell[3];   // cells per dimension (periodic); 0 for an open box
+  int64_t ncell[3];   // cells per dimension; 0: unbounded (an open box, 21-bit keys that alias)
   Vec3d lo;           // origin of the cells
+  bool periodic;      // cell indices wrap modulo ncell
 };
 
 constexpr int64_t kCloudCellMask = (int64_t(1) << 21) - 1;
@@ -45,12 +46,14 @@ MPSPH_HD CloudGrid make_cloud_grid(double r_max, const Box& box) {
     }
   }
   g.lo = box.periodic ? box.lo : Vec3d{0, 0, 0};
+  g.periodic = box.periodic;
   return g;
 }
 
 // Cell index of coordinate x along dimension k (periodic: in [0, ncell)).
 MPSPH_HD int64_t cloud_cell_index(const CloudGrid& g, int k, double x, double lo) {
   int64_t c = int64_t(std::floor((x - lo) / g.cell[k]));
+  if (g.ncell[k] > 0 && !g.periodic) return c < 0 ? 0 : (c >= g.ncell[k] ? g.ncell[k] - 1 : c);
   if (g.ncell[k] > 0) {
     c %= g.ncell[k];
     if (c < 0) c += g.ncell[k];
@@ -93,7 +96,7 @@ MPSPH_HD int cloud_cell_offsets(const CloudGrid& g, int k, int off[3]) {
 
 MPSPH_HD int64_t shifted_cell(const CloudGrid& g, int k, int64_t c, int d) {
   int64_t s = c + d;
-  if (g.ncell[k] > 0) {
+  if (g.ncell[k] > 0 && g.periodic) {
     if (s < 0) s += g.ncell[k];
     if (s >= g.ncell[k]) s -= g.ncell[k];
   }

@@ -40,27 +40,37 @@ class MultiphaseModule final : public PhysicsModule {
   }
   void run_stage(std::size_t, const StageArgs& a) override {
     const std::size_t begin = a.type_begin[kCloud], end = a.type_begin[kCloud + 1];
+    const bool viscosity = model_->interaction == CloudInteraction::Viscosity;
 #ifdef MPSPH_HAVE_CUDA
     if (gpu_) {
-      gpu_->collide(a.p, a.active, a.box, begin, end);
+      if (viscosity)
+        gpu_->viscosity(a.p, a.active, a.box, begin, end, a.tick_len);
+      else
+        gpu_->collide(a.p, a.active, a.box, begin, end);
       gpu_->form_clouds(a.p, a.active, a.tick_len);
       return;
     }
 #endif
-    const CloudCollisionStats c =
-        collide_cloud_set(a.p, a.active, a.box, model_->collision, begin, end, scratch_);
-    const CloudFormationStats f = form_clouds(a.p, a.active, model_->formation, a.tick_len);
-    collisions_ = c.radiated;
-    formation_ = f.thermal_energy;
+    if (viscosity)
+      interaction_ = cloud_viscosity(a.p, a.active, a.box, model_->viscosity, begin, end,
+                                     a.tick_len, viscosity_scratch_);
+    else
+      interaction_ =
+          collide_cloud_set(a.p, a.active, a.box, model_->collision, begin, end, scratch_).radiated;
+    formation_ = form_clouds(a.p, a.active, model_->formation, a.tick_len).thermal_energy;
   }
   std::vector<EnergyTerm> energy_terms() const override {
     if (!model_) return {};
+    // Scheme B radiates in collisions, scheme A dissipates by viscosity.
+    const std::string column = model_->interaction == CloudInteraction::Viscosity
+                                   ? "E_cloud_viscosity"
+                                   : "E_collisions";
 #ifdef MPSPH_HAVE_CUDA
     if (gpu_)
-      return {{"E_collisions", gpu_->device_collision_energy()},
+      return {{column, gpu_->device_interaction_energy()},
               {"E_cloud_formation", gpu_->device_formation_energy()}};
 #endif
-    return {{"E_collisions", &collisions_}, {"E_cloud_formation", &formation_}};
+    return {{column, &interaction_}, {"E_cloud_formation", &formation_}};
   }
   std::vector<int> particle_types() const override {
     if (!model_) return {};
@@ -72,10 +82,11 @@ class MultiphaseModule final : public PhysicsModule {
   }
   std::string diagnostic_header() const override {
     if (!model_) return "";
-    char text[400];
+    char text[600];
     std::snprintf(text, sizeof text,
-                  "multiphase: E_collisions = kinetic energy radiated in cloud-cloud collisions, "
-                  "E_cloud_formation = thermal energy of the gas turned into clouds; phase masses "
+                  "multiphase: E_collisions (scheme collisions) = kinetic energy radiated in "
+                  "cloud-cloud collisions, E_cloud_viscosity (scheme viscosity) = kinetic energy "
+                  "dissipated by the viscosity among the clouds, E_cloud_formation = thermal energy of the gas turned into clouds; phase masses "
                   "in code mass: M_hot = gas with T > %g K, M_warm = gas with T <= %g K, M_cold = "
                   "clouds (type 2), M_stars = stars (types 3, 4); T from u with cooling.mu_model",
                   params_.hot_K, params_.hot_K);
@@ -100,7 +111,9 @@ class MultiphaseModule final : public PhysicsModule {
   std::unique_ptr<GpuStickyClouds> gpu_;  // null on the CPU backend and for model none
 #endif
   CpuCloudScratch scratch_;
-  double collisions_ = 0.0;  // CPU backend: energy radiated in collisions in the last step
+  CpuCloudViscosityScratch viscosity_scratch_;
+  double interaction_ = 0.0;  // CPU backend: energy radiated (collisions) or dissipated
+                              // (viscosity) among the clouds in the last step
   double formation_ = 0.0;   // CPU backend: thermal energy of the gas turned into clouds
 };
 

@@ -33,10 +33,11 @@ void add_multiphase_params(Schema& s) {
          0,
          false,
          false,
-         {"collisions"},
+         {"collisions", "viscosity"},
          "",
          "cloud-cloud interaction: collisions (discrete inelastic collisions: coalescence below "
-         "the escape speed and m_max, else a bounce with restitution)",
+         "the escape speed and m_max, else a bounce with restitution) | viscosity (the SPH "
+         "viscosity among the clouds only, density and h from the cloud set)",
          on});
   s.add({"multiphase.T_c_K",
          ParamType::Double,
@@ -94,6 +95,51 @@ void add_multiphase_params(Schema& s) {
          "two clouds coalesce only when m_i + m_j < m_max (and |v_ij| is below their escape "
          "speed); otherwise they bounce",
          on});
+  const std::string visc = "multiphase.cloud_interaction=viscosity";
+  s.add({"multiphase.viscosity_neighbours",
+         ParamType::Int,
+         param_text(d.viscosity_neighbours),
+         1,
+         64,
+         false,
+         false,
+         {},
+         "",
+         "clouds inside 2 h of a cloud (its smoothing length and density come from them)",
+         visc});
+  s.add({"multiphase.sigma_c_kms",
+         ParamType::Double,
+         param_text(d.sigma_c_kms),
+         0,
+         1e6,
+         false,
+         false,
+         {},
+         "km/s",
+         "floor of the clouds' velocity dispersion, the signal speed of the linear viscosity term",
+         visc});
+  s.add({"multiphase.viscosity_alpha",
+         ParamType::Double,
+         param_text(d.viscosity_alpha),
+         0,
+         100,
+         false,
+         false,
+         {},
+         "",
+         "linear viscosity coefficient alpha among the clouds",
+         visc});
+  s.add({"multiphase.viscosity_beta",
+         ParamType::Double,
+         param_text(d.viscosity_beta),
+         0,
+         100,
+         false,
+         false,
+         {},
+         "",
+         "quadratic viscosity coefficient beta among the clouds",
+         visc});
   s.add({"multiphase.hot_K",
          ParamType::Double,
          param_text(d.hot_K),
@@ -125,7 +171,15 @@ MultiphaseParams multiphase_params_from(const Config& c) {
   if (!p.mu_variable) p.mu = c.get_double("cooling.mu");
   p.gamma = c.get_double("eos.gamma");
   if (p.kind == MultiphaseKind::None) return p;
-  p.interaction = CloudInteraction::Collisions;
+  p.interaction = c.get_string("multiphase.cloud_interaction") == "viscosity"
+                      ? CloudInteraction::Viscosity
+                      : CloudInteraction::Collisions;
+  if (p.interaction == CloudInteraction::Viscosity) {
+    p.viscosity_neighbours = int(c.get_int("multiphase.viscosity_neighbours"));
+    p.sigma_c_kms = c.get_double("multiphase.sigma_c_kms");
+    p.viscosity_alpha = c.get_double("multiphase.viscosity_alpha");
+    p.viscosity_beta = c.get_double("multiphase.viscosity_beta");
+  }
   p.T_c_K = c.get_double("multiphase.T_c_K");
   p.n_c_cm3 = c.get_double("multiphase.n_c_cm3");
   p.sigma_cl_Msun_pc2 = c.get_double("multiphase.sigma_cl_Msun_pc2");

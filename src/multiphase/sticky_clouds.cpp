@@ -19,6 +19,11 @@ StickyCloudsModel::StickyCloudsModel(const MultiphaseParams& p, const UnitSystem
         "scale), not N-body units");
   const double surface_cgs = units.mass_cgs / (units.length_cgs * units.length_cgs);
   const double rho_cgs = units.mass_cgs / (units.length_cgs * units.length_cgs * units.length_cgs);
+  interaction = p.interaction;
+  viscosity.alpha = p.viscosity_alpha;
+  viscosity.beta = p.viscosity_beta;
+  viscosity.sigma_c = p.sigma_c_kms * cgs::km_s / units.velocity_cgs;
+  viscosity.k_ngb = p.viscosity_neighbours;
   collision.pi_sigma = cgs::kPi * p.sigma_cl_Msun_pc2 * cgs::Msun / (cgs::pc * cgs::pc) / surface_cgs;
   collision.G = units.G;
   collision.beta_r = p.restitution;
@@ -94,6 +99,68 @@ CloudCollisionStats collide_cloud_set(const ParticleView& p, const ActiveSet& ac
     stats.radiated += radiated[k];
   }
   return stats;
+}
+
+double cloud_viscosity(const ParticleView& p, const ActiveSet& active, const Box& box,
+                       const CloudViscosityParams& params, std::size_t begin, std::size_t end,
+                       double tick_len, CpuCloudViscosityScratch& sc) {
+  const std::size_t n = end - begin;
+  if (n < 2) return 0.0;
+  const int k = std::min<int>(params.k_ngb, int(n) - 1);
+  Vec3d lo = p.pos[begin], hi = p.pos[begin];
+  for (std::size_t i = begin; i < end; ++i) {
+    lo = {std::min(lo.x, p.pos[i].x), std::min(lo.y, p.pos[i].y), std::min(lo.z, p.pos[i].z)};
+    hi = {std::max(hi.x, p.pos[i].x), std::max(hi.y, p.pos[i].y), std::max(hi.z, p.pos[i].z)};
+  }
+  const CloudGrid grid = make_viscosity_grid(lo, hi, n, k, box);
+  std::vector<std::pair<uint64_t, uint32_t>> order(n);
+  const auto sn = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t q = 0; q < sn; ++q)
+    order[std::size_t(q)] = {cloud_key(grid, p.pos[begin + std::size_t(q)]), uint32_t(q)};
+  std::sort(order.begin(), order.end());
+  sc.keys.resize(n);
+  sc.local.resize(n);
+  for (std::size_t q = 0; q < n; ++q) sc.keys[q] = order[q].first, sc.local[q] = order[q].second;
+  sc.nbr.resize(n * std::size_t(k));
+  sc.n_nbr.resize(n);
+  sc.h.resize(n);
+  sc.rho.resize(n);
+  sc.c.resize(n);
+  sc.dissipated.assign(n, 0.0);
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::ptrdiff_t q = 0; q < sn; ++q) {
+    NearestClouds nc;
+    find_nearest_clouds(p, grid, sc.keys.data(), sc.local.data(), begin, n, box, uint32_t(q), k,
+                        nc);
+    const CloudFluid f = cloud_fluid(p, nc, begin, uint32_t(q), params.sigma_c);
+    for (int m = 0; m < nc.n; ++m) sc.nbr[std::size_t(q) * std::size_t(k) + std::size_t(m)] = nc.j[m];
+    sc.n_nbr[std::size_t(q)] = nc.n;
+    sc.h[std::size_t(q)] = f.h;
+    sc.rho[std::size_t(q)] = f.rho;
+    sc.c[std::size_t(q)] = f.c;
+  }
+  // Accelerations after all densities (every cloud reads the others' h, rho, c), then the kicks
+  // after all accelerations (every cloud reads the others' velocities).
+  sc.acc.assign(n, Vec3d{0, 0, 0});
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::ptrdiff_t q = 0; q < sn; ++q) {
+    const std::size_t i = begin + std::size_t(q);
+    if (!active.contains(p.ti_end, i) || p.type[i] != kCloud) continue;
+    sc.acc[std::size_t(q)] = cloud_viscous_acc(
+        p, params, sc.nbr.data() + std::size_t(q) * std::size_t(k), sc.n_nbr[std::size_t(q)],
+        sc.h.data(), sc.rho.data(), sc.c.data(), begin, uint32_t(q), box);
+  }
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t q = 0; q < sn; ++q) {
+    const std::size_t i = begin + std::size_t(q);
+    if (!active.contains(p.ti_end, i) || p.type[i] != kCloud) continue;
+    sc.dissipated[std::size_t(q)] =
+        apply_viscous_kick(p, i, sc.acc[std::size_t(q)], particle_step(p, i, tick_len));
+  }
+  double total = 0.0;
+  for (double e : sc.dissipated) total += e;  // store order: the same in any thread order
+  return total;
 }
 
 CloudFormationStats form_clouds(const ParticleView& p, const ActiveSet& active,

@@ -14,6 +14,7 @@
 #include "core/particle_store.hpp"
 #include "multiphase/cloud_collision_kern.hpp"
 #include "multiphase/cloud_formation_kern.hpp"
+#include "multiphase/cloud_viscosity_kern.hpp"
 #include "multiphase/multiphase_params.hpp"
 #include "multiphase/phase_mass_kern.hpp"
 
@@ -25,7 +26,9 @@ struct UnitSystem;
 // without a cgs scale (Sigma_cl, n_c and T need one).
 struct StickyCloudsModel {
   StickyCloudsModel(const MultiphaseParams& params, const UnitSystem& units, bool u_integrated);
+  CloudInteraction interaction;
   CloudCollisionParams collision;
+  CloudViscosityParams viscosity;
   CloudFormationParams formation;
   PhaseParams phase;
 };
@@ -52,6 +55,24 @@ struct CpuCloudScratch {
 CloudCollisionStats collide_cloud_set(const ParticleView& p, const ActiveSet& active,
                                       const Box& box, const CloudCollisionParams& params,
                                       std::size_t begin, std::size_t end, CpuCloudScratch& scratch);
+
+// Scratch of the viscosity driver, kept between steps, by local cloud index k (store index
+// begin + k): the k nearest clouds nbr[k * k_ngb ...], their number n_nbr[k], h, rho, c.
+struct CpuCloudViscosityScratch {
+  std::vector<uint64_t> keys;
+  std::vector<uint32_t> local;
+  std::vector<uint32_t> nbr;
+  std::vector<int> n_nbr;
+  std::vector<double> h, rho, c, dissipated;
+  std::vector<Vec3d> acc;
+};
+
+// Scheme A over the clouds [begin, end): smoothing lengths and densities of all of them, then a
+// viscous kick of the active ones (apply_viscous_kick). Returns the kinetic energy the kicks took
+// out [code energy].
+double cloud_viscosity(const ParticleView& p, const ActiveSet& active, const Box& box,
+                       const CloudViscosityParams& params, std::size_t begin, std::size_t end,
+                       double tick_len, CpuCloudViscosityScratch& scratch);
 
 struct CloudFormationStats {
   double thermal_energy = 0.0;  // m u of the converted gas [code energy]

@@ -9,6 +9,7 @@
 
 #include "core/cuda_check.hpp"
 #include "multiphase/cloud_pairing_kern.hpp"
+#include "multiphase/cloud_viscosity_kern.hpp"
 #include "multiphase/sticky_clouds_gpu.hpp"
 #include "timestep/block_step_kern.hpp"
 
@@ -99,6 +100,73 @@ __global__ void phase_kernel(PhaseParams p, ParticleView s, double* partial) {
   }
 }
 
+// Scheme A: the clouds' bounding box (one block) and the k-nearest grid over it.
+__global__ void viscosity_grid_kernel(ParticleView s, std::size_t begin, std::size_t n, int k,
+                                      Box box, CloudGrid* grid) {
+  __shared__ double sh[6][kThreads];
+  double b[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  for (std::size_t q = threadIdx.x; q < n; q += blockDim.x) {
+    const Vec3d x = s.pos[begin + q];
+    b[0] = fmin(b[0], x.x), b[1] = fmin(b[1], x.y), b[2] = fmin(b[2], x.z);
+    b[3] = fmax(b[3], x.x), b[4] = fmax(b[4], x.y), b[5] = fmax(b[5], x.z);
+  }
+  for (int c = 0; c < 6; ++c) sh[c][threadIdx.x] = b[c];
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+    if (threadIdx.x < stride)
+      for (int c = 0; c < 6; ++c)
+        sh[c][threadIdx.x] = c < 3 ? fmin(sh[c][threadIdx.x], sh[c][threadIdx.x + stride])
+                                   : fmax(sh[c][threadIdx.x], sh[c][threadIdx.x + stride]);
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    *grid = make_viscosity_grid(Vec3d{sh[0][0], sh[1][0], sh[2][0]},
+                                Vec3d{sh[3][0], sh[4][0], sh[5][0]}, n, k, box);
+}
+
+__global__ void fluid_kernel(ParticleView s, const CloudGrid* grid, const uint64_t* keys,
+                             const uint32_t* local, std::size_t begin, std::size_t n, Box box,
+                             int k, double sigma_c, uint32_t* nbr, int* n_nbr, double* h,
+                             double* rho, double* c) {
+  const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (q >= n) return;
+  NearestClouds nc;
+  find_nearest_clouds(s, *grid, keys, local, begin, n, box, uint32_t(q), k, nc);
+  const CloudFluid f = cloud_fluid(s, nc, begin, uint32_t(q), sigma_c);
+  for (int m = 0; m < nc.n; ++m) nbr[q * std::size_t(k) + std::size_t(m)] = nc.j[m];
+  n_nbr[q] = nc.n;
+  h[q] = f.h;
+  rho[q] = f.rho;
+  c[q] = f.c;
+}
+
+__global__ void viscous_acc_kernel(ParticleView s, ActiveSet a, CloudViscosityParams p,
+                                   const uint32_t* nbr, const int* n_nbr, const double* h,
+                                   const double* rho, const double* c, std::size_t begin,
+                                   std::size_t n, int k, Box box, Vec3d* acc) {
+  const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (q >= n) return;
+  const std::size_t i = begin + q;
+  acc[q] = !a.contains(s.ti_end, i) || s.type[i] != kCloud
+               ? Vec3d{0, 0, 0}
+               : cloud_viscous_acc(s, p, nbr + q * std::size_t(k), n_nbr[q], h, rho, c, begin,
+                                   uint32_t(q), box);
+}
+
+__global__ void viscous_kick_kernel(ParticleView s, ActiveSet a, const Vec3d* acc,
+                                    std::size_t begin, std::size_t n, double tick_len,
+                                    double* partial) {
+  double dissipated = 0.0;
+  for (std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; q < n;
+       q += std::size_t(gridDim.x) * blockDim.x) {
+    const std::size_t i = begin + q;
+    if (!a.contains(s.ti_end, i) || s.type[i] != kCloud) continue;
+    dissipated += apply_viscous_kick(s, i, acc[q], particle_step(s, i, tick_len));
+  }
+  const double total = block_sum(dissipated);
+  if (threadIdx.x == 0) partial[blockIdx.x] = total;
+}
+
 unsigned reduction_blocks(std::size_t n) {
   return std::max(1u, std::min(kMaxBlocks, cuda_blocks(n, kThreads)));
 }
@@ -130,6 +198,9 @@ GpuStickyClouds::~GpuStickyClouds() {
   cudaFree(collision_energy_);
   cudaFree(formation_energy_);
   cudaFree(phase_);
+  cudaFree(nbr_);
+  cudaFree(n_nbr_);
+  cudaFree(fluid_);
 }
 
 void GpuStickyClouds::reserve(std::size_t n) {
@@ -195,6 +266,52 @@ void GpuStickyClouds::collide(const ParticleView& d, const ActiveSet& a, const B
   const unsigned rb = reduction_blocks(n);
   resolve_kernel<<<rb, kThreads>>>(d, model_.collision, partner_, begin, n, box, partial_);
   cuda_check_launch("resolve_kernel");
+  total_kernel<<<1, kThreads>>>(partial_, rb, 1, 1, collision_energy_);
+  cuda_check_launch("total_kernel");
+}
+
+void GpuStickyClouds::viscosity(const ParticleView& d, const ActiveSet& a, const Box& box,
+                                std::size_t begin, std::size_t end, double tick_len) {
+  const std::size_t n = end - begin;
+  cuda_check(cudaMemsetAsync(collision_energy_, 0, sizeof(double)), "cloud viscosity energy");
+  if (n < 2) return;
+  reserve(n);
+  const CloudViscosityParams& p = model_.viscosity;
+  const int k = std::min<int>(p.k_ngb, int(n) - 1);
+  if (n > visc_capacity_) {
+    const char* what = "allocation of the cloud viscosity buffers";
+    const std::size_t cap = std::max<std::size_t>(n + n / 4, 1024);
+    cudaFree(nbr_);
+    cudaFree(n_nbr_);
+    cudaFree(fluid_);
+    cuda_check(cudaMalloc(&nbr_, cap * kMaxCloudNeighbours * sizeof(uint32_t)), what);
+    cuda_check(cudaMalloc(&n_nbr_, cap * sizeof(int)), what);
+    cuda_check(cudaMalloc(&fluid_, 6 * cap * sizeof(double)), what);  // h, rho, c, acc (3)
+    visc_capacity_ = cap;
+  }
+  double* h = fluid_;
+  double* rho = fluid_ + visc_capacity_;
+  double* c = fluid_ + 2 * visc_capacity_;
+  CloudGrid* grid = static_cast<CloudGrid*>(grid_);
+  viscosity_grid_kernel<<<1, kThreads>>>(d, begin, n, k, box, grid);
+  cuda_check_launch("viscosity_grid_kernel");
+  const unsigned blocks = cuda_blocks(n, kThreads);
+  key_kernel<<<blocks, kThreads>>>(d, begin, n, grid, keys_in_, local_in_);
+  cuda_check_launch("key_kernel");
+  std::size_t bytes = temp_bytes_;
+  cuda_check(cub::DeviceRadixSort::SortPairs(temp_, bytes, keys_in_, keys_, local_in_, local_,
+                                             int(n)),
+             "cloud viscosity sort");
+  fluid_kernel<<<blocks, kThreads>>>(d, grid, keys_, local_, begin, n, box, k, p.sigma_c, nbr_,
+                                     n_nbr_, h, rho, c);
+  cuda_check_launch("fluid_kernel");
+  Vec3d* acc = reinterpret_cast<Vec3d*>(fluid_ + 3 * visc_capacity_);
+  viscous_acc_kernel<<<blocks, kThreads>>>(d, a, p, nbr_, n_nbr_, h, rho, c, begin, n, k, box,
+                                           acc);
+  cuda_check_launch("viscous_acc_kernel");
+  const unsigned rb = reduction_blocks(n);
+  viscous_kick_kernel<<<rb, kThreads>>>(d, a, acc, begin, n, tick_len, partial_);
+  cuda_check_launch("viscous_kick_kernel");
   total_kernel<<<1, kThreads>>>(partial_, rb, 1, 1, collision_energy_);
   cuda_check_launch("total_kernel");
 }

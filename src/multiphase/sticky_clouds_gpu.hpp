@@ -26,16 +26,20 @@ class GpuStickyClouds {
   GpuStickyClouds& operator=(const GpuStickyClouds&) = delete;
 
   // Collisions among the active clouds [begin, end) of `d` (asynchronous); the energy radiated is
-  // left in device_collision_energy().
+  // left in device_interaction_energy().
   void collide(const ParticleView& d, const ActiveSet& a, const Box& box, std::size_t begin,
                std::size_t end);
+  // Scheme A among the clouds [begin, end) (asynchronous): the viscous kicks of the active ones;
+  // the energy dissipated is left in device_interaction_energy().
+  void viscosity(const ParticleView& d, const ActiveSet& a, const Box& box, std::size_t begin,
+                 std::size_t end, double tick_len);
   // Warm -> cold over the active gas (asynchronous); the thermal energy taken out of the gas is
   // left in device_formation_energy().
   void form_clouds(const ParticleView& d, const ActiveSet& a, double tick_len);
   // Mass of each phase (hot, warm, cold, stars), summed on the device; synchronises.
   std::array<double, kNumPhases> phase_masses(const ParticleView& d);
 
-  const double* device_collision_energy() const { return collision_energy_; }
+  const double* device_interaction_energy() const { return collision_energy_; }
   const double* device_formation_energy() const { return formation_energy_; }
   // The partner (store index or kNoPartner) each cloud of the last collide() chose, in the
   // clouds' store order; synchronises (tests).
@@ -59,6 +63,11 @@ class GpuStickyClouds {
   double* collision_energy_ = nullptr;
   double* formation_energy_ = nullptr;
   double* phase_ = nullptr;           // kNumPhases
+  // Scheme A, by local cloud index: neighbour lists (k_ngb each), counts, h, rho, c.
+  std::size_t visc_capacity_ = 0;
+  uint32_t* nbr_ = nullptr;
+  int* n_nbr_ = nullptr;
+  double* fluid_ = nullptr;  // h, rho, c (visc_capacity_ each), then the accelerations
 };
 
 }  // namespace mpsph

@@ -88,7 +88,7 @@ TEST_CASE("GPU cloud collisions choose the same partners and outcomes as the CPU
   g.collide(d.view(), ActiveSet{}, box, 0, n);
   const std::vector<int64_t> partners = g.partners();
   double radiated = 0;
-  REQUIRE(cudaMemcpy(&radiated, g.device_collision_energy(), sizeof(double),
+  REQUIRE(cudaMemcpy(&radiated, g.device_interaction_energy(), sizeof(double),
                      cudaMemcpyDeviceToHost) == cudaSuccess);
   d.download(gpu);
 

@@ -80,3 +80,30 @@ TEST_CASE("sticky-cloud box: mass, momentum and metals conserved, E_total + radi
   std::printf("sticky-cloud box: %zu -> %zu clouds, E_collisions/E_kin(0) = %.4f, |dE_total|/E = %.2e\n",
               t0.clouds, t1.clouds, radiated.back() / rows.front().ek, worst);
 }
+
+TEST_CASE("sticky-cloud box with viscosity among the clouds: conservation and dissipation",
+          "[multiphase][validation]") {
+  const std::string dir = test::scratch_dir("sticky_clouds_viscosity");
+  Simulation sim(test::run_options(
+      dir, kConfig,
+      {"multiphase.cloud_interaction=viscosity", "multiphase.viscosity_neighbours=16",
+       "multiphase.sigma_c_kms=2", "run.t_end=5.0"}));
+  const Totals t0 = totals(sim.particles());
+  sim.run();
+  const Totals t1 = totals(sim.particles());
+  CHECK(t1.clouds == t0.clouds);
+  CHECK(std::fabs(t1.mass - t0.mass) <= 1e-12 * t0.mass);
+  // Equal and opposite pair forces, summed per cloud in double: round-off of the sums.
+  CHECK(norm(t1.p - t0.p) <= 1e-12 * t0.p_scale);
+  const std::vector<test::EnergyRow> rows = test::read_energy(dir);
+  const std::vector<double> dissipated = test::energy_column(dir, "E_cloud_viscosity");
+  REQUIRE(dissipated.size() == rows.size());
+  CHECK(dissipated.back() > 0.05 * rows.front().ek);
+  double worst = 0;
+  for (const auto& r : rows)
+    worst = std::max(worst, std::fabs(r.etot - rows.front().etot) / rows.front().etot);
+  std::printf("cloud viscosity box: E_cloud_viscosity/E_kin(0) = %.4f, |dE_total|/E = %.2e\n",
+              dissipated.back() / rows.front().ek, worst);
+  // The kicks' account is exact (no other force acts here): round-off only.
+  CHECK(worst <= 1e-12);
+}
