@@ -323,8 +323,8 @@ void write_snapshot(const std::string& path, const ParticleStore& store, const S
     if (store.type[i] == kRemoved) continue;
     if (store.type[i] >= kNumTypes)
       throw Error(ctx + ": particle " + std::to_string(i) + " has type " +
-                  std::to_string(store.type[i]) + " (valid: 0..5, or " +
-                  std::to_string(kRemoved) + " for a particle removed since the last order stage)");
+                  std::to_string(store.type[i]) + " (valid: 0..5, or " + std::to_string(kRemoved) +
+                  " for a particle removed since the last order stage)");
     index[store.type[i]].push_back(i);
   }
   std::array<uint64_t, kNumTypes> counts{};

@@ -20,11 +20,11 @@
 namespace mpsph {
 
 struct CloudCollisionParams {
-  double pi_sigma;     // pi Sigma_cl [M / L^2]: R_cl = sqrt(m / (pi Sigma_cl))
-  double G;            // gravitational constant [L V^2 / M]
-  double beta_r;       // restitution of the normal component of v_ij in a bounce
-  double beta_t;       // restitution of the tangential component
-  double m_max;        // two clouds coalesce only when m_i + m_j < m_max [M]
+  double pi_sigma;  // pi Sigma_cl [M / L^2]: R_cl = sqrt(m / (pi Sigma_cl))
+  double G;         // gravitational constant [L V^2 / M]
+  double beta_r;    // restitution of the normal component of v_ij in a bounce
+  double beta_t;    // restitution of the tangential component
+  double m_max;     // two clouds coalesce only when m_i + m_j < m_max [M]
 };
 
 // Cloud radius R_cl = sqrt(m / (pi Sigma_cl)) [L].
@@ -53,9 +53,10 @@ struct CloudPair {
 };
 
 struct CollisionOutcome {
-  bool coalesce;     // true: one cloud of m_i + m_j moving with v_cm
-  Vec3d v_i, v_j;    // velocities after the collision (both v_cm when coalescing)
-  double radiated;   // kinetic energy lost [M V^2]: 1/2 mu (|v_ij|^2 - |v_ij'|^2), mu the reduced mass
+  bool coalesce;   // true: one cloud of m_i + m_j moving with v_cm
+  Vec3d v_i, v_j;  // velocities after the collision (both v_cm when coalescing)
+  double
+      radiated;  // kinetic energy lost [M V^2]: 1/2 mu (|v_ij|^2 - |v_ij'|^2), mu the reduced mass
 };
 
 // Coalescence when |v_ij| < sqrt(2 G (m_i + m_j) / (R_i + R_j)) and m_i + m_j < m_max, radiating

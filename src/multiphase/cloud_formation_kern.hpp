@@ -13,13 +13,13 @@
 namespace mpsph {
 
 struct CloudFormationParams {
-  double T_c;            // K
-  double n_c;            // cm^-3
-  MuModel mu;            // T(u)
-  double u_to_T;         // T [K] = mu u_to_T u (cooling_kern.hpp temperature_from_u)
-  double nH_per_rho;     // n_H [cm^-3] = X_H nH_per_rho rho [code]
-  double x_h_default;    // X_H of particles without x_h
-  bool u_integrated;     // a module stage before this one integrated u over the step (cooling)
+  double T_c;          // K
+  double n_c;          // cm^-3
+  MuModel mu;          // T(u)
+  double u_to_T;       // T [K] = mu u_to_T u (cooling_kern.hpp temperature_from_u)
+  double nH_per_rho;   // n_H [cm^-3] = X_H nH_per_rho rho [code]
+  double x_h_default;  // X_H of particles without x_h
+  bool u_integrated;   // a module stage before this one integrated u over the step (cooling)
 };
 
 // The three criteria; each one alone blocks the conversion. Symmetric in nothing: one particle.

@@ -21,10 +21,10 @@
 namespace mpsph {
 
 struct CloudGrid {
-  double cell[3];     // cell widths [L]
-  int64_t ncell[3];   // cells per dimension; 0: unbounded (an open box, 21-bit keys that alias)
-  Vec3d lo;           // origin of the cells
-  bool periodic;      // cell indices wrap modulo ncell
+  double cell[3];    // cell widths [L]
+  int64_t ncell[3];  // cells per dimension; 0: unbounded (an open box, 21-bit keys that alias)
+  Vec3d lo;          // origin of the cells
+  bool periodic;     // cell indices wrap modulo ncell
 };
 
 constexpr int64_t kCloudCellMask = (int64_t(1) << 21) - 1;
@@ -129,9 +129,9 @@ MPSPH_HD void for_each_cloud_near(const CloudGrid& g, const uint64_t* keys, std:
   for (int a = 0; a < nx; ++a)
     for (int b = 0; b < ny; ++b)
       for (int d = 0; d < nz; ++d) {
-        const uint64_t key = cloud_cell_key(shifted_cell(g, 0, c[0], ox[a]),
-                                            shifted_cell(g, 1, c[1], oy[b]),
-                                            shifted_cell(g, 2, c[2], oz[d]));
+        const uint64_t key =
+            cloud_cell_key(shifted_cell(g, 0, c[0], ox[a]), shifted_cell(g, 1, c[1], oy[b]),
+                           shifted_cell(g, 2, c[2], oz[d]));
         for (std::size_t k = lower_bound_key(keys, n, key); k < n && keys[k] == key; ++k) f(k);
       }
 }

@@ -103,12 +103,14 @@ MPSPH_HD void find_nearest_clouds(const ParticleView& s, const CloudGrid& g, con
         if (b < -reach[1] || b > reach[1]) continue;
         for (int64_t e = -r; e <= r; ++e) {
           if (e < -reach[2] || e > reach[2]) continue;
-          const int64_t m = (a < 0 ? -a : a) > (b < 0 ? -b : b) ? (a < 0 ? -a : a) : (b < 0 ? -b : b);
+          const int64_t m =
+              (a < 0 ? -a : a) > (b < 0 ? -b : b) ? (a < 0 ? -a : a) : (b < 0 ? -b : b);
           if ((m > (e < 0 ? -e : e) ? m : (e < 0 ? -e : e)) != r) continue;  // ring r only
-          const int64_t cx = shifted_cell(g, 0, c[0], int(a)), cy = shifted_cell(g, 1, c[1], int(b)),
+          const int64_t cx = shifted_cell(g, 0, c[0], int(a)),
+                        cy = shifted_cell(g, 1, c[1], int(b)),
                         cz = shifted_cell(g, 2, c[2], int(e));
-          if (!g.periodic && (cx < 0 || cy < 0 || cz < 0 || cx >= g.ncell[0] ||
-                              cy >= g.ncell[1] || cz >= g.ncell[2]))
+          if (!g.periodic && (cx < 0 || cy < 0 || cz < 0 || cx >= g.ncell[0] || cy >= g.ncell[1] ||
+                              cz >= g.ncell[2]))
             continue;
           const uint64_t key = cloud_cell_key(cx, cy, cz);
           for (std::size_t q = lower_bound_key(keys, n, key); q < n && keys[q] == key; ++q) {
@@ -164,9 +166,8 @@ MPSPH_HD CloudFluid cloud_fluid(const ParticleView& s, const NearestClouds& nc, 
 // for approaching pairs (v_ij . x_ij < 0), mu_ij = h_ij v_ij . x_ij / (r_ij^2 + 0.01 h_ij^2),
 // pair means h_ij, c_ij, rho_ij. [V^2 / L]
 MPSPH_HD Vec3d cloud_viscous_acc(const ParticleView& s, const CloudViscosityParams& p,
-                                 const uint32_t* nbr, int n_nbr, const double* h,
-                                 const double* rho, const double* c, std::size_t begin,
-                                 uint32_t me, const Box& box) {
+                                 const uint32_t* nbr, int n_nbr, const double* h, const double* rho,
+                                 const double* c, std::size_t begin, uint32_t me, const Box& box) {
   Vec3d a{0, 0, 0};
   const std::size_t i = begin + me;
   for (int q = 0; q < n_nbr; ++q) {
@@ -193,7 +194,8 @@ MPSPH_HD Vec3d cloud_viscous_acc(const ParticleView& s, const CloudViscosityPara
 // integrated operator-split, to first order in dt. Returns the kinetic energy it takes out,
 // -m (v . Delta v + |Delta v|^2 / 2), exact for the kick, so that E_total + E_cloud_viscosity is
 // conserved to round-off when no other force acts (with others, to O(a_other dt Delta v)).
-MPSPH_HD double apply_viscous_kick(const ParticleView& s, std::size_t i, const Vec3d& a, double dt) {
+MPSPH_HD double apply_viscous_kick(const ParticleView& s, std::size_t i, const Vec3d& a,
+                                   double dt) {
   const Vec3d dv = dt * a;
   const double e = -s.mass[i] * (dot(s.vel[i], dv) + 0.5 * norm2(dv));
   s.vel[i] += dv;

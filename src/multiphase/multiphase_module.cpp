@@ -32,8 +32,12 @@ class MultiphaseModule final : public PhysicsModule {
 #endif
   }
 
-  std::string section() const override { return "multiphase"; }
-  std::string model() const override { return model_ ? "sticky_clouds" : "none"; }
+  std::string section() const override {
+    return "multiphase";
+  }
+  std::string model() const override {
+    return model_ ? "sticky_clouds" : "none";
+  }
   std::vector<ModuleStage> stages() const override {
     if (!model_) return {};
     return {{"cold phase", Slot::AfterForces}};
@@ -62,13 +66,13 @@ class MultiphaseModule final : public PhysicsModule {
   std::vector<EnergyTerm> energy_terms() const override {
     if (!model_) return {};
     // Scheme B radiates in collisions, scheme A dissipates by viscosity.
-    const std::string column = model_->interaction == CloudInteraction::Viscosity
-                                   ? "E_cloud_viscosity"
-                                   : "E_collisions";
+    const std::string column =
+        model_->interaction == CloudInteraction::Viscosity ? "E_cloud_viscosity" : "E_collisions";
 #ifdef MPSPH_HAVE_CUDA
     if (gpu_)
       return {{column, gpu_->device_interaction_energy()},
-              {"E_cloud_formation", gpu_->device_formation_energy()}};
+              { "E_cloud_formation",
+                gpu_->device_formation_energy() }};
 #endif
     return {{column, &interaction_}, {"E_cloud_formation", &formation_}};
   }
@@ -86,7 +90,8 @@ class MultiphaseModule final : public PhysicsModule {
     std::snprintf(text, sizeof text,
                   "multiphase: E_collisions (scheme collisions) = kinetic energy radiated in "
                   "cloud-cloud collisions, E_cloud_viscosity (scheme viscosity) = kinetic energy "
-                  "dissipated by the viscosity among the clouds, E_cloud_formation = thermal energy of the gas turned into clouds; phase masses "
+                  "dissipated by the viscosity among the clouds, E_cloud_formation = thermal "
+                  "energy of the gas turned into clouds; phase masses "
                   "in code mass: M_hot = gas with T > %g K, M_warm = gas with T <= %g K, M_cold = "
                   "clouds (type 2), M_stars = stars (types 3, 4); T from u with cooling.mu_model",
                   params_.hot_K, params_.hot_K);
@@ -114,7 +119,7 @@ class MultiphaseModule final : public PhysicsModule {
   CpuCloudViscosityScratch viscosity_scratch_;
   double interaction_ = 0.0;  // CPU backend: energy radiated (collisions) or dissipated
                               // (viscosity) among the clouds in the last step
-  double formation_ = 0.0;   // CPU backend: thermal energy of the gas turned into clouds
+  double formation_ = 0.0;    // CPU backend: thermal energy of the gas turned into clouds
 };
 
 std::unique_ptr<PhysicsModule> make_multiphase(const Config& cfg, const UnitSystem& units,

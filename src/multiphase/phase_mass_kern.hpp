@@ -14,9 +14,9 @@ namespace mpsph {
 enum Phase : int { kPhaseHot = 0, kPhaseWarm = 1, kPhaseCold = 2, kPhaseStars = 3, kNumPhases = 4 };
 
 struct PhaseParams {
-  double T_hot;    // K
+  double T_hot;  // K
   MuModel mu;
-  double u_to_T;   // T [K] = mu u_to_T u
+  double u_to_T;  // T [K] = mu u_to_T u
 };
 
 // Phase of particle i, or -1.

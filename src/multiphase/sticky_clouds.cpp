@@ -24,7 +24,8 @@ StickyCloudsModel::StickyCloudsModel(const MultiphaseParams& p, const UnitSystem
   viscosity.beta = p.viscosity_beta;
   viscosity.sigma_c = p.sigma_c_kms * cgs::km_s / units.velocity_cgs;
   viscosity.k_ngb = p.viscosity_neighbours;
-  collision.pi_sigma = cgs::kPi * p.sigma_cl_Msun_pc2 * cgs::Msun / (cgs::pc * cgs::pc) / surface_cgs;
+  collision.pi_sigma =
+      cgs::kPi * p.sigma_cl_Msun_pc2 * cgs::Msun / (cgs::pc * cgs::pc) / surface_cgs;
   collision.G = units.G;
   collision.beta_r = p.restitution;
   collision.beta_t = p.restitution;
@@ -134,7 +135,8 @@ double cloud_viscosity(const ParticleView& p, const ActiveSet& active, const Box
     find_nearest_clouds(p, grid, sc.keys.data(), sc.local.data(), begin, n, box, uint32_t(q), k,
                         nc);
     const CloudFluid f = cloud_fluid(p, nc, begin, uint32_t(q), params.sigma_c);
-    for (int m = 0; m < nc.n; ++m) sc.nbr[std::size_t(q) * std::size_t(k) + std::size_t(m)] = nc.j[m];
+    for (int m = 0; m < nc.n; ++m)
+      sc.nbr[std::size_t(q) * std::size_t(k) + std::size_t(m)] = nc.j[m];
     sc.n_nbr[std::size_t(q)] = nc.n;
     sc.h[std::size_t(q)] = f.h;
     sc.rho[std::size_t(q)] = f.rho;

@@ -75,8 +75,8 @@ __global__ void resolve_kernel(ParticleView s, CloudCollisionParams p, const int
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
 
-__global__ void formation_kernel(CloudFormationParams p, ParticleView s, ActiveSet a,
-                                 std::size_t n, double tick_len, double* partial) {
+__global__ void formation_kernel(CloudFormationParams p, ParticleView s, ActiveSet a, std::size_t n,
+                                 double tick_len, double* partial) {
   double energy = 0.0;
   for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < n;
        k += std::size_t(gridDim.x) * blockDim.x) {
@@ -224,8 +224,8 @@ void GpuStickyClouds::reserve(std::size_t n) {
   cuda_check(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys_in_, keys_, local_in_,
                                              local_, int(n)),
              "sticky-cloud sort (size query)");
-  cuda_check(cub::DeviceReduce::Max(nullptr, max_bytes, static_cast<const double*>(nullptr),
-                                    m_max_, int(n)),
+  cuda_check(cub::DeviceReduce::Max(nullptr, max_bytes, static_cast<const double*>(nullptr), m_max_,
+                                    int(n)),
              "sticky-cloud max (size query)");
   const std::size_t bytes = std::max(sort_bytes, max_bytes);
   if (bytes > temp_bytes_) {
@@ -257,9 +257,9 @@ void GpuStickyClouds::collide(const ParticleView& d, const ActiveSet& a, const B
                                    local_in_);
   cuda_check_launch("key_kernel");
   bytes = temp_bytes_;
-  cuda_check(cub::DeviceRadixSort::SortPairs(temp_, bytes, keys_in_, keys_, local_in_, local_,
-                                             int(n)),
-             "sticky-cloud sort");
+  cuda_check(
+      cub::DeviceRadixSort::SortPairs(temp_, bytes, keys_in_, keys_, local_in_, local_, int(n)),
+      "sticky-cloud sort");
   partner_kernel<<<blocks, kThreads>>>(d, a, static_cast<const CloudGrid*>(grid_), keys_, local_,
                                        begin, n, box, pi_sigma, partner_);
   cuda_check_launch("partner_kernel");
@@ -299,15 +299,14 @@ void GpuStickyClouds::viscosity(const ParticleView& d, const ActiveSet& a, const
   key_kernel<<<blocks, kThreads>>>(d, begin, n, grid, keys_in_, local_in_);
   cuda_check_launch("key_kernel");
   std::size_t bytes = temp_bytes_;
-  cuda_check(cub::DeviceRadixSort::SortPairs(temp_, bytes, keys_in_, keys_, local_in_, local_,
-                                             int(n)),
-             "cloud viscosity sort");
+  cuda_check(
+      cub::DeviceRadixSort::SortPairs(temp_, bytes, keys_in_, keys_, local_in_, local_, int(n)),
+      "cloud viscosity sort");
   fluid_kernel<<<blocks, kThreads>>>(d, grid, keys_, local_, begin, n, box, k, p.sigma_c, nbr_,
                                      n_nbr_, h, rho, c);
   cuda_check_launch("fluid_kernel");
   Vec3d* acc = reinterpret_cast<Vec3d*>(fluid_ + 3 * visc_capacity_);
-  viscous_acc_kernel<<<blocks, kThreads>>>(d, a, p, nbr_, n_nbr_, h, rho, c, begin, n, k, box,
-                                           acc);
+  viscous_acc_kernel<<<blocks, kThreads>>>(d, a, p, nbr_, n_nbr_, h, rho, c, begin, n, k, box, acc);
   cuda_check_launch("viscous_acc_kernel");
   const unsigned rb = reduction_blocks(n);
   viscous_kick_kernel<<<rb, kThreads>>>(d, a, acc, begin, n, tick_len, partial_);

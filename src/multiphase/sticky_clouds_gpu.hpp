@@ -57,12 +57,12 @@ class GpuStickyClouds {
   int64_t* partner_ = nullptr;
   void* temp_ = nullptr;  // CUB temporary storage
   std::size_t temp_bytes_ = 0;
-  double* m_max_ = nullptr;           // heaviest cloud's mass
-  void* grid_ = nullptr;              // CloudGrid
-  double* partial_ = nullptr;         // per-block partial sums (kNumPhases per block)
+  double* m_max_ = nullptr;    // heaviest cloud's mass
+  void* grid_ = nullptr;       // CloudGrid
+  double* partial_ = nullptr;  // per-block partial sums (kNumPhases per block)
   double* collision_energy_ = nullptr;
   double* formation_energy_ = nullptr;
-  double* phase_ = nullptr;           // kNumPhases
+  double* phase_ = nullptr;  // kNumPhases
   // Scheme A, by local cloud index: neighbour lists (k_ngb each), counts, h, rho, c.
   std::size_t visc_capacity_ = 0;
   uint32_t* nbr_ = nullptr;

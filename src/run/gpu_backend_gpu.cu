@@ -260,7 +260,8 @@ class GpuBackend final : public StepBackend {
   StepScalars scalars_;
   std::array<std::size_t, kNumTypes + 1> type_counts_{};  // incl. kRemoved at [kNumTypes]
   std::array<std::size_t, kNumTypes> spawn_counts_{};
-  std::array<std::size_t, kNumTypes + 1> type_begin_{};  // StageArgs::type_begin, at the last order
+  // StageArgs::type_begin: the type ranges of the last order stage.
+  std::array<std::size_t, kNumTypes + 1> type_begin_{};
   std::size_t type_descents_ = 0;  // particles following one of a larger type
   bool sort_pending_ = true;       // the next order stage sorts (a segment has begun)
   bool tree_stale_ = true;         // the particles were sorted since the gravity tree was built

@@ -77,7 +77,8 @@ class StepBackend {
   // Stage `index` of module `m` (built for this backend's kind) on this backend's arrays and
   // active set.
   virtual void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) = 0;
-  // The diagnostic values of module `m` (PhysicsModule::diagnostic_values) on this backend's arrays.
+  // The diagnostic values of module `m` (PhysicsModule::diagnostic_values) on this backend's
+  // arrays.
   virtual std::vector<double> module_diagnostics(PhysicsModule& m) = 0;
   // The corrector of the active particles; u too unless a module integrates it (integrate_u =
   // false).

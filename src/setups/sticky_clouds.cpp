@@ -49,7 +49,8 @@ StickyCloudsSetup make_sticky_clouds(const StickyCloudsSetupParams& p) {
                 p.sigma_v * normal_deviate(p.seed, id, kDrawVelocity + 2),
                 p.sigma_v * normal_deviate(p.seed, id, kDrawVelocity + 4)};
     mean += s.vel[i];
-    const double dex = p.metal_spread * (2.0 * random_uniform(id, p.seed, kStreamSetup, kDrawMetals) - 1.0);
+    const double dex =
+        p.metal_spread * (2.0 * random_uniform(id, p.seed, kStreamSetup, kDrawMetals) - 1.0);
     s.x_h[i] = x_h;
     s.z_fe[i] = x_h * kSolarFeToH * std::pow(10.0, dex);
     s.z_o[i] = x_h * kSolarOToH * std::pow(10.0, dex);

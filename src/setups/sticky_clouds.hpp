@@ -16,11 +16,11 @@ class Schema;
 
 struct StickyCloudsSetupParams {
   int n_clouds = 2000;
-  double box_size = 500.0;       // edge of the periodic box (code length)
-  double cloud_mass = 1e4;       // mass of every cloud (code mass)
-  double sigma_v = 5.0;          // 1D velocity dispersion (code velocity)
-  double metal_spread = 0.3;     // z_Fe, z_O = solar (X_H 0.7) x 10^(+-spread), uniform in dex
-  uint64_t seed = 1;             // counter-based random numbers (core/rng.hpp)
+  double box_size = 500.0;    // edge of the periodic box (code length)
+  double cloud_mass = 1e4;    // mass of every cloud (code mass)
+  double sigma_v = 5.0;       // 1D velocity dispersion (code velocity)
+  double metal_spread = 0.3;  // z_Fe, z_O = solar (X_H 0.7) x 10^(+-spread), uniform in dex
+  uint64_t seed = 1;          // counter-based random numbers (core/rng.hpp)
 };
 
 struct StickyCloudsSetup {

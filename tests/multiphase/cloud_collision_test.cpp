@@ -264,7 +264,6 @@ TEST_CASE("cloud pairing is deterministic: a shuffled store pairs the same cloud
   CHECK(mismatches == 0);
   // At most one collision per cloud: a collision is a mutual choice (a0 holds id k + 1 at k).
   long in_pairs = 0;
-  for (std::size_t i = 0; i < a0.size(); ++i)
-    in_pairs += pa[i] != 0 && pa[pa[i] - 1] == a0.id[i];
+  for (std::size_t i = 0; i < a0.size(); ++i) in_pairs += pa[i] != 0 && pa[pa[i] - 1] == a0.id[i];
   CHECK(in_pairs == 2 * ra.collisions);
 }

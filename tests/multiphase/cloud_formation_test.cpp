@@ -54,7 +54,8 @@ Result convert(const Gas& g, bool u_integrated, double dudt = 0.0) {
 
 }  // namespace
 
-TEST_CASE("warm gas that is cool, dense and converging becomes a cloud", "[multiphase][formation]") {
+TEST_CASE("warm gas that is cool, dense and converging becomes a cloud",
+          "[multiphase][formation]") {
   const Result r = convert({5000.0, 1.0, -0.5}, true);
   CHECK(r.s.type[0] == kCloud);
   CHECK(r.s.mass[0] == 3.0);  // keeps its mass (and everything else but u)

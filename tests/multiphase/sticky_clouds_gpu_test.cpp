@@ -104,8 +104,9 @@ TEST_CASE("GPU cloud collisions choose the same partners and outcomes as the CPU
               cpu.z_fe[i] != gpu.z_fe[i];
   CHECK(differ == 0);
   CHECK(rel_diff(st.radiated, radiated) < 1e-13);
-  std::printf("[gpu multiphase] %zu clouds: %ld collisions, %ld mergers, same on both backends: %s\n",
-              n, st.collisions, st.mergers, differ == 0 ? "yes" : "no");
+  std::printf(
+      "[gpu multiphase] %zu clouds: %ld collisions, %ld mergers, same on both backends: %s\n", n,
+      st.collisions, st.mergers, differ == 0 ? "yes" : "no");
 }
 
 TEST_CASE("GPU cloud viscosity kicks the clouds as the CPU driver does", "[gpu][multiphase]") {
@@ -125,7 +126,8 @@ TEST_CASE("GPU cloud viscosity kicks the clouds as the CPU driver does", "[gpu][
   const double tick_len = 0.05 / double(kTicks);
   ParticleStore cpu = start;
   CpuCloudViscosityScratch sc;
-  const double e_cpu = cloud_viscosity(cpu.view(), ActiveSet{}, box, m.viscosity, 0, n, tick_len, sc);
+  const double e_cpu =
+      cloud_viscosity(cpu.view(), ActiveSet{}, box, m.viscosity, 0, n, tick_len, sc);
   ParticleStore gpu = start;
   DeviceParticles d;
   d.upload(gpu);
@@ -147,9 +149,10 @@ TEST_CASE("GPU cloud viscosity kicks the clouds as the CPU driver does", "[gpu][
   REQUIRE(e_cpu > 0);
   CHECK(worst < 1e-13);  // relative to each cloud's kick
   CHECK(rel_diff(e_cpu, e_gpu) < 1e-12);
-  std::printf("[gpu multiphase] cloud viscosity, %zu clouds: max |v_cpu - v_gpu| / |dv| = %.2e, "
-              "energy rel diff %.2e\n",
-              n, worst, rel_diff(e_cpu, e_gpu));
+  std::printf(
+      "[gpu multiphase] cloud viscosity, %zu clouds: max |v_cpu - v_gpu| / |dv| = %.2e, "
+      "energy rel diff %.2e\n",
+      n, worst, rel_diff(e_cpu, e_gpu));
 }
 
 TEST_CASE("GPU warm -> cold converts the same gas particles as the CPU driver",
@@ -199,7 +202,8 @@ TEST_CASE("GPU warm -> cold converts the same gas particles as the CPU driver",
   d.set_counts(n, n);
   const auto mg = g.phase_masses(d.view());
   const auto mc = phase_masses(cpu.view(), m.phase);
-  for (int k = 0; k < kNumPhases; ++k) CHECK(rel_diff(mg[std::size_t(k)], mc[std::size_t(k)]) < 1e-13);
+  for (int k = 0; k < kNumPhases; ++k)
+    CHECK(rel_diff(mg[std::size_t(k)], mc[std::size_t(k)]) < 1e-13);
 }
 
 TEST_CASE("sticky-cloud box: 50 steps pair the same clouds on the GPU and CPU backends",
@@ -248,9 +252,10 @@ multiphase: {model: sticky_clouds}
     dm = std::max(dm, rel_diff(m, mass_gpu[id]));
   }
   CHECK(dm < 1e-14);
-  std::printf("[gpu multiphase] sticky-cloud box, 50 steps: 4000 -> %zu clouds on both, max rel "
-              "diff E_collisions %.2e, masses %.2e\n",
-              mass_cpu.size(), worst, dm);
+  std::printf(
+      "[gpu multiphase] sticky-cloud box, 50 steps: 4000 -> %zu clouds on both, max rel "
+      "diff E_collisions %.2e, masses %.2e\n",
+      mass_cpu.size(), worst, dm);
 }
 
 #endif  // MPSPH_HAVE_CUDA

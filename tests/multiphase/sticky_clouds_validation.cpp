@@ -77,8 +77,9 @@ TEST_CASE("sticky-cloud box: mass, momentum and metals conserved, E_total + radi
   }
   INFO("largest |E_total - E_total(0)| / E_total(0) = " << worst);
   CHECK(worst <= 1e-12);
-  std::printf("sticky-cloud box: %zu -> %zu clouds, E_collisions/E_kin(0) = %.4f, |dE_total|/E = %.2e\n",
-              t0.clouds, t1.clouds, radiated.back() / rows.front().ek, worst);
+  std::printf(
+      "sticky-cloud box: %zu -> %zu clouds, E_collisions/E_kin(0) = %.4f, |dE_total|/E = %.2e\n",
+      t0.clouds, t1.clouds, radiated.back() / rows.front().ek, worst);
 }
 
 TEST_CASE("sticky-cloud box with viscosity among the clouds: conservation and dissipation",
