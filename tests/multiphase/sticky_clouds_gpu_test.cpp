@@ -145,7 +145,7 @@ TEST_CASE("GPU cloud viscosity kicks the clouds as the CPU driver does", "[gpu][
     kicked += norm2(dv) > 0;
     worst = std::max(worst, norm(cpu.vel[i] - gpu.vel[i]) / std::max(norm(dv), 1e-300));
   }
-  REQUIRE(kicked > n / 2);
+  REQUIRE(kicked > long(n / 2));
   REQUIRE(e_cpu > 0);
   CHECK(worst < 1e-13);  // relative to each cloud's kick
   CHECK(rel_diff(e_cpu, e_gpu) < 1e-12);
