@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The plot tools run on real (tiny) mpsph outputs and write their PNGs: Evrard, Sod (adiabatic and
-isothermal), Sedov, Plummer.
+isothermal), Sedov, Plummer, the sticky-cloud box (cloud mass spectrum, phase masses).
 
 usage: test_tools.py <path to mpsph>   (run by ctest)"""
 import os
@@ -48,6 +48,24 @@ def check_run_info(mpsph, out):
     print("ok: mpsph info RUNDIR")
 
 
+def check_sticky_clouds(tool, stdout):
+    """plot_cloud_spectrum.py prints one line per snapshot: the first has the 300 initial clouds,
+    the last fewer (clouds coalesce in this dense box). plot_phase_masses.py prints the largest
+    |rel_error| of E_total with the collision account: round-off only (measured 4e-16)."""
+    if tool == "plot_cloud_spectrum.py":
+        counts = [int(line.split(" clouds")[0].split()[-1]) for line in stdout.splitlines()
+                  if " clouds, largest" in line]
+        if len(counts) < 2 or counts[0] != 300 or not counts[-1] < 300:
+            sys.exit("FAILED: cloud counts %s (expected 300 first, fewer last):\n%s"
+                     % (counts, stdout))
+        print("ok: cloud spectrum, clouds %s" % counts)
+    else:
+        err = [float(line.split("=")[-1]) for line in stdout.splitlines() if "max |rel_error|" in line]
+        if len(err) != 1 or not err[0] < 1e-12:
+            sys.exit("FAILED: phase masses: E_total error %s not below 1e-12:\n%s" % (err, stdout))
+        print("ok: phase masses, max |rel_error| %.2e" % err[0])
+
+
 def main():
     mpsph = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="mpsph_tools_")
@@ -68,15 +86,23 @@ def main():
         ("plummer", ["--set", "setup.n_particles=500", "--set", "run.t_end=1.0",
                      "--set", "run.snapshot_interval=0.5"],
          "plot_plummer.py", ["plummer_lagrangian_radii.png"]),
+        ("sticky_clouds", ["--set", "setup.n_clouds=300", "--set", "setup.box_size=150",
+                           "--set", "run.t_end=5", "--set", "run.snapshot_interval=2.5"],
+         "plot_cloud_spectrum.py", ["cloud_spectrum.png"]),
+        ("sticky_clouds", ["--set", "setup.n_clouds=300", "--set", "setup.box_size=150",
+                           "--set", "run.t_end=5", "--set", "run.snapshot_interval=2.5"],
+         "plot_phase_masses.py", ["phase_masses.png"]),
     ]
     for name, extra, tool, pngs in cases:
-        out = os.path.join(tmp, name)
+        out = os.path.join(tmp, name + "_" + os.path.splitext(tool)[0])
         run([mpsph, "run", os.path.join(setups, name + ".yaml"), "--output-dir", out, "--quiet"]
             + extra)
         args = [sys.executable, os.path.join(TOOLS, tool), out]
         if name.startswith("sod"):
             args += ["--time", "0.05"]
         stdout = run(args)
+        if name == "sticky_clouds":
+            check_sticky_clouds(tool, stdout)
         if name == "evrard":
             check_evrard_errors(stdout)
             check_run_info(mpsph, out)
