@@ -7,7 +7,8 @@
 #
 # The block runs use timestep.dt_max = DT_MAX (default 0.05) as the segment length; the global
 # runs take the same criteria (Courant 0.3 of the seed) with one step for all particles.
-# SCHEMES="block" (environment) runs only the block scheme.
+# SCHEMES="block" (environment) runs only the block scheme; TAG=name (environment) names a variant
+# (its run directories end in _TAG and its lines carry the tag).
 set -uo pipefail
 BIN=${1:?usage: bench/block_evrard.sh MPSPH_BINARY OUTDIR DEVICE N T_END [DT_MAX] [--set ...]}
 OUT=${2:?}
@@ -20,7 +21,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$OUT"
 printf "%-6s %-8s %-7s %9s %13s %9s %11s\n" device N scheme substeps updates wall_s max_dE_E0
 for scheme in ${SCHEMES:-global block}; do
-  dir=$OUT/evrard_${DEVICE}_${N}_${scheme}
+  dir=$OUT/evrard_${DEVICE}_${N}_${scheme}${TAG:+_$TAG}
   extra=(--set timestep.scheme=$scheme)
   [ "$scheme" = block ] && extra+=(--set timestep.dt_max=$DT_MAX)
   "$BIN" run "$SRC/setups/evrard.yaml" --device "$DEVICE" --output-dir "$dir" \
@@ -30,5 +31,5 @@ for scheme in ${SCHEMES:-global block}; do
   steps=$(awk '/^steps:/ {print $2}' "$dir/timing.txt")
   updates=$(awk '/^particle updates:/ {print $3}' "$dir/timing.txt")
   err=$(awk -F, '!/^#/ && !/^step/ { e = $(NF-6); if (e < 0) e = -e; if (e > m) m = e } END { printf "%.3g", m }' "$dir/energy.csv")
-  printf "%-6s %-8s %-7s %9s %13s %9.2f %11s\n" "$DEVICE" "$N" "$scheme" "$steps" "$updates" "$wall" "$err"
+  printf "%-6s %-8s %-7s %9s %13s %9.2f %11s\n" "$DEVICE" "$N" "$scheme${TAG:+/$TAG}" "$steps" "$updates" "$wall" "$err"
 done

@@ -17,6 +17,10 @@ struct ActiveSet {
   std::size_t n = 0;                // active particles
   std::size_t n_gas = 0;            // of which gas: the first n_gas entries
   int64_t tick = -1;                // the active particles are those with ti_end == tick
+  // GPU passes over the active gas: particles per warp (1 ... 32; 0 means 32), chosen for the
+  // set's size by the GPU backend when it makes the set (gpu_task_lanes, sph/sph_gpu.hpp), so
+  // that every pass of a substep maps warps to particles alike. The CPU backend ignores it.
+  int lanes = 0;
 
   MPSPH_HD bool all() const { return index == nullptr; }
   // How many are active, of `total` particles or `total_gas` gas particles.

@@ -115,6 +115,7 @@ class GpuBackend final : public StepBackend {
         next_ = timeline_.read();
       }
       active_ = timeline_.select(d_.view(), now_, next_.n_next, next_.n_next_gas);
+      active_.lanes = gpu_task_lanes(d_.view().n_gas, active_.n_gas);
     } else {
       active_ = ActiveSet{};
     }

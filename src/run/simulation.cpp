@@ -286,6 +286,7 @@ bool Simulation::run() {
     for (;;) {
       const int64_t now = backend_->next_tick();
       const std::size_t n_active = substep(t0, length, now);
+      timer_.end_step(n_active, backend_->particle_count());
       ++steps_this_run;
       updates_this_run += double(n_active);
       if (!quiet_)
@@ -335,6 +336,7 @@ bool Simulation::run() {
           std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count()) +
       " s):\n" + table);
   write_text_durably(run_.output_dir + "/timing.txt", table);
+  write_text_durably(run_.output_dir + "/step_profile.txt", timer_.step_profile());
   return reached_end;
 }
 

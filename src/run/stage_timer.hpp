@@ -1,7 +1,9 @@
 // Wall-clock time per named stage of the step, accumulated over the run and printed as a table.
 #pragma once
 
+#include <array>
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
@@ -28,13 +30,29 @@ class StageTimer {
   // Table: stage, seconds, % of total, ms per step.
   std::string table(long steps) const;
 
+  // Closes a (sub)step that updated `active` of `total` particles: the stage times since the last
+  // call go to the row of its active fraction in step_profile().
+  void end_step(std::size_t active, std::size_t total);
+  // Wall time per (sub)step and per particle update by active fraction, with each stage's share
+  // (step_profile.txt). The step's total is exact in any case (a step ends with its host
+  // synchronisation); the split between stages only with the fence of run.timing_sync.
+  std::string step_profile() const;
+
  private:
   struct Entry {
     std::string name;
     double seconds = 0;
     long calls = 0;
   };
+  struct Bin {
+    long steps = 0;
+    double updates = 0;
+    std::vector<double> seconds;  // per entry
+  };
+  static constexpr int kBins = 6;  // active fraction < 1e-3, 1e-2, 0.1, 0.5, 1, and 1
   std::vector<Entry> entries_;
+  std::vector<double> open_;  // per entry: seconds since the last end_step()
+  std::array<Bin, kBins> bins_;
   std::function<void()> fence_;
 };
 

@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, gpu::kPairMinBlocksPerSm)
   DensitySums sums;
   if (active) density_self(sums, float(v.mass[i]), h_i);
   // The lane's slot in the pair lists: its index in the active list.
-  const std::size_t k = std::size_t(leaf) * kLeafSize + std::size_t(gpu::lane_id());
+  const std::size_t k = task.k;
   uint32_t* rec = rec_pairs ? rec_pairs + k * std::size_t(kGpuPairListCapacity) : nullptr;
   int32_t n_pairs = 0;
   gpu::for_each_pair(v, box, t, ll, leaf, active, i, xi, h_i, stage[threadIdx.x >> 5],

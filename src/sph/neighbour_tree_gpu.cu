@@ -88,6 +88,15 @@ GpuSph::Impl::~Impl() {
   cudaFree(pair_count);
 }
 
+int gpu_task_lanes(std::size_t n_gas, std::size_t n_active_gas) {
+  const std::size_t leaves = (n_gas + kLeafSize - 1) / kLeafSize;
+  int lanes = kLeafSize;
+  while (lanes > 1 && int64_t(n_active_gas) < lanes * kGpuTaskWarps &&
+         (n_active_gas + std::size_t(lanes / 2) - 1) / std::size_t(lanes / 2) <= leaves)
+    lanes /= 2;
+  return lanes;
+}
+
 void GpuSph::Impl::build(const ParticleView& d, const Box& box, bool with_h) {
   lists_valid = false;
   n_leaves = int((d.n_gas + kLeafSize - 1) / kLeafSize);

@@ -445,26 +445,41 @@ __device__ __forceinline__ int64_t global_warp() {
   return (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
 }
 
-// The work of the pair and h passes, 32 particles per warp. Without an active set a warp takes one
-// leaf (lane k: the leaf's k-th particle); with one (block substeps) it takes 32 consecutive
-// entries of the active list, so that warps are full of active particles however they are spread
-// over the leaves (a leaf with a single active particle would cost a whole warp's walk; measured
-// on the Evrard collapse, N = 1e5, H100: docs/PERFORMANCE.md). The list is in store order, which
-// the order stage keeps close to Morton order, so a warp's particles stay close together; the
+// The work of the pair and h passes. Without an active set a warp takes one leaf (lane k: the
+// leaf's k-th particle); with one (block substeps) it takes task_lanes() consecutive entries of
+// the active list, so that warps are full of active particles however they are spread over the
+// leaves (a leaf with a single active particle would cost a whole warp's walk; measured on the
+// Evrard collapse, N = 1e5, H100: docs/PERFORMANCE.md). The list is in store order, which the
+// order stage keeps close to Morton order, so a warp's particles stay close together; the
 // segments of the walk (for_each_segment) cut where they are not.
+//
+// A small active set takes fewer particles per warp (ActiveSet::lanes, from gpu_task_lanes()):
+// 32 per warp would leave most of the card idle while each warp walks the union of its
+// particles' neighbourhoods segment by segment (Evrard 1e6, block steps, H100: a substep with
+// 0.1-1% active spent ~2 ms in each pair pass, whatever the count).
 struct LaneTask {
   std::size_t i;  // store index of the lane's particle (0 when the lane has none)
+  std::size_t k;  // its slot in the active list (GpuPairLists), or i without an active set
   bool active;
 };
+__host__ __device__ inline int task_lanes(const ActiveSet& a) {
+  return a.all() || a.lanes <= 0 ? kLeafSize : a.lanes;
+}
 __device__ __forceinline__ LaneTask lane_task(const ParticleView& v, const ActiveSet& a,
                                               int64_t warp) {
-  const std::size_t k = std::size_t(warp) * kLeafSize + std::size_t(lane_id());
-  if (a.all()) return {k, k < v.n_gas};
-  return k < a.n_gas ? LaneTask{std::size_t(a.index[k]), true} : LaneTask{0, false};
+  if (a.all()) {
+    const std::size_t k = std::size_t(warp) * kLeafSize + std::size_t(lane_id());
+    return {k, k, k < v.n_gas};
+  }
+  const int lanes = task_lanes(a);
+  const std::size_t k = std::size_t(warp) * std::size_t(lanes) + std::size_t(lane_id());
+  return lane_id() < lanes && k < a.n_gas ? LaneTask{std::size_t(a.index[k]), k, true}
+                                          : LaneTask{0, 0, false};
 }
 // Warps of the passes over the active gas of `a` (lane_task).
 __host__ __device__ inline int64_t task_warps(std::size_t n_gas, const ActiveSet& a) {
-  return int64_t((a.gas_count(n_gas) + kLeafSize - 1) / kLeafSize);
+  const std::size_t lanes = std::size_t(task_lanes(a));
+  return int64_t((a.gas_count(n_gas) + lanes - 1) / lanes);
 }
 
 }  // namespace gpu

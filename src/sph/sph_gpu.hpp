@@ -70,6 +70,15 @@ struct GpuPairLists {
 // One-line description of the error bits (empty when none is set).
 std::string describe_gpu_sph_errors(uint32_t flags, int n_neighbours);
 
+// Particles per warp (ActiveSet::lanes) of the GPU passes over `n_active_gas` of `n_gas` gas
+// particles: 32 when the set fills the card, halved while the pass would have fewer than
+// kGpuTaskWarps warps, down to 1 (never more warps than the gas has leaves of 32: the leaf lists
+// are kept per warp). Measured on the Evrard collapse, N = 1e6, block steps to t = 0.8 (H100,
+// 2026-11-25): 31.06 s with 32 per warp always, 29.42 s with a target of 8192 warps, 27.98 s
+// with 2048 (docs/PERFORMANCE.md).
+constexpr int64_t kGpuTaskWarps = 2048;
+int gpu_task_lanes(std::size_t n_gas, std::size_t n_active_gas);
+
 class GpuSph {
  public:
   GpuSph();

@@ -16,12 +16,11 @@ namespace {
 using gpu::kLeafSize;
 using gpu::kWarpsPerBlock;
 
-// Whether the lane's particle (slot warp * 32 + lane of the active list) needs a walk: no pair
-// lists, or its list overflowed.
-__device__ __forceinline__ bool walks(const GpuPairLists& pl, int64_t warp) {
+// Whether the lane's particle (slot task.k of the active list) needs a walk: no pair lists, or
+// its list overflowed.
+__device__ __forceinline__ bool walks(const GpuPairLists& pl, const gpu::LaneTask& task) {
   if (!pl.j) return true;
-  const std::size_t k = std::size_t(warp) * kLeafSize + std::size_t(gpu::lane_id());
-  return pl.count[k] > pl.cap;  // only called for lanes with a particle (k < a.n_gas)
+  return pl.count[task.k] > pl.cap;  // only called for lanes with a particle (k < a.n_gas)
 }
 
 // The same rules over the recorded pair lists: one thread per active gas particle.
@@ -58,11 +57,11 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
     limiter_kernel(ParticleView v, Box box, gpu::TreeView t, ActiveSet a, GpuPairLists pl,
                    int64_t now, double length, double factor) {
   __shared__ gpu::LeafStage stage[kWarpsPerBlock];
-  const int64_t leaf = gpu::global_warp();  // the warp's task: 32 active particles
+  const int64_t leaf = gpu::global_warp();  // the warp's task: active particles (lane_task)
   if (leaf >= gpu::task_warps(v.n_gas, a)) return;
   const gpu::LaneTask task = gpu::lane_task(v, a, leaf);
   const std::size_t i = task.i;
-  const bool active = task.active && walks(pl, leaf);
+  const bool active = task.active && walks(pl, task);
   if (!__any_sync(gpu::kFullMask, active)) return;
   const Vec3d xi = active ? v.pos[i] : Vec3d{0, 0, 0};
   const float h_i = active ? v.h[i] : 0.f;
@@ -77,14 +76,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
     wake_request_kernel(ParticleView v, Box box, gpu::TreeView t, ActiveSet a, GpuPairLists pl,
                         int64_t now, int d_shift) {
   __shared__ gpu::LeafStage stage[kWarpsPerBlock];
-  const int64_t leaf = gpu::global_warp();  // the warp's task: 32 particles of the active list
+  const int64_t leaf = gpu::global_warp();  // the warp's task: active particles (lane_task)
   if (leaf >= gpu::task_warps(v.n_gas, a)) return;
   const gpu::LaneTask task = gpu::lane_task(v, a, leaf);
   const std::size_t i = task.i;
   const int32_t want = task.active ? int32_t(v.rung[i]) - d_shift : 0;
   // Only the active particles ask - their next steps start now (their ti_end moved on with their
   // new rungs, so the list, not ti_end, names them) - and only from a rung above d_shift.
-  const bool asks = task.active && walks(pl, leaf) && v.ti_begin[i] == now && want > 0;
+  const bool asks = task.active && walks(pl, task) && v.ti_begin[i] == now && want > 0;
   if (!__any_sync(gpu::kFullMask, asks)) return;
   const Vec3d xi = asks ? v.pos[i] : Vec3d{0, 0, 0};
   const float h_i = asks ? v.h[i] : 0.f;
