@@ -11,6 +11,7 @@
 // machinery: it includes no physics.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -57,6 +58,10 @@ struct StageArgs {
   // every particle, all with the one step kTicks tick_len.
   ActiveSet active;
   double tick_len;
+  // First store index of each type after the last order stage (the store is sorted by type), and
+  // type_begin[kNumTypes] = n: type t is [type_begin[t], type_begin[t + 1]). A stage may change
+  // types in place; the ranges stay those of the order stage until the next one.
+  std::array<std::size_t, kNumTypes + 1> type_begin;
 };
 
 struct ModuleStage {
@@ -102,6 +107,14 @@ class PhysicsModule {
   // run creates them with their headers; a restart at `time` keeps their rows up to `time` (a run
   // killed after its checkpoint wrote more) and appends.
   virtual void open_outputs(const std::string& /*output_dir*/, double /*time*/, bool /*restart*/) {}
+  // Extra energy.csv columns of the module (e.g. the mass of each phase), written after the
+  // conserved quantities on every diagnostics row; a header comment line says what they are.
+  virtual std::vector<std::string> diagnostic_columns() const { return {}; }
+  virtual std::string diagnostic_header() const { return ""; }
+  // Their values for the particles `p` (host arrays on Backend::Cpu, device arrays on
+  // Backend::Gpu; the GPU module reduces on the device and copies the few values back). Called at
+  // diagnostics rows only.
+  virtual std::vector<double> diagnostic_values(const ParticleView& /*p*/) { return {}; }
 };
 
 // What run/module_registry.cpp lists for each module.

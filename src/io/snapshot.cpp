@@ -319,9 +319,12 @@ void write_snapshot(const std::string& path, const ParticleStore& store, const S
   // Particle indices of each type, in store order.
   std::array<std::vector<std::size_t>, kNumTypes> index;
   for (std::size_t i = 0; i < n; ++i) {
+    // Removed by a stage since the last order stage (its mass went elsewhere): not written.
+    if (store.type[i] == kRemoved) continue;
     if (store.type[i] >= kNumTypes)
       throw Error(ctx + ": particle " + std::to_string(i) + " has type " +
-                  std::to_string(store.type[i]) + " (valid: 0..5)");
+                  std::to_string(store.type[i]) + " (valid: 0..5, or " + std::to_string(kRemoved) +
+                  " for a particle removed since the last order stage)");
     index[store.type[i]].push_back(i);
   }
   std::array<uint64_t, kNumTypes> counts{};

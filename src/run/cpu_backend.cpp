@@ -54,6 +54,7 @@ class CpuBackend final : public StepBackend {
       tree_stale_ = true;
     }
     n_gas_ = c_.store.n_gas();
+    find_type_ranges();
     if (block_ && now_ != kAllActive && now_ < kTicks) {
       select_active(c_.store, now_, active_index_, active_.n_gas);
       active_.index = active_index_.data();
@@ -85,10 +86,15 @@ class CpuBackend final : public StepBackend {
     for (std::ptrdiff_t k = 0; k < n; ++k) end_force_particle(v, active_[std::size_t(k)], grav);
   }
   void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
-    m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, active_, tick_len_});
+    m.run_stage(index,
+                StageArgs{c_.store.view(), c_.box, time, step, active_, tick_len_, type_begin_});
+  }
+  std::vector<double> module_diagnostics(PhysicsModule& m) override {
+    return m.diagnostic_values(c_.store.view());
   }
   void run_module_output(PhysicsModule& m, std::size_t index, double time, long step) override {
-    m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_});
+    m.run_stage(
+        index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_, type_begin_});
   }
   void correct(bool integrate_u) override {
     correct_active(c_.store, active_, tick_len_, c_.box, integrate_u);
@@ -139,17 +145,27 @@ class CpuBackend final : public StepBackend {
   void sync_to_host() override {}
   void sync_from_host() override {
     n_gas_ = c_.store.n_gas();
+    find_type_ranges();
     now_ = kAllActive;  // initial conditions or a restart: a synchronisation point
     sort_pending_ = true;
     tree_stale_ = true;
   }
 
  private:
+  // The store's type ranges (StageArgs::type_begin); the store is sorted by type.
+  void find_type_ranges() {
+    const std::vector<uint8_t>& t = c_.store.type;
+    for (int k = 0; k <= kNumTypes; ++k)
+      type_begin_[std::size_t(k)] =
+          std::size_t(std::lower_bound(t.begin(), t.end(), uint8_t(k)) - t.begin());
+  }
+
   StepContext c_;
   bool block_;
   SphNeighbours neighbours_;
   GravitySolver gravity_;
   std::size_t n_gas_ = 0;
+  std::array<std::size_t, kNumTypes + 1> type_begin_{};
   uint64_t next_id_ = 1;
   double length_ = 0.0, tick_len_ = 0.0;
   int64_t now_ = kAllActive;  // the current substep's tick; kAllActive outside a segment

@@ -104,6 +104,9 @@ class GpuBackend final : public StepBackend {
     spawn_counts_ = {};
     type_descents_ = 0;
     d_.set_counts(n, type_counts_[kGas]);
+    type_begin_[0] = 0;
+    for (int t = 0; t < kNumTypes; ++t)
+      type_begin_[std::size_t(t) + 1] = type_begin_[std::size_t(t)] + type_counts_[std::size_t(t)];
     if (block_ && now_ != kAllActive && now_ < kTicks) {
       // The next substep's counts came with the last synchronisation; particles created or
       // removed since (modules' requests) make them stale: count again then.
@@ -138,12 +141,16 @@ class GpuBackend final : public StepBackend {
     changed();
   }
   void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
-    m.run_stage(index, StageArgs{d_.view(), c_.box, time, step, active_, tick_len_});
+    m.run_stage(index, StageArgs{d_.view(), c_.box, time, step, active_, tick_len_, type_begin_});
     changed();
     counts_valid_ = false;  // the stage may have changed types or asked for particles
   }
   void run_module_output(PhysicsModule& m, std::size_t index, double time, long step) override {
-    m.run_stage(index, StageArgs{d_.view(), c_.box, time, step, ActiveSet{}, tick_len_});
+    m.run_stage(index,
+                StageArgs{d_.view(), c_.box, time, step, ActiveSet{}, tick_len_, type_begin_});
+  }
+  std::vector<double> module_diagnostics(PhysicsModule& m) override {
+    return m.diagnostic_values(d_.view());
   }
   void correct(bool integrate_u) override {
     correct_active_gpu(d_.view(), active_, tick_len_, c_.box, integrate_u);
@@ -258,6 +265,8 @@ class GpuBackend final : public StepBackend {
   StepScalars scalars_;
   std::array<std::size_t, kNumTypes + 1> type_counts_{};  // incl. kRemoved at [kNumTypes]
   std::array<std::size_t, kNumTypes> spawn_counts_{};
+  // StageArgs::type_begin: the type ranges of the last order stage.
+  std::array<std::size_t, kNumTypes + 1> type_begin_{};
   std::size_t type_descents_ = 0;  // particles following one of a larger type
   bool sort_pending_ = true;       // the next order stage sorts (a segment has begun)
   bool tree_stale_ = true;         // the particles were sorted since the gravity tree was built

@@ -188,9 +188,15 @@ Simulation::Simulation(const RunOptions& opt) {
                  "supplies) the compression work and the viscous heat; rel_error is no accuracy "
                  "measure (docs/eos.md)\n",
                  eos_type_name(eos_.kind));
+  for (const auto& m : modules_)
+    if (!m->diagnostic_header().empty())
+      std::fprintf(energy_csv_, "# %s\n", m->diagnostic_header().c_str());
   std::string columns = "step,time,dt,E_kinetic,E_thermal,E_potential,";
   for (const EnergyTerm& t : energy_terms_) columns += t.column + ",";
-  columns += "E_total,rel_error,px,py,pz,Lx,Ly,Lz\n";
+  columns += "E_total,rel_error,px,py,pz,Lx,Ly,Lz";
+  for (const auto& m : modules_)
+    for (const std::string& c : m->diagnostic_columns()) columns += "," + c;
+  columns += "\n";
   std::fputs(columns.c_str(), energy_csv_);
   for (const auto& m : modules_) m->open_outputs(run_.output_dir, time_, false);
   write_diagnostics_row();
@@ -516,9 +522,13 @@ void Simulation::write_diagnostics_row() {
   std::fprintf(energy_csv_, "%ld,%.17g,%.10g,%.17g,%.17g,%.17g,", step_, time_, dt_, c.kinetic,
                c.thermal, c.potential);
   for (double e : energy_accounts_) std::fprintf(energy_csv_, "%.17g,", e);
-  std::fprintf(energy_csv_, "%.17g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", c.total(),
+  std::fprintf(energy_csv_, "%.17g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g", c.total(),
                e0 != 0 ? (c.total() - e0) / std::fabs(e0) : 0.0, c.momentum.x, c.momentum.y,
                c.momentum.z, c.angular_momentum.x, c.angular_momentum.y, c.angular_momentum.z);
+  for (const auto& m : modules_)
+    if (!m->diagnostic_columns().empty())
+      for (double x : backend_->module_diagnostics(*m)) std::fprintf(energy_csv_, ",%.17g", x);
+  std::fputc('\n', energy_csv_);
   // One row is one write(2) (the buffer is empty before it); a full disk fails it here.
   if (std::fflush(energy_csv_) != 0 || std::ferror(energy_csv_)) {
     const std::string csv = run_.output_dir + "/energy.csv";

@@ -80,6 +80,9 @@ class StepBackend {
   // A stage of slot Diagnostics (it reads the particles, changes nothing): as run_module_stage,
   // without marking the arrays changed, so that it costs the GPU backend no extra host copy.
   virtual void run_module_output(PhysicsModule& m, std::size_t index, double time, long step) = 0;
+  // The diagnostic values of module `m` (PhysicsModule::diagnostic_values) on this backend's
+  // arrays.
+  virtual std::vector<double> module_diagnostics(PhysicsModule& m) = 0;
   // The corrector of the active particles; u too unless a module integrates it (integrate_u =
   // false).
   virtual void correct(bool integrate_u) = 0;

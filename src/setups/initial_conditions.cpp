@@ -18,6 +18,7 @@
 #include "setups/plummer.hpp"
 #include "setups/sedov.hpp"
 #include "setups/sod.hpp"
+#include "setups/sticky_clouds.hpp"
 #include "sph/eos_params.hpp"
 
 namespace mpsph {
@@ -31,7 +32,7 @@ void add_setup_params(Schema& s) {
          false,
          false,
          {"evrard", "sod", "sedov", "plummer", "cooling_box", "cloud_collision", "boss_bodenheimer",
-          "disk_galaxy", "merger", "file"},
+          "disk_galaxy", "merger", "sticky_clouds", "file"},
          "",
          "initial conditions: a built-in generator or an HDF5 file"});
 
@@ -253,6 +254,7 @@ void add_setup_params(Schema& s) {
          "setup.sampling=glass"});
   add_disk_galaxy_params(s, "setup.", "setup.type=disk_galaxy");
   add_merger_params(s);
+  add_sticky_clouds_setup_params(s);
 
   s.add({"setup.path",
          ParamType::String,
@@ -333,6 +335,10 @@ InitialState make_initial_state(const Config& c) {
     st.particles = sample_disk_galaxy(m, gas_gamma(c));
   } else if (type == "merger") {
     st.particles = make_merger(merger_params_from(c), UnitSystem::from_config(c), gas_gamma(c));
+  } else if (type == "sticky_clouds") {
+    StickyCloudsSetup b = make_sticky_clouds(sticky_clouds_setup_params_from(c));
+    st.particles = std::move(b.particles);
+    st.box = b.box;
   } else if (type == "file") {
     SnapshotMeta meta;
     st.file = c.get_string("setup.path");

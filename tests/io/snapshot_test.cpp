@@ -161,6 +161,21 @@ TEST_CASE("snapshot keeps N-body units and a long config", "[io][snapshot]") {
   CHECK(back.config_yaml == meta.config_yaml);
 }
 
+TEST_CASE("snapshot leaves out particles removed since the last order stage", "[io][snapshot]") {
+  // A stage (a cloud merger) marked the middle cloud kRemoved; the snapshot of that step holds
+  // the other two, under NumPart_ThisFile[2] = 2.
+  const std::string path = test::scratch_path("removed.h5");
+  ParticleStore s = test::make_store({kCloud, kCloud, kCloud});
+  s.type[1] = kRemoved;
+  s.mass[1] = 0.0;
+  write_snapshot(path, s, SnapshotMeta{});
+  const ParticleStore back = read_snapshot(path, nullptr);
+  REQUIRE(back.size() == 2);
+  CHECK(back.id[0] == s.id[0]);
+  CHECK(back.id[1] == s.id[2]);
+  CHECK(back.type[0] == kCloud);
+}
+
 TEST_CASE("snapshot writes requested extra fields and rejects unknown ones", "[io][snapshot]") {
   const std::string path = test::scratch_path("extras.h5");
   const ParticleStore s = test::make_store(mixed_types(30));

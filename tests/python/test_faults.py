@@ -136,6 +136,10 @@ def compare_file(name, d, ref):
         if complete != ref_lines[:len(complete)]:
             return "energy.csv: complete rows differ from the uninterrupted run's"
         return None
+    if name == "step_profile.txt":  # wall times: complete (written atomically), never equal
+        text = open(a).read()
+        return None if text.startswith("# mpsph step profile") and "\nactive fraction" in text \
+            else "step_profile.txt is incomplete"
     if name in ("config_resolved.yaml", "timing.txt"):
         if name == "timing.txt":
             text = open(a).read()
@@ -176,9 +180,11 @@ def check_dir(d, ref, when):
 
 
 def check_final(d, ref, when):
-    """After the run finished: the same files as the reference, all equal (timing.txt aside)."""
-    names = sorted(n for n in os.listdir(d) if n != "timing.txt")
-    want = sorted(n for n in os.listdir(ref) if n != "timing.txt")
+    """After the run finished: the same files as the reference, all equal (the wall times of
+    timing.txt and step_profile.txt aside)."""
+    wall = ("timing.txt", "step_profile.txt")
+    names = sorted(n for n in os.listdir(d) if n not in wall)
+    want = sorted(n for n in os.listdir(ref) if n not in wall)
     if names != want:
         fail("%s: files %s, the uninterrupted run has %s" % (when, names, want))
     for name in names:

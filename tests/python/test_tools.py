@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The plot tools run on real (tiny) mpsph outputs and write their PNGs: Evrard, Sod (adiabatic and
-isothermal), Sedov, Plummer, the sinks of an isothermal Evrard collapse, and the galaxy tools
-on ICs written by `mpsph ics` (isolated disk, merger).
+isothermal), Sedov, Plummer, the sinks of an isothermal Evrard collapse, the sticky-cloud box
+(cloud mass spectrum, phase masses), and the galaxy tools on ICs written by `mpsph ics` (isolated
+disk, merger).
 
 usage: test_tools.py <path to mpsph>   (run by ctest)"""
 import os
@@ -79,6 +80,22 @@ def check_galaxy_tools(mpsph, tmp, setups):
         sys.exit("FAILED: plot_disk_profiles.py v_c(8.5 kpc) = %.1f km/s, model 233:\n%s"
                  % (vc, stdout))
     print("ok: plot_galaxy.py, plot_disk_profiles.py (v_c(8.5 kpc) = %.1f km/s)" % vc)
+def check_sticky_clouds(tool, stdout):
+    """plot_cloud_spectrum.py prints one line per snapshot: the first has the 300 initial clouds,
+    the last fewer (clouds coalesce in this dense box). plot_phase_masses.py prints the largest
+    |rel_error| of E_total with the collision account: round-off only (measured 4e-16)."""
+    if tool == "plot_cloud_spectrum.py":
+        counts = [int(line.split(" clouds")[0].split()[-1]) for line in stdout.splitlines()
+                  if " clouds, largest" in line]
+        if len(counts) < 2 or counts[0] != 300 or not counts[-1] < 300:
+            sys.exit("FAILED: cloud counts %s (expected 300 first, fewer last):\n%s"
+                     % (counts, stdout))
+        print("ok: cloud spectrum, clouds %s" % counts)
+    else:
+        err = [float(line.split("=")[-1]) for line in stdout.splitlines() if "max |rel_error|" in line]
+        if len(err) != 1 or not err[0] < 1e-12:
+            sys.exit("FAILED: phase masses: E_total error %s not below 1e-12:\n%s" % (err, stdout))
+        print("ok: phase masses, max |rel_error| %.2e" % err[0])
 
 
 def main():
@@ -107,9 +124,15 @@ def main():
                     "--set", "eos.sound_speed=0.15", "--set", "sinks.model=bate95",
                     "--set", "sinks.h_acc=0.05"],
          "plot_sinks.py", ["sink_mass.png", "sink_mass_function.png"]),
+        ("sticky_clouds", ["--set", "setup.n_clouds=300", "--set", "setup.box_size=150",
+                           "--set", "run.t_end=5", "--set", "run.snapshot_interval=2.5"],
+         "plot_cloud_spectrum.py", ["cloud_spectrum.png"]),
+        ("sticky_clouds", ["--set", "setup.n_clouds=300", "--set", "setup.box_size=150",
+                           "--set", "run.t_end=5", "--set", "run.snapshot_interval=2.5"],
+         "plot_phase_masses.py", ["phase_masses.png"]),
     ]
     for name, extra, tool, pngs in cases:
-        out = os.path.join(tmp, name + "_" + tool)
+        out = os.path.join(tmp, name + "_" + os.path.splitext(tool)[0])
         run([mpsph, "run", os.path.join(setups, name + ".yaml"), "--output-dir", out, "--quiet"]
             + extra)
         args = [sys.executable, os.path.join(TOOLS, tool), out]
@@ -118,6 +141,8 @@ def main():
         stdout = run(args)
         if tool == "plot_sinks.py" and not stdout.startswith("sinks: 1;"):
             sys.exit("FAILED: plot_sinks.py found no sink:\n" + stdout)
+        if name == "sticky_clouds":
+            check_sticky_clouds(tool, stdout)
         if tool == "plot_evrard.py":
             check_evrard_errors(stdout)
             check_run_info(mpsph, out)

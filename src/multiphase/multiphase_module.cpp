@@ -1,0 +1,138 @@
+#include "multiphase/multiphase_module.hpp"
+
+#include <cstdio>
+
+#include "cooling/cooling_params.hpp"
+#include "core/config.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "multiphase/multiphase_params.hpp"
+#include "multiphase/sticky_clouds.hpp"
+#include "multiphase/sticky_clouds_gpu.hpp"
+
+namespace mpsph {
+
+namespace {
+
+// The CPU stage runs the OpenMP drivers of sticky_clouds.cpp, the GPU stage the CUDA drivers of
+// sticky_clouds_gpu.cu: both call the functions of cloud_pairing_kern.hpp and
+// cloud_formation_kern.hpp.
+class MultiphaseModule final : public PhysicsModule {
+ public:
+  MultiphaseModule(const MultiphaseParams& params, const UnitSystem& units, Backend backend,
+                   bool cooling_integrates_u)
+      : params_(params) {
+    if (params.kind == MultiphaseKind::None) return;
+    model_ = std::make_unique<StickyCloudsModel>(params, units, cooling_integrates_u);
+    if (backend == Backend::Cpu) return;
+#ifdef MPSPH_HAVE_CUDA
+    gpu_ = std::make_unique<GpuStickyClouds>(*model_);
+#else
+    throw Error("multiphase on the GPU needs a build with CUDA");
+#endif
+  }
+
+  std::string section() const override {
+    return "multiphase";
+  }
+  std::string model() const override {
+    return model_ ? "sticky_clouds" : "none";
+  }
+  std::vector<ModuleStage> stages() const override {
+    if (!model_) return {};
+    return {{"cold phase", Slot::AfterForces}};
+  }
+  void run_stage(std::size_t, const StageArgs& a) override {
+    const std::size_t begin = a.type_begin[kCloud], end = a.type_begin[kCloud + 1];
+    const bool viscosity = model_->interaction == CloudInteraction::Viscosity;
+#ifdef MPSPH_HAVE_CUDA
+    if (gpu_) {
+      if (viscosity)
+        gpu_->viscosity(a.p, a.active, a.box, begin, end, a.tick_len);
+      else
+        gpu_->collide(a.p, a.active, a.box, begin, end);
+      gpu_->form_clouds(a.p, a.active, a.tick_len);
+      return;
+    }
+#endif
+    if (viscosity)
+      interaction_ = cloud_viscosity(a.p, a.active, a.box, model_->viscosity, begin, end,
+                                     a.tick_len, viscosity_scratch_);
+    else
+      interaction_ =
+          collide_cloud_set(a.p, a.active, a.box, model_->collision, begin, end, scratch_).radiated;
+    formation_ = form_clouds(a.p, a.active, model_->formation, a.tick_len).thermal_energy;
+  }
+  std::vector<EnergyTerm> energy_terms() const override {
+    if (!model_) return {};
+    // Scheme B radiates in collisions, scheme A dissipates by viscosity.
+    const std::string column =
+        model_->interaction == CloudInteraction::Viscosity ? "E_cloud_viscosity" : "E_collisions";
+#ifdef MPSPH_HAVE_CUDA
+    if (gpu_)
+      return {{column, gpu_->device_interaction_energy()},
+              { "E_cloud_formation",
+                gpu_->device_formation_energy() }};
+#endif
+    return {{column, &interaction_}, {"E_cloud_formation", &formation_}};
+  }
+  std::vector<int> particle_types() const override {
+    if (!model_) return {};
+    return {kCloud};
+  }
+  std::vector<std::string> diagnostic_columns() const override {
+    if (!model_) return {};
+    return {"M_hot", "M_warm", "M_cold", "M_stars"};
+  }
+  std::string diagnostic_header() const override {
+    if (!model_) return "";
+    char text[600];
+    std::snprintf(text, sizeof text,
+                  "multiphase: E_collisions (scheme collisions) = kinetic energy radiated in "
+                  "cloud-cloud collisions, E_cloud_viscosity (scheme viscosity) = kinetic energy "
+                  "dissipated by the viscosity among the clouds, E_cloud_formation = thermal "
+                  "energy of the gas turned into clouds; phase masses "
+                  "in code mass: M_hot = gas with T > %g K, M_warm = gas with T <= %g K, M_cold = "
+                  "clouds (type 2), M_stars = stars (types 3, 4); T from u with cooling.mu_model",
+                  params_.hot_K, params_.hot_K);
+    return text;
+  }
+  std::vector<double> diagnostic_values(const ParticleView& p) override {
+    if (!model_) return {};
+#ifdef MPSPH_HAVE_CUDA
+    if (gpu_) {
+      const auto m = gpu_->phase_masses(p);
+      return {m.begin(), m.end()};
+    }
+#endif
+    const auto m = phase_masses(p, model_->phase);
+    return {m.begin(), m.end()};
+  }
+
+ private:
+  MultiphaseParams params_;
+  std::unique_ptr<StickyCloudsModel> model_;  // null for model none
+#ifdef MPSPH_HAVE_CUDA
+  std::unique_ptr<GpuStickyClouds> gpu_;  // null on the CPU backend and for model none
+#endif
+  CpuCloudScratch scratch_;
+  CpuCloudViscosityScratch viscosity_scratch_;
+  double interaction_ = 0.0;  // CPU backend: energy radiated (collisions) or dissipated
+                              // (viscosity) among the clouds in the last step
+  double formation_ = 0.0;    // CPU backend: thermal energy of the gas turned into clouds
+};
+
+std::unique_ptr<PhysicsModule> make_multiphase(const Config& cfg, const UnitSystem& units,
+                                               Backend backend) {
+  const bool cooling_integrates_u = cooling_params_from(cfg).kind != CoolingKind::None;
+  return std::make_unique<MultiphaseModule>(multiphase_params_from(cfg), units, backend,
+                                            cooling_integrates_u);
+}
+
+}  // namespace
+
+ModuleEntry multiphase_module_entry() {
+  return {"multiphase", add_multiphase_params, make_multiphase};
+}
+
+}  // namespace mpsph
