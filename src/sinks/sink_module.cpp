@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 
 #include "core/config.hpp"
 #include "core/error.hpp"
@@ -29,10 +30,12 @@ class SinkModule final : public PhysicsModule {
     kp_.G = units.G;
     kp_.eps_gas = grav.softening[kGas];
     kp_.kernel = grav.kernel;
-    if (params_.enabled() && backend == Backend::Gpu)
-      throw Error(
-          "sinks on the GPU backend are not built yet (sinks.model bate95 runs on the CPU "
-          "backend: run.device cpu)");
+    if (!params_.enabled() || backend == Backend::Cpu) return;
+#ifdef MPSPH_HAVE_CUDA
+    gpu_ = std::make_unique<GpuSinks>();
+#else
+    throw Error("sinks on the GPU need a build with CUDA");
+#endif
   }
 
   std::string section() const override { return "sinks"; }
