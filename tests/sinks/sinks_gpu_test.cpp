@@ -5,12 +5,18 @@
 // Bounds: both backends run the same double-precision functions on the same particles; they differ
 // in the last bits (FMA contraction on the device, float gravity sums in another order), which the
 // collapse amplifies over its ~60 steps. Formation is a threshold decision, so the test asks for
-// identical ids and formation rows, and for the sink states to agree to 1e-6 relative (masses:
-// sums of the same particle masses in the same order, 1e-12).
+// the same formation rows, and for the sink states to agree to 1e-6 relative (masses: sums of the
+// same particle masses in the same order, 1e-12). Sinks are paired by formation row and position,
+// not by id: the seed particle is the candidate of lowest potential, and in this symmetric sphere
+// the central candidates tie to round-off (H100, 2026-11-25: the CPU chose id 255, the GPU id 178,
+// both at |x| < 3e-9 at t = 0.448956, with the same mass 0.37037037037037129 at t = 1).
 #ifdef MPSPH_HAVE_CUDA
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -80,15 +86,38 @@ void compare(const std::string& scheme) {
   const auto c = read_sinks(dc), g = read_sinks(dg);
   REQUIRE(!c.empty());
   REQUIRE(c.size() == g.size());
+  std::set<long> used;
   for (const auto& [id, rc] : c) {
-    INFO("sink " << id);
-    REQUIRE(g.count(id));
-    const auto& rg = g.at(id);
+    INFO("CPU sink " << id);
+    // Its GPU partner: formed at the same row, nearest at formation, not taken by another.
+    long best = -1;
+    double best_d = 1e300;
+    for (const auto& [gid, rg] : g) {
+      if (used.count(gid) || rg.first.line != rc.first.line) continue;
+      double d2 = 0.0;
+      for (int k = 0; k < 3; ++k)
+        d2 += (rg.first.x[k] - rc.first.x[k]) * (rg.first.x[k] - rc.first.x[k]);
+      if (d2 < best_d) best_d = d2, best = gid;
+    }
+    REQUIRE(best >= 0);
+    used.insert(best);
+    const auto& rg = g.at(best);
     CHECK(rc.first.line == rg.first.line);  // formed at the same diagnostics row
-    CHECK(rel(rc.first.t, rg.first.t, 1.0) < 1e-9);
+    // The formation time is the step's time: the backends' time steps differ in the last bits
+    // and their sums by 3e-8 by t = 0.45 (global scheme, H100).
+    CHECK(rel(rc.first.t, rg.first.t, 1.0) < 1e-6);
     for (const auto* pair : {&rc.first, &rc.second}) {
       const Row& a = *pair;
       const Row& b = pair == &rc.first ? rg.first : rg.second;
+      double dx = 0, dv = 0;
+      for (int k = 0; k < 3; ++k)
+        dx = std::max(dx, std::fabs(a.x[k] - b.x[k])),
+        dv = std::max(dv, std::fabs(a.v[k] - b.v[k]));
+      std::printf(
+          "[gpu sinks] %s sink %ld/%ld row %s t %.9g: mass %.17g/%.17g, max |dx| %.3g, max |dv| "
+          "%.3g\n",
+          scheme.empty() ? "global" : "block", id, best, pair == &rc.first ? "first" : "last", a.t,
+          a.m, b.m, dx, dv);
       CHECK(rel(a.m, b.m, a.m) < 1e-12);
       for (int k = 0; k < 3; ++k) {
         CHECK(rel(a.x[k], b.x[k], 1.0) < 1e-6);  // R = 1
