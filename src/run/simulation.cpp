@@ -266,6 +266,7 @@ bool Simulation::run() {
   bool reached_end = false;
   const bool block = tstep_.scheme == TimestepScheme::Block;
   double rel_error = 0.0;  // at the last synchronisation point
+  bool stop_announced = false;
 
   while (true) {
     if (time_ >= run_.t_end * (1 - 1e-12)) {
@@ -297,6 +298,18 @@ bool Simulation::run() {
       if (!quiet_)
         progress.update(step_, time_, dt_, n_active, backend_->particle_count(), rel_error);
       if (now == kTicks) break;
+      // Checkpoints come at synchronisation points only: a stop asked for inside a block
+      // segment waits for its end, which can take a while in a collapse; say so at once.
+      if (g_stop_requested && !stop_announced) {
+        stop_announced = true;
+        char msg[200];
+        std::snprintf(msg, sizeof msg,
+                      "stop requested: finishing the current segment (to t = %.9g, the next "
+                      "synchronisation point) before the checkpoint",
+                      t0 + length);
+        if (!quiet_) progress.finish();
+        log(msg);
+      }
     }
     time_ = hits_output ? t_out : t0 + length;
     ++segment_;
