@@ -38,8 +38,12 @@ class SinkModule final : public PhysicsModule {
 #endif
   }
 
-  std::string section() const override { return "sinks"; }
-  std::string model() const override { return params_.enabled() ? "bate95" : "none"; }
+  std::string section() const override {
+    return "sinks";
+  }
+  std::string model() const override {
+    return params_.enabled() ? "bate95" : "none";
+  }
   std::vector<ModuleStage> stages() const override {
     if (!params_.enabled()) return {};
     return {{"sinks", Slot::AfterCorrect}, {"sinks.csv", Slot::Diagnostics}};
