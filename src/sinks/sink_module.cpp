@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "gravity/gravity_params.hpp"
+#include "setups/cloud_scales.hpp"
 #include "sinks/sink_csv.hpp"
 #include "sinks/sink_params.hpp"
 #include "sinks/sinks.hpp"
@@ -89,7 +90,7 @@ class SinkModule final : public PhysicsModule {
   void resolve_threshold(double m_max) {
     if (!(m_max > 0.0)) return;  // no gas: nothing can form
     kp_.rho_sink =
-        rho_sink_from_resolution(params_.sound_speed, kp_.G, params_.n_neighbours, m_max);
+        jeans_resolution_density(m_max, params_.n_neighbours, params_.sound_speed, kp_.G);
   }
 
   SinkParams params_;

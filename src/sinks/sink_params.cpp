@@ -1,6 +1,5 @@
 #include "sinks/sink_params.hpp"
 
-#include <cmath>
 #include <string>
 
 #include "core/config.hpp"
@@ -112,12 +111,6 @@ SinkParams sink_params_from(const Config& c) {
                 ": sinks.model bate95 needs a positive softening for sinks (type 5, the sixth "
                 "value of gravity.softening): it sets their time-step criterion");
   return p;
-}
-
-double rho_sink_from_resolution(double cs, double G, int n_neighbours, double m_p) {
-  const double pi5 = std::pow(M_PI, 5);
-  const double m_res = 2.0 * double(n_neighbours) * m_p;
-  return pi5 * std::pow(cs, 6) / (36.0 * G * G * G * m_res * m_res);
 }
 
 }  // namespace mpsph

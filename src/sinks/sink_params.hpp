@@ -16,7 +16,8 @@ enum class SinkKind { None, Bate95 };
 struct SinkParams {
   SinkKind kind = SinkKind::None;
   // Density threshold of creation (code density); 0 = from the resolution at the start of the run
-  // (rho_sink_from_resolution, with the EOS sound speed and the largest gas particle mass).
+  // (jeans_resolution_density of setups/cloud_scales.hpp: the Jeans mass falls to 2 N_B m_p there,
+  // Bate & Burkert 1997; with the EOS sound speed and the largest gas particle mass).
   double rho_sink = 0.0;
   double h_acc = 0.0;        // accretion radius (code length); required for bate95
   double r_crit = 0.0;       // no sink forms within r_crit of an existing sink; 0 = 2 h_acc
@@ -38,12 +39,5 @@ void add_sink_params(Schema& schema);
 // Reads the sinks section (and eos, sph.n_neighbours, gravity.enabled for the checks); throws
 // mpsph::Error naming the key when a value is inconsistent.
 SinkParams sink_params_from(const Config& cfg);
-
-// The density at which the Jeans mass M_J = pi^(5/2) c_s^3 / (6 G^(3/2) rho^(1/2)) (the mass of a
-// sphere of diameter lambda_J = (pi c_s^2/(G rho))^(1/2)) falls to the resolution limit
-// 2 N_B m_p of Bate & Burkert (1997, MNRAS 288, 1060):
-//   rho_sink = pi^5 c_s^6 / (36 G^3 (2 N_B m_p)^2).
-double rho_sink_from_resolution(double sound_speed, double G, int n_neighbours,
-                                double particle_mass);
 
 }  // namespace mpsph

@@ -9,6 +9,7 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "run/program_schema.hpp"
+#include "setups/cloud_scales.hpp"
 
 using namespace mpsph;
 
@@ -85,11 +86,11 @@ TEST_CASE("sink parameters: rho_sink from resolution puts the Jeans mass at 2 N_
           "[sinks][params]") {
   const double cs = 0.3, G = 2.0, m = 1e-3;
   const int nb = 50;
-  const double rho = rho_sink_from_resolution(cs, G, nb, m);
+  const double rho = jeans_resolution_density(m, nb, cs, G);
   // Jeans mass of a sphere of diameter lambda_J at that density.
   const double lambda = std::sqrt(M_PI * cs * cs / (G * rho));
   const double m_jeans = M_PI / 6.0 * rho * lambda * lambda * lambda;
   CHECK(m_jeans == Approx(2.0 * nb * m).epsilon(1e-12));
   // Halving the particle mass (twice the resolution) raises the threshold fourfold.
-  CHECK(rho_sink_from_resolution(cs, G, nb, 0.5 * m) == Approx(4.0 * rho).epsilon(1e-12));
+  CHECK(jeans_resolution_density(0.5 * m, nb, cs, G) == Approx(4.0 * rho).epsilon(1e-12));
 }
