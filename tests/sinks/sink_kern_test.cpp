@@ -6,6 +6,7 @@
 
 #include "catch.hpp"
 #include "core/rng.hpp"
+#include "sinks/sink_test_support.hpp"
 #include "sinks/sinks.hpp"
 #include "timestep/block_timeline_kern.hpp"
 
@@ -206,24 +207,6 @@ ParticleStore accretion_store() {
   return s;
 }
 
-struct Sums {
-  double mass = 0, pabs = 0, labs = 0;
-  Vec3d p{0, 0, 0}, l{0, 0, 0};
-};
-
-Sums sums(const ParticleStore& s) {
-  Sums t;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    t.mass += s.mass[i];
-    t.p += s.mass[i] * s.vel[i];
-    t.pabs += s.mass[i] * norm(s.vel[i]);
-    const Vec3d l = s.mass[i] * cross(s.pos[i], s.vel[i]) + s.spin[i];
-    t.l += l;
-    t.labs += norm(l);
-  }
-  return t;
-}
-
 }  // namespace
 
 TEST_CASE("sink accretion conserves mass, momentum and angular momentum (orbital + spin)",
@@ -238,7 +221,7 @@ TEST_CASE("sink accretion conserves mass, momentum and angular momentum (orbital
   const SinkStepResult r = sink_step(v, ActiveSet{}, Box{}, sp, 0.0);
   CHECK(r.created == 0);
   REQUIRE(r.accreted >= 10);
-  const Sums a = sums(before), b = sums(s);
+  const test::SinkTotals a = test::sink_totals(before), b = test::sink_totals(s);
   // Round-off: a few hundred merges, each exact to a few ulp of the largest term.
   CHECK(std::fabs(b.mass - a.mass) <= 1e-12 * a.mass);
   CHECK(norm(b.p - a.p) <= 1e-12 * a.pabs);

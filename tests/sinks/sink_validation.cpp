@@ -19,6 +19,7 @@
 #include "run/simulation_test_support.hpp"
 #include "run/step_backend.hpp"
 #include "setups/initial_conditions.hpp"
+#include "sinks/sink_test_support.hpp"
 #include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
 #include "timestep/block_timeline_kern.hpp"
@@ -44,24 +45,6 @@ std::string read_text(const std::string& path) {
   std::stringstream s;
   s << f.rdbuf();
   return s.str();
-}
-
-struct Totals {
-  double mass = 0, pabs = 0, labs = 0;
-  Vec3d p{0, 0, 0}, l{0, 0, 0};
-};
-
-Totals totals(const ParticleStore& s) {
-  Totals t;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    t.mass += s.mass[i];
-    t.p += s.mass[i] * s.vel[i];
-    t.pabs += s.mass[i] * norm(s.vel[i]);
-    const Vec3d l = s.mass[i] * cross(s.pos[i], s.vel[i]) + s.spin[i];
-    t.l += l;
-    t.labs += norm(l);
-  }
-  return t;
 }
 
 }  // namespace
@@ -105,7 +88,7 @@ TEST_CASE(
   };
   forces();
   double dt = b->timestep().dt;
-  const Totals t0 = totals(store);
+  const test::SinkTotals t0 = test::sink_totals(store);
   double t = 0.0, worst_dp = 0.0, worst_dl = 0.0, worst_dm = 0.0;
   long step = 0, first_sink_step = -1;
   std::size_t sink_steps = 0;
@@ -115,9 +98,9 @@ TEST_CASE(
     b->predict(kTicks);
     forces();
     b->correct(false);
-    const Totals before = totals(store);
+    const test::SinkTotals before = test::sink_totals(store);
     b->run_module_stage(*sinks, 0, t + dt, step);
-    const Totals after = totals(store);
+    const test::SinkTotals after = test::sink_totals(store);
     worst_dm = std::max(worst_dm, std::fabs(after.mass - before.mass) / before.mass);
     worst_dp = std::max(worst_dp, norm(after.p - before.p) / before.pabs);
     worst_dl = std::max(worst_dl, norm(after.l - before.l) / before.labs);
@@ -143,7 +126,7 @@ TEST_CASE(
   CHECK(worst_dp <= 1e-12);
   CHECK(worst_dl <= 1e-12);
   // Over the whole run the mass is exactly the initial one (removed particles carry 0).
-  const Totals t1 = totals(store);
+  const test::SinkTotals t1 = test::sink_totals(store);
   CHECK(std::fabs(t1.mass - t0.mass) <= 1e-12 * t0.mass);
   WARN("collapse: " << step << " steps, first sink at step " << first_sink_step << ", "
                     << counts[kSink] << " sinks of mass " << sink_mass << ", worst sink-stage "
