@@ -13,6 +13,7 @@
 #include "core/config.hpp"
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "core/number_format.hpp"
 
 namespace mpsph {
 
@@ -41,16 +42,10 @@ const char* cgs_name(const std::string& quantity) {
   return quantity == "length" ? "cm" : quantity == "mass" ? "g" : "cm/s";
 }
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 void check_scale(const char* what, double v) {
   if (!(std::isfinite(v) && v > 0))
     throw Error(std::string("unit system: ") + what + " unit must be positive and finite, got " +
-                fmt("%g", v));
+                format_number("%g", v));
 }
 
 // One code length in the largest astronomical unit in which it is at least 0.1 (pc -> 1 pc,
@@ -59,8 +54,8 @@ std::string natural_length(double cm) {
   const std::pair<const char*, double> scale[] = {
       {"Mpc", 1e6 * cgs::pc}, {"kpc", cgs::kpc}, {"pc", cgs::pc}, {"au", cgs::au}, {"km", 1e5}};
   for (const auto& [name, v] : scale)
-    if (cm >= 0.1 * v) return fmt("%.5g ", cm / v) + name;
-  return fmt("%.5g cm", cm);
+    if (cm >= 0.1 * v) return format_number("%.5g ", cm / v) + name;
+  return format_number("%.5g cm", cm);
 }
 
 // Likewise for time: pc/(km/s) -> 0.9778 Myr, kpc/(km/s) -> 0.9778 Gyr.
@@ -68,8 +63,8 @@ std::string natural_time(double s) {
   const std::pair<const char*, double> scale[] = {
       {"Gyr", cgs::Gyr}, {"Myr", cgs::Myr}, {"yr", cgs::year}};
   for (const auto& [name, v] : scale)
-    if (s >= 0.1 * v) return fmt("%.5g ", s / v) + name;
-  return fmt("%.5g s", s);
+    if (s >= 0.1 * v) return format_number("%.5g ", s / v) + name;
+  return format_number("%.5g s", s);
 }
 
 }  // namespace
@@ -84,11 +79,13 @@ std::string UnitSystem::describe() const {
   if (nbody)
     return "N-body units: G = 1; length, mass and velocity have no cgs scale (time unit = "
            "length/velocity)";
-  return "length 1 = " + fmt("%.5g", length_cgs) + " cm (" + natural_length(length_cgs) +
-         "), mass 1 = " + fmt("%.5g", mass_cgs) + " g (" + fmt("%.5g", mass_cgs / cgs::Msun) +
-         " Msun), velocity 1 = " + fmt("%.5g", velocity_cgs) + " cm/s (" +
-         fmt("%.5g", velocity_cgs / cgs::km_s) + " km/s), time 1 = " + fmt("%.5g", time_cgs()) +
-         " s (" + natural_time(time_cgs()) + "), G = " + fmt("%.6g", G);
+  return "length 1 = " + format_number("%.5g", length_cgs) + " cm (" + natural_length(length_cgs) +
+         "), mass 1 = " + format_number("%.5g", mass_cgs) + " g (" +
+         format_number("%.5g", mass_cgs / cgs::Msun) +
+         " Msun), velocity 1 = " + format_number("%.5g", velocity_cgs) + " cm/s (" +
+         format_number("%.5g", velocity_cgs / cgs::km_s) +
+         " km/s), time 1 = " + format_number("%.5g", time_cgs()) + " s (" +
+         natural_time(time_cgs()) + "), G = " + format_number("%.6g", G);
 }
 
 UnitSystem UnitSystem::nbody_units() {

@@ -6,6 +6,7 @@
 #include "core/config.hpp"
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "core/number_format.hpp"
 #include "core/param_format.hpp"
 #include "core/units.hpp"
 #include "setups/cloud_scales.hpp"
@@ -16,12 +17,6 @@ namespace mpsph {
 namespace {
 
 const char* const kWhen = "setup.type=boss_bodenheimer";
-
-std::string fmt(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
 
 }  // namespace
 
@@ -181,22 +176,23 @@ std::vector<std::string> boss_bodenheimer_summary(const BossBodenheimerParams& p
   const double g_cm3 = u.mass_cgs / std::pow(u.length_cgs, 3);
   std::vector<std::string> out;
   out.push_back("boss_bodenheimer: " + std::to_string(p.n) + " gas particles of " +
-                fmt("%.4g", m * u.mass_cgs / cgs::Msun) +
-                " Msun; M = " + fmt("%.5g", p.mass * u.mass_cgs / cgs::Msun) + " Msun, R = " +
-                fmt("%.5g", p.radius * u.length_cgs) + " cm, rho0 = " + fmt("%.4g", rho * g_cm3) +
-                " g/cm^3, Omega = " + fmt("%.4g", p.omega / u.time_cgs()) +
-                " rad/s, m = 2 amplitude " + fmt("%.3g", p.amplitude) +
-                " (particles shifted in azimuth)");
-  out.push_back("free-fall time t_ff = sqrt(3 pi/(32 G rho0)) = " + fmt("%.5g", t_ff) +
-                " code time = " + fmt("%.4g", t_ff * u.time_cgs()) + " s");
+                format_number("%.4g", m * u.mass_cgs / cgs::Msun) +
+                " Msun; M = " + format_number("%.5g", p.mass * u.mass_cgs / cgs::Msun) +
+                " Msun, R = " + format_number("%.5g", p.radius * u.length_cgs) +
+                " cm, rho0 = " + format_number("%.4g", rho * g_cm3) + " g/cm^3, Omega = " +
+                format_number("%.4g", p.omega / u.time_cgs()) + " rad/s, m = 2 amplitude " +
+                format_number("%.3g", p.amplitude) + " (particles shifted in azimuth)");
+  out.push_back("free-fall time t_ff = sqrt(3 pi/(32 G rho0)) = " + format_number("%.5g", t_ff) +
+                " code time = " + format_number("%.4g", t_ff * u.time_cgs()) + " s");
   out.push_back("alpha = 3/2 M c_s^2/|W| = " +
-                fmt("%.4g", isothermal_thermal_energy(p.mass, c_s) / std::fabs(w)) +
-                " (c_s = " + fmt("%.4g", c_s * u.velocity_cgs / cgs::km_s) +
-                " km/s), beta = E_rot/|W| = " + fmt("%.4g", e_rot / std::fabs(w)));
-  out.push_back("Jeans resolution limit (M_J = 2 N_B m, Bate & Burkert 1997): rho = " +
-                fmt("%.4g", rho_j) + " code density = " + fmt("%.4g", rho_j * g_cm3) +
-                " g/cm^3; h there = " + fmt("%.4g", smoothing_length_at(rho_j, m, n_neighbours)) +
-                " code length");
+                format_number("%.4g", isothermal_thermal_energy(p.mass, c_s) / std::fabs(w)) +
+                " (c_s = " + format_number("%.4g", c_s * u.velocity_cgs / cgs::km_s) +
+                " km/s), beta = E_rot/|W| = " + format_number("%.4g", e_rot / std::fabs(w)));
+  out.push_back(
+      "Jeans resolution limit (M_J = 2 N_B m, Bate & Burkert 1997): rho = " +
+      format_number("%.4g", rho_j) + " code density = " + format_number("%.4g", rho_j * g_cm3) +
+      " g/cm^3; h there = " + format_number("%.4g", smoothing_length_at(rho_j, m, n_neighbours)) +
+      " code length");
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "core/config.hpp"
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "core/number_format.hpp"
 #include "core/param_format.hpp"
 #include "core/units.hpp"
 #include "setups/cloud_scales.hpp"
@@ -16,12 +17,6 @@ namespace mpsph {
 namespace {
 
 const char* const kWhen = "setup.type=cloud_collision";
-
-std::string fmt(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
 
 // A 3-vector key (list of three doubles), scaled by `scale`.
 Vec3d vector_key(const Config& c, const std::string& path, double scale) {
@@ -305,29 +300,33 @@ std::vector<std::string> cloud_collision_summary(const CloudCollisionParams& p, 
   const double h_j = smoothing_length_at(rho_j, m, n_neighbours);
   const double g_cm3 = u.mass_cgs / std::pow(u.length_cgs, 3);
   std::vector<std::string> out;
+  out.push_back("cloud_collision: 2 clouds x " + std::to_string(p.n_per_cloud) +
+                " gas particles of " + format_number("%.4g", m / msun) +
+                " Msun; each M = " + format_number("%.5g", p.cloud_mass / msun) +
+                " Msun, R = " + format_number("%.4g", p.cloud_radius / pc) +
+                " pc, rho ~ 1/r, centres (" + format_number("%.4g", cloud_centre(p, 0).x / pc) +
+                ", " + format_number("%.4g", cloud_centre(p, 0).y / pc) + ") and (" +
+                format_number("%.4g", cloud_centre(p, 1).x / pc) + ", " +
+                format_number("%.4g", cloud_centre(p, 1).y / pc) + ") pc, relative speed " +
+                format_number("%.4g", p.relative_speed / kms) + " km/s along x");
+  out.push_back("cloud free-fall time t_ff = sqrt(3 pi/(32 G rho_mean)) = " +
+                format_number("%.5g", t_ff) + " code time = " + format_number("%.4g", t_ff / myr) +
+                " Myr (3 t_ff = " + format_number("%.5g", 3 * t_ff) +
+                " code time); crossing time 2R/v_rel = " +
+                format_number("%.4g", 2 * p.cloud_radius / p.relative_speed / myr) + " Myr");
   out.push_back(
-      "cloud_collision: 2 clouds x " + std::to_string(p.n_per_cloud) + " gas particles of " +
-      fmt("%.4g", m / msun) + " Msun; each M = " + fmt("%.5g", p.cloud_mass / msun) +
-      " Msun, R = " + fmt("%.4g", p.cloud_radius / pc) + " pc, rho ~ 1/r, centres (" +
-      fmt("%.4g", cloud_centre(p, 0).x / pc) + ", " + fmt("%.4g", cloud_centre(p, 0).y / pc) +
-      ") and (" + fmt("%.4g", cloud_centre(p, 1).x / pc) + ", " +
-      fmt("%.4g", cloud_centre(p, 1).y / pc) + ") pc, relative speed " +
-      fmt("%.4g", p.relative_speed / kms) + " km/s along x");
-  out.push_back("cloud free-fall time t_ff = sqrt(3 pi/(32 G rho_mean)) = " + fmt("%.5g", t_ff) +
-                " code time = " + fmt("%.4g", t_ff / myr) + " Myr (3 t_ff = " +
-                fmt("%.5g", 3 * t_ff) + " code time); crossing time 2R/v_rel = " +
-                fmt("%.4g", 2 * p.cloud_radius / p.relative_speed / myr) + " Myr");
-  out.push_back(
-      "each cloud: W = -2/3 G M^2/R = " + fmt("%.5g", w) +
-      " code energy, E_th/|W| = 3/2 M c_s^2/|W| = " + fmt("%.4g", e_th / std::fabs(w)) +
-      " (c_s = " + fmt("%.4g", c_s / kms) + " km/s), E_rot/|W| = " + fmt("%.4g", beta1) + " and " +
-      fmt("%.4g", beta2) + ", bulk E_kin/|W| = " +
-      fmt("%.4g", 0.125 * p.cloud_mass * p.relative_speed * p.relative_speed / std::fabs(w)));
-  out.push_back(
-      "Jeans resolution limit (M_J = 2 N_B m, Bate & Burkert 1997): rho = " + fmt("%.4g", rho_j) +
-      " code density = " + fmt("%.4g", rho_j * g_cm3) + " g/cm^3 (mean cloud density " +
-      fmt("%.4g", rho) + "); h there = " + fmt("%.4g", h_j) +
-      " code length: a gravity softening matched to the resolution (it scales as 1/N)");
+      "each cloud: W = -2/3 G M^2/R = " + format_number("%.5g", w) +
+      " code energy, E_th/|W| = 3/2 M c_s^2/|W| = " + format_number("%.4g", e_th / std::fabs(w)) +
+      " (c_s = " + format_number("%.4g", c_s / kms) +
+      " km/s), E_rot/|W| = " + format_number("%.4g", beta1) + " and " +
+      format_number("%.4g", beta2) + ", bulk E_kin/|W| = " +
+      format_number("%.4g",
+                    0.125 * p.cloud_mass * p.relative_speed * p.relative_speed / std::fabs(w)));
+  out.push_back("Jeans resolution limit (M_J = 2 N_B m, Bate & Burkert 1997): rho = " +
+                format_number("%.4g", rho_j) + " code density = " +
+                format_number("%.4g", rho_j * g_cm3) + " g/cm^3 (mean cloud density " +
+                format_number("%.4g", rho) + "); h there = " + format_number("%.4g", h_j) +
+                " code length: a gravity softening matched to the resolution (it scales as 1/N)");
   return out;
 }
 
