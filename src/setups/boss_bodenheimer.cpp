@@ -10,7 +10,7 @@
 #include "core/param_format.hpp"
 #include "core/units.hpp"
 #include "setups/cloud_scales.hpp"
-#include "sph/eos_params.hpp"
+#include "setups/molecular_cloud_inputs.hpp"
 
 namespace mpsph {
 
@@ -138,23 +138,15 @@ void add_boss_bodenheimer_params(Schema& s) {
 }
 
 BossBodenheimerParams boss_bodenheimer_params_from(const Config& c) {
-  const UnitSystem units = UnitSystem::from_config(c);
-  if (units.nbody)
-    throw Error(c.origin("setup.type") +
-                ": setup.type = boss_bodenheimer needs physical units (units.system: physical, "
-                "e.g. length: pc, mass: Msun, velocity: km/s)");
-  const EosParams eos = eos_params_from(c);
-  if (eos.kind == EosKind::Adiabatic)
-    throw Error(c.origin("setup.type") +
-                ": setup.type = boss_bodenheimer needs a non-adiabatic eos.type (isothermal, "
-                "barotropic or piecewise): the cloud's temperature is the EOS's");
+  const MolecularCloudInputs in = molecular_cloud_inputs(c, "boss_bodenheimer");
+  const UnitSystem& units = in.units;
   BossBodenheimerParams p;
   p.n = std::size_t(c.get_int("setup.n_particles"));
   p.mass = c.get_double("setup.mass") * cgs::Msun / units.mass_cgs;
   p.radius = c.get_double("setup.radius") / units.length_cgs;
   p.omega = c.get_double("setup.omega") * units.time_cgs();
   p.amplitude = c.get_double("setup.perturbation");
-  p.u = eos.sound_speed * eos.sound_speed / (eos.gamma - 1.0);
+  p.u = in.u0;
   p.sampling = ball_sampling_from_name(c.get_string("setup.sampling"));
   p.seed = uint64_t(c.get_int("setup.seed"));
   if (p.sampling == BallSampling::Glass)

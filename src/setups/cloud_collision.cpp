@@ -10,7 +10,7 @@
 #include "core/param_format.hpp"
 #include "core/units.hpp"
 #include "setups/cloud_scales.hpp"
-#include "sph/eos_params.hpp"
+#include "setups/molecular_cloud_inputs.hpp"
 
 namespace mpsph {
 
@@ -240,16 +240,8 @@ void add_cloud_collision_params(Schema& s) {
 }
 
 CloudCollisionParams cloud_collision_params_from(const Config& c) {
-  const UnitSystem units = UnitSystem::from_config(c);
-  if (units.nbody)
-    throw Error(c.origin("setup.type") +
-                ": setup.type = cloud_collision needs physical units (units.system: physical, "
-                "e.g. length: pc, mass: Msun, velocity: km/s)");
-  const EosParams eos = eos_params_from(c);
-  if (eos.kind == EosKind::Adiabatic)
-    throw Error(c.origin("setup.type") +
-                ": setup.type = cloud_collision needs a non-adiabatic eos.type (isothermal, "
-                "barotropic or piecewise): the clouds' temperature is the EOS's");
+  const MolecularCloudInputs in = molecular_cloud_inputs(c, "cloud_collision");
+  const UnitSystem& units = in.units;
   const double length = cgs::pc / units.length_cgs;
   const double velocity = cgs::km_s / units.velocity_cgs;
   CloudCollisionParams p;
@@ -274,7 +266,7 @@ CloudCollisionParams cloud_collision_params_from(const Config& c) {
       (k == 0 ? p.omega_1 : p.omega_2) = (w / norm(axis)) * axis;
     }
   }
-  p.u = eos.sound_speed * eos.sound_speed / (eos.gamma - 1.0);
+  p.u = in.u0;
   p.sampling = ball_sampling_from_name(c.get_string("setup.sampling"));
   p.seed = uint64_t(c.get_int("setup.seed"));
   if (p.sampling == BallSampling::Glass)
