@@ -56,6 +56,10 @@ enum TypeMask : unsigned {
   X(spin,     Vec3d,    "Spin",                (UnitDim{1, 1, 1}),  Persistence::Kept,    SinksOnly, "angular momentum of the accreted gas about the sink (orbital, at accretion)") \
   X(accreted_mass, double, "AccretedMass",     (UnitDim{0, 1, 0}),  Persistence::Kept,    SinksOnly, "mass the sink accreted since it formed (its first particle not counted)") \
   X(formation_time, double, "FormationTime",   (UnitDim{1, 0, -1}), Persistence::Kept,    SinksOnly, "time the sink formed") \
+  /* --- stars (types 3 initial, 4 formed in the run; src/starform/, docs/starform.md) --- */       \
+  X(birth_time, double, "BirthTime",           (UnitDim{1, 0, -1}), Persistence::Kept,    StarsOnly, "time the star's population formed (initial stars: from the ICs, else 0)") \
+  X(initial_mass, double, "InitialMass",       (UnitDim{0, 1, 0}),  Persistence::Kept,    StarsOnly, "mass of the stellar population at birth (its SSP returns mass per unit of it)") \
+  X(birth_z,  double,   "Metallicity",         (UnitDim{0, 0, 0}),  Persistence::Kept,    StarsOnly, "total metal mass fraction of the gas the star formed from (sets its SSP lifetimes and yields)") \
   X(galaxy_id, int32_t, "GalaxyID",            (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "galaxy the particle was set up in (disk_galaxy: 1; merger: 1 or 2; 0 = not set)") \
   /* --- particle creation requests (run/particle_changes.hpp), applied by the next order stage --- */ \
   X(spawn_mass, double, "",                    (UnitDim{0, 1, 0}),  Persistence::Kept,    AllTypes, "mass of a new particle this one gives birth to at the next order stage (0 = none)") \

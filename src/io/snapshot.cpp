@@ -17,8 +17,9 @@ namespace {
 
 // Datasets every snapshot carries (where the field applies to the type).
 constexpr const char* kAlwaysWritten[] = {
-    "Coordinates", "Velocities",      "Masses", "ParticleIDs",  "InternalEnergy",
-    "Density",     "SmoothingLength", "Spin",   "AccretedMass", "FormationTime"};
+    "Coordinates", "Velocities",      "Masses",     "ParticleIDs",  "InternalEnergy",
+    "Density",     "SmoothingLength", "Spin",       "AccretedMass", "FormationTime",
+    "BirthTime",   "InitialMass",     "Metallicity"};
 
 bool always_written(const std::string& name) {
   return std::find(std::begin(kAlwaysWritten), std::end(kAlwaysWritten), name) !=
