@@ -5,6 +5,7 @@ set -euo pipefail
 
 PKGS=(build-essential cmake ninja-build pkg-config
       libhdf5-dev libyaml-cpp-dev libnanoflann-dev catch2
+      libopenmpi-dev openmpi-bin
       python3 python3-numpy python3-h5py python3-matplotlib python3-yt)
 
 missing=()

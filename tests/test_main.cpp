@@ -1,5 +1,6 @@
 // main() for the Catch2 test executables, v2 and v3 alike. The GPU executable exits with 77
-// (ctest: skipped) when this build has no CUDA backend or the machine has no GPU.
+// (ctest: skipped) when this build has no CUDA backend or the machine has no GPU. The MPI
+// executable (run by mpiexec) initialises MPI around the session.
 #if MPSPH_CATCH2_MAJOR >= 3  // set by tests/CMakeLists.txt from the Catch2 package found
 #include <catch2/catch_session.hpp>
 #else
@@ -8,6 +9,10 @@
 #endif
 
 #include <cstdio>
+
+#ifdef MPSPH_MPI_TEST_MAIN
+#include <mpi.h>
+#endif
 
 #include "io/hdf5_handles.hpp"
 #include "run/device.hpp"
@@ -24,5 +29,14 @@ int main(int argc, char* argv[]) {
   }
   std::printf("GPU: %s\n", gpu.name.c_str());
 #endif
+#ifdef MPSPH_MPI_TEST_MAIN
+  // Every rank runs every test case (they are collective); the run fails when any rank fails.
+  MPI_Init(&argc, &argv);
+  int failed = Catch::Session().run(argc, argv) != 0;
+  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return failed;
+#else
   return Catch::Session().run(argc, argv);
+#endif
 }

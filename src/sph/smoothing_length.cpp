@@ -47,11 +47,13 @@ bool within_previous_h(const ParticleStore& store, const Box& box, const SphNeig
 }  // namespace
 
 void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphParams& params,
-                               SphNeighbours& nb, const ActiveSet& active) {
+                               SphNeighbours& nb, const ActiveSet& active,
+                               std::vector<double>* next_distance) {
   const std::size_t n = store.n_gas();
   const std::size_t n_b = static_cast<std::size_t>(params.n_neighbours);
   const std::size_t k = n_b + 1;  // d_{N+1} is needed too
   if (n == 0) {
+    if (next_distance) next_distance->clear();
     nb.build_tree(store, box, 0.0);
     return;
   }
@@ -162,6 +164,10 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
         count += norm2(min_image(store.pos[i] - store.pos[j], box)) < s_i;
       store.nngb[i] = count;
     }
+  }
+  if (next_distance) {
+    next_distance->assign(n, 0.0);
+    for (const uint32_t i : act) (*next_distance)[i] = std::sqrt(d2_out[i]);
   }
   nb.set_candidates(k, std::move(knn), std::move(covered_h));
 }

@@ -13,6 +13,8 @@
 // store.nngb[i] is always the true count of gas j (self included) with r_ij < 2 h_i.
 #pragma once
 
+#include <vector>
+
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
 #include "sph/neighbour_search.hpp"
@@ -29,7 +31,12 @@ namespace mpsph {
 // smallest edge of a periodic box.
 // Smoothing lengths of the active gas particles (all by default); the tree is rebuilt over all gas
 // at the current positions.
+// next_distance (optional): set to size n_gas with d_{N+1}, the canonical distance of the
+// (N_B+1)-th nearest gas particle, for each active particle (0 for the others). A caller that
+// holds only part of the gas (an MPI rank with its halo, parallel/sph_halo.hpp) knows from it
+// that h_i is exact when every gas particle within max(d_{N+1}, 2 h_i) of i is present.
 void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphParams& params,
-                               SphNeighbours& nb, const ActiveSet& active = {});
+                               SphNeighbours& nb, const ActiveSet& active = {},
+                               std::vector<double>* next_distance = nullptr);
 
 }  // namespace mpsph

@@ -1,6 +1,7 @@
 // The layering of src/ (docs/architecture.md): core is the foundation and includes nothing above
 // it; the physics and I/O folders include core and each other but never the run layer or the CLI;
-// the run layer never includes the CLI. Every quoted #include of every source file is checked.
+// the run layer never includes the CLI; the MPI layer (parallel/) includes core and physics and
+// is included by run/ and app/ only. Every quoted #include of every source file is checked.
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -30,16 +31,23 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"multiphase", physics},
       {"starform", physics},
       {"sinks", physics},
+      // The MPI layer drives the physics passes across ranks; only run/ and app/ may use it.
+      {"parallel",
+       [] {
+         auto s = physics;
+         s.insert("parallel");
+         return s;
+       }()},
       {"run",
        [] {
          auto s = physics;
-         s.insert("run");
+         s.insert({"run", "parallel"});
          return s;
        }()},
       {"app",
        [] {
          auto s = physics;
-         s.insert({"run", "app"});
+         s.insert({"run", "app", "parallel"});
          return s;
        }()},
   };

@@ -1,0 +1,173 @@
+#include "parallel/distributed_sph.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "core/active_set.hpp"
+#include "core/constants.hpp"
+#include "core/error.hpp"
+#include "parallel/domain_decomposition.hpp"
+#include "parallel/particle_exchange.hpp"
+#include "parallel/sph_halo.hpp"
+#include "sph/density.hpp"
+#include "sph/force.hpp"
+#include "sph/neighbour_search.hpp"
+#include "sph/smoothing_length.hpp"
+
+namespace mpsph {
+
+namespace {
+
+// Rounds of the smoothing-length halo before giving up: each round widens the radius of every
+// particle it could not finish to 1.25 x an upper bound of what it needs, so two rounds settle
+// all but pathological cases.
+constexpr int kMaxHaloRounds = 16;
+
+// Runs f; an mpsph::Error on any rank becomes an Error on every rank (no rank is left waiting in
+// a collective call).
+template <class F>
+void on_every_rank(const MpiComm& comm, F&& f) {
+  std::string err;
+  try {
+    f();
+  } catch (const Error& e) {
+    err = e.what();
+  }
+  if (comm.any(!err.empty()))
+    throw Error(err.empty() ? std::string("sph: failed on another rank (its message says why)")
+                            : err);
+}
+
+// Search radius for particles without a smoothing length yet: 1.25 x the radius holding N_B + 1
+// particles at this rank's mean gas density (0 when the rank's gas spans no volume).
+double first_radius(const ParticleStore& store, std::size_t n_gas, std::size_t k) {
+  if (n_gas == 0) return 0.0;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  Vec3d lo{inf, inf, inf}, hi{-inf, -inf, -inf};
+  for (std::size_t i = 0; i < n_gas; ++i) {
+    const Vec3d& x = store.pos[i];
+    lo = {std::min(lo.x, x.x), std::min(lo.y, x.y), std::min(lo.z, x.z)};
+    hi = {std::max(hi.x, x.x), std::max(hi.y, x.y), std::max(hi.z, x.z)};
+  }
+  const double volume = (hi.x - lo.x) * (hi.y - lo.y) * (hi.z - lo.z);
+  if (!(volume > 0.0)) return 0.0;
+  return 1.25 * std::cbrt(3.0 * double(k) * volume / (4.0 * cgs::kPi * double(n_gas)));
+}
+
+// Receives the ghosts of `plan` with `fields` after the store's n_local particles and orders the
+// gas as one process would.
+GhostLayout insert_ghosts(ParticleStore& store, std::size_t n_local, const ExchangePlan& plan,
+                          const FieldSet& fields, const Box& box, const KeyCube& cube,
+                          const MpiComm& comm) {
+  store.resize(n_local + plan.n_recv());
+  std::vector<std::size_t> slot(plan.n_recv());
+  std::iota(slot.begin(), slot.end(), n_local);
+  exchange_fields(store, plan, fields, store, slot, comm);
+  return order_with_ghosts(store, n_local, box, cube);
+}
+
+ActiveSet active_set(const std::vector<uint32_t>& index) {
+  ActiveSet a;
+  a.index = index.data();
+  a.n = a.n_gas = index.size();
+  return a;
+}
+
+}  // namespace
+
+DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box,
+                                            const SphParams& sph, const EosParams& eos,
+                                            const MpiComm& comm) {
+  DistributedSphReport rep;
+  const std::size_t n_local = store.size();
+  const std::size_t n_gl = store.n_gas();
+  rep.n_local_gas = n_gl;
+  const std::size_t k = std::size_t(sph.n_neighbours) + 1;
+  const uint64_t n_gas_total = comm.sum(uint64_t(n_gl));
+  if (n_gas_total < k)
+    throw Error("sph.n_neighbours = " + std::to_string(sph.n_neighbours) + " needs at least " +
+                std::to_string(k) + " gas particles; there are " + std::to_string(n_gas_total));
+  const KeyCube cube = global_key_cube(store, box, comm);
+
+  // --- 1. smoothing lengths --------------------------------------------------------------------
+  const double guess = first_radius(store, n_gl, k);
+  std::vector<double> radius(n_gl);
+  for (std::size_t i = 0; i < n_gl; ++i)
+    radius[i] = store.h[i] > 0.f ? 2.5 * double(store.h[i]) : guess;
+  std::vector<uint8_t> todo(n_gl, 1);
+  const FieldSet h_fields{{"pos", "id", "type"}};
+  for (int round = 1;; ++round) {
+    if (round > kMaxHaloRounds)
+      throw Error("sph: the smoothing-length halo did not settle in " +
+                  std::to_string(kMaxHaloRounds) + " rounds");
+    rep.h_rounds = round;
+    const ExchangePlan plan =
+        make_exchange_plan(halo_members(store, n_gl, radius, {}, box, comm), comm);
+    const GhostLayout lay = insert_ghosts(store, n_local, plan, h_fields, box, cube, comm);
+    rep.ghosts_h = plan.n_recv();
+    std::vector<uint32_t> act;
+    for (std::size_t i = 0; i < n_gl; ++i)
+      if (todo[i]) act.push_back(uint32_t(lay.local_slot[i]));
+    std::sort(act.begin(), act.end());
+    // Fewer gas particles at hand than one neighbourhood: widen before searching.
+    const bool short_of_gas = store.n_gas() < k;
+    std::vector<double> next;
+    on_every_rank(comm, [&] {
+      if (!act.empty() && !short_of_gas) {
+        SphNeighbours nb;
+        compute_smoothing_lengths(store, box, sph, nb, active_set(act), &next);
+      }
+    });
+    std::vector<double> need(n_gl, 0.0);
+    if (!short_of_gas)
+      for (std::size_t i = 0; i < n_gl; ++i)
+        if (todo[i]) {
+          const std::size_t s = lay.local_slot[i];
+          need[i] = std::max(next[s], 2.0 * double(store.h[s]));
+        }
+    remove_ghosts(store, lay);
+    bool more = false;
+    for (std::size_t i = 0; i < n_gl; ++i) {
+      if (!todo[i]) continue;
+      if (short_of_gas)
+        radius[i] = radius[i] > 0.0 ? 2.0 * radius[i] : cube.edge;
+      else if (need[i] > radius[i])
+        radius[i] = 1.25 * need[i];
+      else
+        todo[i] = 0;
+      more = more || todo[i];
+    }
+    if (!comm.any(more)) break;
+  }
+
+  // --- 2. density, EOS, forces -----------------------------------------------------------------
+  std::vector<double> support(n_gl);
+  for (std::size_t i = 0; i < n_gl; ++i) support[i] = 2.0 * double(store.h[i]);
+  const ExchangePlan plan =
+      make_exchange_plan(halo_members(store, n_gl, support, support, box, comm), comm);
+  const GhostLayout lay = insert_ghosts(
+      store, n_local, plan, FieldSet{{"pos", "vel", "mass", "id", "type", "h"}}, box, cube, comm);
+  rep.ghosts_pairs = plan.n_recv();
+  const ActiveSet act = active_set(lay.local_gas);
+  SphNeighbours nb;
+  on_every_rank(comm, [&] {
+    if (lay.local_gas.empty()) return;
+    nb.build_tree(store, box, 0.0);
+    compute_density(store, box, sph, nb, act);
+    prepare_force(store, eos, sph, act);
+  });
+  // What force_particle() reads of a neighbour, from the ghosts' owners.
+  exchange_fields(store, plan, FieldSet{{"rho", "pressure", "csound", "balsara"}}, store,
+                  lay.ghost_slot, comm, &lay.local_slot);
+  on_every_rank(comm, [&] {
+    if (!lay.local_gas.empty()) compute_sph_forces(store, box, sph, nb, act);
+  });
+  remove_ghosts(store, lay);
+  return rep;
+}
+
+}  // namespace mpsph

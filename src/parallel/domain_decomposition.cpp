@@ -1,0 +1,159 @@
+#include "parallel/domain_decomposition.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+#include "core/morton.hpp"
+#include "parallel/particle_exchange.hpp"
+
+namespace mpsph {
+
+KeyCube global_key_cube(const ParticleStore& store, const Box& box, const MpiComm& comm) {
+  KeyCube c;
+  if (box.periodic) {
+    c.lo = box.lo;
+    c.edge = std::max({box.size.x, box.size.y, box.size.z});
+    return c;
+  }
+  // The same cube as core/particle_order.cpp builds from all particles of one process.
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> lo(3, inf), neg_hi(3, inf);
+  for (const Vec3d& x : store.pos) {
+    lo[0] = std::min(lo[0], x.x), lo[1] = std::min(lo[1], x.y), lo[2] = std::min(lo[2], x.z);
+    neg_hi[0] = std::min(neg_hi[0], -x.x), neg_hi[1] = std::min(neg_hi[1], -x.y);
+    neg_hi[2] = std::min(neg_hi[2], -x.z);
+  }
+  std::vector<double> both = {lo[0], lo[1], lo[2], neg_hi[0], neg_hi[1], neg_hi[2]};
+  comm.min(both);
+  c.lo = {both[0], both[1], both[2]};
+  c.edge = std::max({-both[3] - both[0], -both[4] - both[1], -both[5] - both[2]});
+  if (!(c.edge > 0.0)) c.edge = 1.0;
+  return c;
+}
+
+std::vector<uint64_t> sfc_keys(const ParticleStore& store, const Box& box, const KeyCube& cube) {
+  std::vector<uint64_t> keys(store.size());
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(keys.size());
+#pragma omp parallel for
+  for (std::ptrdiff_t i = 0; i < n; ++i)
+    keys[i] = morton_key(wrap_position(store.pos[i], box), cube.lo, cube.edge);
+  return keys;
+}
+
+int DomainCuts::owner(uint64_t key) const {
+  return int(std::upper_bound(begin.begin(), begin.end(), key) - begin.begin()) - 1;
+}
+
+namespace {
+
+double weight_of(const std::vector<double>& weights, std::size_t i) {
+  return weights.empty() ? 1.0 : weights[i];
+}
+
+}  // namespace
+
+DomainCuts balanced_cuts(const std::vector<uint64_t>& keys, const std::vector<double>& weights,
+                         const MpiComm& comm) {
+  const int p = comm.size();
+  const std::size_t n = keys.size();
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  std::vector<uint64_t> sorted(n);
+  std::vector<double> prefix(n + 1, 0.0);  // weight of the first k sorted keys
+  for (std::size_t k = 0; k < n; ++k) {
+    sorted[k] = keys[order[k]];
+    prefix[k + 1] = prefix[k] + weight_of(weights, order[k]);
+  }
+  const double total = comm.sum(prefix[n]);
+
+  // Cut r (1 <= r < P): the smallest key c with W(keys < c) >= r W / P. Bisection on [lo, hi]
+  // with W(< hi) >= target and W(< c) < target for every c < lo; 64 halvings close any 63-bit
+  // interval, so every rank makes the same number of collective calls.
+  std::vector<uint64_t> lo(p, 0), hi(p, kKeyEnd);
+  std::vector<double> below(p);
+  for (int iter = 0; iter < 64; ++iter) {
+    std::vector<uint64_t> mid(p);
+    for (int r = 1; r < p; ++r) {
+      mid[r] = lo[r] + (hi[r] - lo[r]) / 2;
+      below[r] = prefix[std::lower_bound(sorted.begin(), sorted.end(), mid[r]) - sorted.begin()];
+    }
+    below[0] = 0.0;
+    comm.sum(below);
+    for (int r = 1; r < p; ++r) {
+      if (lo[r] == hi[r]) continue;
+      if (below[r] >= total * double(r) / double(p))
+        hi[r] = mid[r];
+      else
+        lo[r] = mid[r] + 1;
+    }
+  }
+  DomainCuts cuts;
+  cuts.begin.assign(p + 1, 0);
+  for (int r = 1; r < p; ++r) cuts.begin[r] = lo[r];
+  cuts.begin[p] = kKeyEnd;
+  // Sums of doubles may round differently on different ranks: rank 0's cuts are everyone's.
+  comm.broadcast(cuts.begin, 0);
+  return cuts;
+}
+
+std::vector<double> rank_loads(const std::vector<uint64_t>& keys,
+                               const std::vector<double>& weights, const DomainCuts& cuts,
+                               const MpiComm& comm) {
+  std::vector<double> loads(comm.size(), 0.0);
+  for (std::size_t i = 0; i < keys.size(); ++i) loads[cuts.owner(keys[i])] += weight_of(weights, i);
+  comm.sum(loads);
+  return loads;
+}
+
+double load_imbalance(const std::vector<double>& loads) {
+  if (loads.empty()) return 0.0;
+  const double mean = std::accumulate(loads.begin(), loads.end(), 0.0) / double(loads.size());
+  if (!(mean > 0.0)) return 0.0;
+  return *std::max_element(loads.begin(), loads.end()) / mean - 1.0;
+}
+
+std::vector<double> sph_cost_weights(const ParticleStore& store) {
+  std::vector<double> w(store.size(), 1.0);
+  for (std::size_t i = 0; i < store.size(); ++i)
+    if (store.type[i] == kGas && store.nngb[i] > 0) w[i] = 1.0 + double(store.nngb[i]);
+  return w;
+}
+
+DecompositionReport DomainDecomposition::update(ParticleStore& store, const Box& box,
+                                                const std::vector<double>& weights,
+                                                const MpiComm& comm) {
+  DecompositionReport rep;
+  std::vector<double> now(comm.size(), 0.0);
+  for (std::size_t i = 0; i < store.size(); ++i) now[comm.rank()] += weight_of(weights, i);
+  comm.sum(now);
+  rep.imbalance_before = load_imbalance(now);
+
+  std::vector<uint64_t> keys;
+  std::vector<double> loads;
+  rep.recut = !has_cuts();
+  if (!rep.recut) {
+    keys = sfc_keys(store, box, cube_);
+    loads = rank_loads(keys, weights, cuts_, comm);
+    rep.recut = load_imbalance(loads) > params_.max_imbalance;
+  }
+  if (rep.recut) {
+    cube_ = global_key_cube(store, box, comm);
+    keys = sfc_keys(store, box, cube_);
+    cuts_ = balanced_cuts(keys, weights, comm);
+    loads = rank_loads(keys, weights, cuts_, comm);
+  }
+  rep.imbalance = load_imbalance(loads);
+
+  std::vector<int> dest(store.size());
+  for (std::size_t i = 0; i < store.size(); ++i) {
+    dest[i] = cuts_.owner(keys[i]);
+    rep.sent += dest[i] != comm.rank();
+  }
+  migrate_particles(store, dest, comm);
+  return rep;
+}
+
+}  // namespace mpsph

@@ -1,0 +1,98 @@
+// Space-filling-curve domain decomposition (docs/mpi.md): the 63-bit Morton keys of the order
+// stage (core/morton.hpp), computed in one key cube common to all ranks, are cut into one
+// contiguous key range per rank so that every rank carries the same total cost (sum of the
+// per-particle weights), as in GADGET-4 and cornerstone (SPH-EXA).
+//
+// The cuts are exact: each cut is the smallest key below which the global cumulative weight
+// reaches r W / P, found by a bisection on the key value in which every step sums the local
+// weights below the candidate keys (binary search in the sorted local keys) over all ranks. With
+// distinct keys every rank's load then differs from W / P by less than the largest single weight.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/box.hpp"
+#include "core/particle_store.hpp"
+#include "core/vec3.hpp"
+#include "parallel/mpi_comm.hpp"
+
+namespace mpsph {
+
+// One past the largest 63-bit Morton key.
+constexpr uint64_t kKeyEnd = uint64_t(1) << 63;
+
+// The cube the keys are computed in: [lo, lo + edge)^3.
+struct KeyCube {
+  Vec3d lo{0, 0, 0};
+  double edge = 1.0;
+};
+
+// The cube of the whole run, as order_particles makes it for one process: a periodic box's
+// [box.lo, box.lo + max edge); in an open box the bounding cube of every rank's particles
+// (collective).
+KeyCube global_key_cube(const ParticleStore& store, const Box& box, const MpiComm& comm);
+
+// Key of every local particle in `cube` (periodic positions wrapped into the box first).
+std::vector<uint64_t> sfc_keys(const ParticleStore& store, const Box& box, const KeyCube& cube);
+
+// Rank r owns the keys [begin[r], begin[r + 1]); begin[0] = 0, begin[P] = kKeyEnd.
+struct DomainCuts {
+  std::vector<uint64_t> begin;
+  int owner(uint64_t key) const;
+};
+
+// Cost-weighted cuts (collective): keys and weights of the local particles (weights empty: 1
+// each). Every rank gets rank 0's cuts.
+DomainCuts balanced_cuts(const std::vector<uint64_t>& keys, const std::vector<double>& weights,
+                         const MpiComm& comm);
+
+// Total weight on each rank under `cuts` (collective; the same vector on every rank).
+std::vector<double> rank_loads(const std::vector<uint64_t>& keys,
+                               const std::vector<double>& weights, const DomainCuts& cuts,
+                               const MpiComm& comm);
+
+// max_r load_r / mean - 1 (0 when every rank carries the same cost, or nothing is carried).
+double load_imbalance(const std::vector<double>& loads);
+
+// The cost of an SPH particle: 1 + its neighbour count (the density and force loops cost ~nngb
+// pair evaluations); 1 for other particles and for gas without a count yet.
+std::vector<double> sph_cost_weights(const ParticleStore& store);
+
+struct DecompositionParams {
+  // New cuts when the loads under the current cuts exceed the mean by more than this fraction.
+  double max_imbalance = 0.05;
+};
+
+// What one DomainDecomposition::update did.
+struct DecompositionReport {
+  bool recut = false;             // new cuts were computed
+  double imbalance_before = 0.0;  // of the particles' current ranks' loads (before migration)
+  double imbalance = 0.0;         // under the cuts used, after migration
+  std::size_t sent = 0;           // particles this rank sent to other ranks
+};
+
+class DomainDecomposition {
+ public:
+  explicit DomainDecomposition(const DecompositionParams& params = {}) : params_(params) {}
+
+  // Assigns every particle to the rank that owns its key and migrates it there with all its
+  // fields (collective). The cuts (and their key cube) are kept between calls and recomputed when
+  // there are none yet or the imbalance under them exceeds params.max_imbalance. weights: the
+  // cost of each local particle (empty: 1 each). The store's order afterwards is that of
+  // migrate_particles (the order stage sorts it).
+  DecompositionReport update(ParticleStore& store, const Box& box,
+                             const std::vector<double>& weights, const MpiComm& comm);
+
+  bool has_cuts() const { return !cuts_.begin.empty(); }
+  const DomainCuts& cuts() const { return cuts_; }
+  const KeyCube& cube() const { return cube_; }
+
+ private:
+  DecompositionParams params_;
+  DomainCuts cuts_;
+  KeyCube cube_;
+};
+
+}  // namespace mpsph

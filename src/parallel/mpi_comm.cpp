@@ -1,0 +1,113 @@
+#include "parallel/mpi_comm.hpp"
+
+#include <limits>
+
+namespace mpsph {
+
+namespace {
+
+void check(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  char msg[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, msg, &len);
+  throw Error(std::string("MPI: ") + what + " failed: " + std::string(msg, std::size_t(len)));
+}
+
+}  // namespace
+
+namespace detail {
+
+void byte_counts(const std::vector<std::size_t>& offsets, std::size_t item,
+                 std::vector<int>& counts, std::vector<int>& displs) {
+  const std::size_t n = offsets.size() - 1;
+  counts.resize(n);
+  displs.resize(n);
+  constexpr std::size_t kMax = std::size_t(std::numeric_limits<int>::max());
+  if (offsets.back() * item > kMax)
+    throw Error("MPI: an exchange of " + std::to_string(offsets.back() * item) +
+                " bytes exceeds the int counts of MPI (2^31 - 1)");
+  for (std::size_t r = 0; r < n; ++r) {
+    counts[r] = int((offsets[r + 1] - offsets[r]) * item);
+    displs[r] = int(offsets[r] * item);
+  }
+}
+
+}  // namespace detail
+
+MpiComm::MpiComm(MPI_Comm comm) : comm_(comm) {
+  check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+}
+
+double MpiComm::sum(double x) const {
+  check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, comm_), "MPI_Allreduce");
+  return x;
+}
+double MpiComm::max(double x) const {
+  check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
+  return x;
+}
+double MpiComm::min(double x) const {
+  check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MIN, comm_), "MPI_Allreduce");
+  return x;
+}
+uint64_t MpiComm::sum(uint64_t x) const {
+  check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_UINT64_T, MPI_SUM, comm_), "MPI_Allreduce");
+  return x;
+}
+bool MpiComm::any(bool x) const {
+  int v = x ? 1 : 0;
+  check(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce");
+  return v != 0;
+}
+void MpiComm::sum(std::vector<double>& v) const {
+  check(MPI_Allreduce(MPI_IN_PLACE, v.data(), int(v.size()), MPI_DOUBLE, MPI_SUM, comm_),
+        "MPI_Allreduce");
+}
+void MpiComm::min(std::vector<double>& v) const {
+  check(MPI_Allreduce(MPI_IN_PLACE, v.data(), int(v.size()), MPI_DOUBLE, MPI_MIN, comm_),
+        "MPI_Allreduce");
+}
+void MpiComm::max(std::vector<double>& v) const {
+  check(MPI_Allreduce(MPI_IN_PLACE, v.data(), int(v.size()), MPI_DOUBLE, MPI_MAX, comm_),
+        "MPI_Allreduce");
+}
+void MpiComm::broadcast(std::vector<uint64_t>& v, int root) const {
+  check(MPI_Bcast(v.data(), int(v.size()), MPI_UINT64_T, root, comm_), "MPI_Bcast");
+}
+
+std::vector<uint64_t> MpiComm::gather_sizes(uint64_t n) const {
+  std::vector<uint64_t> sizes(size_);
+  check(MPI_Allgather(&n, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, comm_), "MPI_Allgather");
+  return sizes;
+}
+
+void MpiComm::all_gather_bytes(const void* send, int bytes, void* recv,
+                               const std::vector<int>& counts,
+                               const std::vector<int>& displs) const {
+  check(MPI_Allgatherv(send, bytes, MPI_BYTE, recv, counts.data(), displs.data(), MPI_BYTE, comm_),
+        "MPI_Allgatherv");
+}
+
+std::vector<std::size_t> MpiComm::exchange_counts(
+    const std::vector<std::size_t>& send_offsets) const {
+  std::vector<uint64_t> send(size_), recv(size_);
+  for (int r = 0; r < size_; ++r) send[r] = send_offsets[r + 1] - send_offsets[r];
+  check(MPI_Alltoall(send.data(), 1, MPI_UINT64_T, recv.data(), 1, MPI_UINT64_T, comm_),
+        "MPI_Alltoall");
+  std::vector<std::size_t> off(size_ + 1, 0);
+  for (int r = 0; r < size_; ++r) off[r + 1] = off[r] + recv[r];
+  return off;
+}
+
+void MpiComm::all_to_all_bytes(const void* send, const std::vector<int>& send_counts,
+                               const std::vector<int>& send_displs, void* recv,
+                               const std::vector<int>& recv_counts,
+                               const std::vector<int>& recv_displs) const {
+  check(MPI_Alltoallv(send, send_counts.data(), send_displs.data(), MPI_BYTE, recv,
+                      recv_counts.data(), recv_displs.data(), MPI_BYTE, comm_),
+        "MPI_Alltoallv");
+}
+
+}  // namespace mpsph

@@ -1,0 +1,114 @@
+// The MPI communicator of a distributed run and the few collectives the domain decomposition, the
+// particle migration and the SPH halos need. Everything MPI-specific of mpsph lives in
+// src/parallel/ (docs/mpi.md); the rest of the code never includes <mpi.h>.
+//
+// Counts of the all-to-all exchanges are int (MPI's count type): one exchange moves at most
+// 2^31 - 1 elements of one field between two ranks; mpsph::Error otherwise.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace mpsph {
+
+class MpiComm {
+ public:
+  explicit MpiComm(MPI_Comm comm = MPI_COMM_WORLD);
+  MPI_Comm get() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  double sum(double x) const;
+  double max(double x) const;
+  double min(double x) const;
+  uint64_t sum(uint64_t x) const;
+  bool any(bool x) const;
+  // Element-wise sums / minima / maxima of v over all ranks (in place).
+  void sum(std::vector<double>& v) const;
+  void min(std::vector<double>& v) const;
+  void max(std::vector<double>& v) const;
+  // Rank `root`'s v on every rank (the size must already agree).
+  void broadcast(std::vector<uint64_t>& v, int root) const;
+
+  // Every rank's `local` items concatenated in rank order, and where each rank's items begin
+  // (offsets of size() + 1).
+  template <class T>
+  std::vector<T> all_gather(const std::vector<T>& local, std::vector<std::size_t>* offsets) const;
+
+  // All-to-all of trivially copyable items: send[send_offsets[r] .. send_offsets[r + 1]) goes to
+  // rank r; returns the received items in rank order and sets recv_offsets (size() + 1).
+  template <class T>
+  std::vector<T> all_to_all(const std::vector<T>& send,
+                            const std::vector<std::size_t>& send_offsets,
+                            std::vector<std::size_t>* recv_offsets) const;
+  // The same exchange when both sides' counts are already known (a halo update): `recv` must have
+  // recv_offsets.back() elements.
+  template <class T>
+  void all_to_all(const T* send, const std::vector<std::size_t>& send_offsets, T* recv,
+                  const std::vector<std::size_t>& recv_offsets) const;
+
+ private:
+  void all_to_all_bytes(const void* send, const std::vector<int>& send_counts,
+                        const std::vector<int>& send_displs, void* recv,
+                        const std::vector<int>& recv_counts,
+                        const std::vector<int>& recv_displs) const;
+  std::vector<std::size_t> exchange_counts(const std::vector<std::size_t>& send_offsets) const;
+  std::vector<uint64_t> gather_sizes(uint64_t n) const;
+  void all_gather_bytes(const void* send, int bytes, void* recv, const std::vector<int>& counts,
+                        const std::vector<int>& displs) const;
+
+  MPI_Comm comm_;
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+namespace detail {
+// Byte counts and displacements of item ranges [offsets[r], offsets[r + 1]) of `item` bytes each.
+void byte_counts(const std::vector<std::size_t>& offsets, std::size_t item,
+                 std::vector<int>& counts, std::vector<int>& displs);
+}  // namespace detail
+
+template <class T>
+std::vector<T> MpiComm::all_gather(const std::vector<T>& local,
+                                   std::vector<std::size_t>* offsets) const {
+  static_assert(std::is_trivially_copyable_v<T>, "MPI moves items as bytes");
+  const std::vector<uint64_t> sizes = gather_sizes(local.size());
+  std::vector<std::size_t> off(size_ + 1, 0);
+  for (int r = 0; r < size_; ++r) off[r + 1] = off[r] + sizes[r];
+  std::vector<int> counts, displs;
+  detail::byte_counts(off, sizeof(T), counts, displs);
+  std::vector<T> out(off.back());
+  all_gather_bytes(local.data(), counts[rank_], out.data(), counts, displs);
+  if (offsets) *offsets = std::move(off);
+  return out;
+}
+
+template <class T>
+std::vector<T> MpiComm::all_to_all(const std::vector<T>& send,
+                                   const std::vector<std::size_t>& send_offsets,
+                                   std::vector<std::size_t>* recv_offsets) const {
+  std::vector<std::size_t> roff = exchange_counts(send_offsets);
+  std::vector<T> recv(roff.back());
+  all_to_all(send.data(), send_offsets, recv.data(), roff);
+  if (recv_offsets) *recv_offsets = std::move(roff);
+  return recv;
+}
+
+template <class T>
+void MpiComm::all_to_all(const T* send, const std::vector<std::size_t>& send_offsets, T* recv,
+                         const std::vector<std::size_t>& recv_offsets) const {
+  static_assert(std::is_trivially_copyable_v<T>, "MPI moves items as bytes");
+  std::vector<int> sc, sd, rc, rd;
+  detail::byte_counts(send_offsets, sizeof(T), sc, sd);
+  detail::byte_counts(recv_offsets, sizeof(T), rc, rd);
+  all_to_all_bytes(send, sc, sd, recv, rc, rd);
+}
+
+}  // namespace mpsph

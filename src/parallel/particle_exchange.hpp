@@ -1,0 +1,49 @@
+// Moving particles between ranks, driven by the field table (core/particle_fields.hpp): every
+// field, or a chosen set of fields, travels as raw bytes, so a field added to the table migrates
+// (and can be sent to halos) without any MPI code.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/particle_store.hpp"
+#include "parallel/mpi_comm.hpp"
+
+namespace mpsph {
+
+// A set of fields by member name (FieldInfo::member); empty = every field of the table.
+struct FieldSet {
+  std::vector<std::string> members;
+  bool contains(const FieldInfo& f) const;
+};
+
+// Sends particle i to rank dest[i] with every field (collective). The store then holds the
+// particles received, in the order (source rank, order on the source). Returns how many it sent
+// to other ranks.
+std::size_t migrate_particles(ParticleStore& store, const std::vector<int>& dest,
+                              const MpiComm& comm);
+
+// A fixed exchange pattern: from[send_offsets[r] .. send_offsets[r + 1]) are the store indices
+// this rank sends to rank r, and recv_offsets the ranges of what it receives from each rank.
+struct ExchangePlan {
+  std::vector<uint32_t> send_index;
+  std::vector<std::size_t> send_offsets;  // size P + 1
+  std::vector<std::size_t> recv_offsets;  // size P + 1
+  std::size_t n_recv() const { return recv_offsets.empty() ? 0 : recv_offsets.back(); }
+};
+
+// The plan for sending the indices of `to_rank` (one list per rank; collective: learns the
+// receive counts).
+ExchangePlan make_exchange_plan(const std::vector<std::vector<uint32_t>>& to_rank,
+                                const MpiComm& comm);
+
+// Sends the `fields` of the plan's particles of `from` (store index from_slot(send_index[k]) when
+// from_slot is given, else send_index[k]) and writes the m-th received particle into store index
+// into_slot[m] of `into` (collective). `into` must already be large enough.
+void exchange_fields(const ParticleStore& from, const ExchangePlan& plan, const FieldSet& fields,
+                     ParticleStore& into, const std::vector<std::size_t>& into_slot,
+                     const MpiComm& comm, const std::vector<std::size_t>* from_slot = nullptr);
+
+}  // namespace mpsph

@@ -1,0 +1,66 @@
+// SPH halos (docs/mpi.md): which local gas particles other ranks need as ghosts, and where the
+// ghosts go in the store while the SPH passes run.
+//
+// Halo rule. Each rank describes its local gas by search boxes: the bounding box of a group of
+// consecutive particles (the store is in key order, so a group is compact) and the largest search
+// radius among them. A rank sends its gas particle j to rank r when, for some box b of r,
+//   dist(x_j, b) <= max(b.radius, reach_j) (1 + kTreeRadiusSlack)
+// (periodic boxes: nearest image). Since dist(x_j, b) <= r_ij for every i in b, rank r then has
+// every remote j with r_ij <= radius_i (the smoothing-length search) and every j with
+// r_ij <= reach_j (2 h_j: the pairs with 2 h_i <= r_ij < h_i + h_j that only j's search sees).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/box.hpp"
+#include "core/particle_store.hpp"
+#include "core/vec3.hpp"
+#include "parallel/domain_decomposition.hpp"
+#include "parallel/mpi_comm.hpp"
+
+namespace mpsph {
+
+struct SearchBox {
+  Vec3d lo, hi;   // bounding box of the group's (wrapped) positions
+  double radius;  // largest search radius (or reach) of the group
+};
+
+// Boxes over gas [0, n_gas) in store order, at most max_boxes groups of consecutive particles;
+// radius[i] is particle i's search radius.
+std::vector<SearchBox> search_boxes(const ParticleStore& store, std::size_t n_gas,
+                                    const std::vector<double>& radius, const Box& box,
+                                    std::size_t max_boxes = 512);
+
+// Distance between two boxes (0 when they overlap); periodic: between nearest images.
+double box_distance(const Vec3d& a_lo, const Vec3d& a_hi, const Vec3d& b_lo, const Vec3d& b_hi,
+                    const Box& box);
+
+// For every rank, the local gas particles [0, n_gas) it needs by the halo rule (empty for this
+// rank itself). radius: the search radius of each local gas particle; reach: each one's own
+// reach (empty: none). Collective (every rank's boxes are gathered).
+std::vector<std::vector<uint32_t>> halo_members(const ParticleStore& store, std::size_t n_gas,
+                                                const std::vector<double>& radius,
+                                                const std::vector<double>& reach, const Box& box,
+                                                const MpiComm& comm);
+
+// Where the local particles and the ghosts are while the ghosts are in the store.
+struct GhostLayout {
+  std::size_t n_local = 0;              // local particles (store size without the ghosts)
+  std::size_t n_local_gas = 0;          // of which gas
+  std::vector<std::size_t> local_slot;  // store index of local particle i
+  std::vector<std::size_t> ghost_slot;  // store index of ghost m
+  std::vector<uint32_t> local_gas;      // store indices of the local gas, ascending
+};
+
+// The store holds n_local local particles (gas first) followed by ghosts (gas). Reorders it so
+// that the gas, local and ghost, is in [0, n_gas) ordered by (key in `cube`, id) - the order
+// one process gives the same particles - followed by the local non-gas particles.
+GhostLayout order_with_ghosts(ParticleStore& store, std::size_t n_local, const Box& box,
+                              const KeyCube& cube);
+
+// Drops the ghosts and puts the local particles back in their order before order_with_ghosts.
+void remove_ghosts(ParticleStore& store, const GhostLayout& layout);
+
+}  // namespace mpsph

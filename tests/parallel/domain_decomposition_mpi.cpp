@@ -1,0 +1,178 @@
+// Domain decomposition and migration across ranks (run by mpiexec on 1, 2 and 3 ranks): every
+// particle ends on exactly one rank, the one whose key range holds its key; the cost-weighted
+// loads differ from the mean by less than one particle's weight; every field of every particle
+// survives a migration and its way back bit for bit; the cuts are redone when, and only when,
+// the imbalance exceeds the threshold.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <vector>
+
+#include "catch.hpp"
+#include "core/rng.hpp"
+#include "parallel/domain_decomposition.hpp"
+#include "parallel/mpi_comm.hpp"
+#include "parallel/mpi_test_setup.hpp"
+#include "parallel/particle_exchange.hpp"
+#include "sph/sph_test_setup.hpp"
+
+using namespace mpsph;
+using namespace mpsph::test;
+
+namespace {
+
+constexpr double kMaxWeight = 10.0;
+
+// 3/4 gas in a small cube (27 times denser), 1/4 dark matter spread over a cube 5 times wider:
+// the key distribution is far from uniform, and keys stay distinct.
+ParticleStore mixed_set(std::size_t n) {
+  const std::size_t n_gas = 3 * n / 4;
+  std::vector<Vec3d> pos = uniform_points(n_gas, {-0.2, -0.3, -0.1}, {0.4, 0.4, 0.4}, 71);
+  const std::vector<Vec3d> dm = uniform_points(n - n_gas, {-1, -1, -1}, {2, 2, 2}, 72);
+  pos.insert(pos.end(), dm.begin(), dm.end());
+  ParticleStore s = gas_store(pos, 1.0);
+  for (std::size_t i = n_gas; i < n; ++i) s.type[i] = kDarkMatter;
+  return s;
+}
+
+// Cost of a particle, from its id: between 1 and kMaxWeight.
+std::vector<double> weights_of(const ParticleStore& s) {
+  std::vector<double> w(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i)
+    w[i] = 1.0 + (kMaxWeight - 1.0) * random_uniform(s.id[i], 73, kStreamSetup, 0);
+  return w;
+}
+
+bool same_bytes(const ParticleStore& a, std::size_t i, const ParticleStore& b, std::size_t j) {
+  bool same = true;
+  // Both stores have the same fields in the same order: visit b's alongside a's by position.
+  std::vector<std::vector<unsigned char>> bytes_b;
+  const_cast<ParticleStore&>(b).for_each_field([&](const FieldInfo&, auto& v) {
+    const auto* p = reinterpret_cast<const unsigned char*>(&v[j]);
+    bytes_b.emplace_back(p, p + sizeof(v[j]));
+  });
+  std::size_t f = 0;
+  const_cast<ParticleStore&>(a).for_each_field([&](const FieldInfo&, auto& v) {
+    same = same && std::memcmp(&v[i], bytes_b[f++].data(), sizeof(v[i])) == 0;
+  });
+  return same;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "decomposition: each particle on exactly one rank, the owner of its key; loads within "
+    "one weight of the mean",
+    "[mpi][decomposition]") {
+  const MpiComm comm;
+  const std::size_t n = 20000;
+  const ParticleStore all = mixed_set(n);
+  ParticleStore s = scattered_share(all, comm);
+  const Box open;
+
+  // The balance bound below needs distinct keys (equal keys cannot be split).
+  {
+    const KeyCube cube = global_key_cube(s, open, comm);
+    std::vector<uint64_t> keys = comm.all_gather(sfc_keys(s, open, cube), nullptr);
+    std::sort(keys.begin(), keys.end());
+    REQUIRE(std::adjacent_find(keys.begin(), keys.end()) == keys.end());
+  }
+
+  DomainDecomposition dd;
+  const DecompositionReport rep = dd.update(s, open, weights_of(s), comm);
+  CHECK(rep.recut);
+
+  // Owned: every local key in this rank's range.
+  const std::vector<uint64_t> keys = sfc_keys(s, open, dd.cube());
+  std::size_t foreign = 0;
+  for (const uint64_t k : keys) foreign += dd.cuts().owner(k) != comm.rank();
+  CHECK(foreign == 0);
+  // Exactly once: the ids of all ranks are 1..n, each once.
+  std::vector<uint64_t> ids = comm.all_gather(s.id, nullptr);
+  std::sort(ids.begin(), ids.end());
+  REQUIRE(ids.size() == n);
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(ids[i] == i + 1);
+
+  // Loads: |W_r - W / P| < largest weight.
+  const std::vector<double> w = weights_of(s);
+  std::vector<double> loads(comm.size(), 0.0);
+  for (const double x : w) loads[comm.rank()] += x;
+  comm.sum(loads);
+  double total = 0.0;
+  for (const double l : loads) total += l;
+  const double mean = total / comm.size();
+  for (const double l : loads) CHECK(std::abs(l - mean) < kMaxWeight);
+  CHECK(rep.imbalance == Approx(load_imbalance(loads)).margin(1e-12));
+  CHECK(rep.imbalance < kMaxWeight / mean);
+  if (comm.rank() == 0) {
+    std::printf(
+        "decomposition on %d ranks: %zu particles, weights 1..%g, total %.1f; imbalance "
+        "before %.4f, after %.3e (max load / mean - 1); loads:",
+        comm.size(), n, kMaxWeight, total, rep.imbalance_before, rep.imbalance);
+    for (const double l : loads) std::printf(" %.2f", l);
+    std::printf("\n");
+  }
+}
+
+TEST_CASE("migration: every field of every particle arrives and returns bit for bit",
+          "[mpi][decomposition]") {
+  const MpiComm comm;
+  const std::size_t n = 6000;
+  ParticleStore all = mixed_set(n);
+  fill_every_field(all, 74);
+  ParticleStore s = scattered_share(all, comm);
+  const ParticleStore before = s;
+
+  DomainDecomposition dd;
+  const DecompositionReport rep = dd.update(s, Box{}, {}, comm);
+  if (comm.size() > 1) CHECK(rep.sent > 0);
+  // On arrival: each particle's every field equals the global set's (id i + 1 is particle i).
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) differ += !same_bytes(s, i, all, s.id[i] - 1);
+  CHECK(differ == 0);
+
+  // And back to where each came from (id - 1 mod P): the same store as before, in order.
+  std::vector<int> home(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) home[i] = int((s.id[i] - 1) % comm.size());
+  migrate_particles(s, home, comm);
+  REQUIRE(s.size() == before.size());
+  std::map<uint64_t, std::size_t> at;
+  for (std::size_t i = 0; i < s.size(); ++i) at[s.id[i]] = i;
+  differ = 0;
+  for (std::size_t i = 0; i < before.size(); ++i)
+    differ += !same_bytes(before, i, s, at[before.id[i]]);
+  CHECK(differ == 0);
+}
+
+TEST_CASE("decomposition: new cuts exactly when the imbalance exceeds max_imbalance",
+          "[mpi][decomposition]") {
+  const MpiComm comm;
+  ParticleStore s = scattered_share(mixed_set(8000), comm);
+  const Box open;
+  DomainDecomposition dd(DecompositionParams{0.05});
+  DomainDecomposition lax(DecompositionParams{100.0});
+  ParticleStore t = s;
+  CHECK(dd.update(s, open, {}, comm).recut);
+  CHECK(lax.update(t, open, {}, comm).recut);
+  // Unchanged weights: the cuts stand and nothing moves.
+  const DecompositionReport again = dd.update(s, open, {}, comm);
+  CHECK_FALSE(again.recut);
+  CHECK(comm.sum(uint64_t(again.sent)) == 0);
+
+  // Particles with x > 0 become 20 times as costly.
+  auto heavy_right = [](const ParticleStore& p) {
+    std::vector<double> w(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i) w[i] = p.pos[i].x > 0.0 ? 20.0 : 1.0;
+    return w;
+  };
+  const DecompositionReport strict = dd.update(s, open, heavy_right(s), comm);
+  const DecompositionReport kept = lax.update(t, open, heavy_right(t), comm);
+  CHECK_FALSE(kept.recut);
+  if (comm.size() > 1) {
+    CHECK(strict.imbalance_before > 0.05);
+    CHECK(strict.recut);
+    CHECK(kept.imbalance > 0.05);  // above the strict threshold, below the lax one
+  }
+  CHECK(strict.imbalance < 20.0 / (comm.sum(double(s.size())) / comm.size()));
+}
