@@ -1,0 +1,80 @@
+#include "parallel/sph_global_step.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/active_set.hpp"
+#include "core/error.hpp"
+#include "core/particle_order.hpp"
+#include "sph/eos_kern.hpp"
+#include "timestep/block_timeline_kern.hpp"
+#include "timestep/integrator.hpp"
+
+namespace mpsph {
+
+SphGlobalStepper::SphGlobalStepper(const Box& box, const SphParams& sph, const EosParams& eos,
+                                   const GravityParams& grav, const TimestepParams& tstep,
+                                   const DecompositionParams& decomposition, const MpiComm& comm)
+    : box_(box),
+      sph_(sph),
+      eos_(eos),
+      grav_(grav),
+      tstep_(tstep),
+      decomposition_(decomposition),
+      comm_(comm) {
+  if (grav.enabled)
+    throw Error(
+        "MPI: gravity across ranks is not supported yet (docs/mpi.md); set "
+        "gravity.enabled: false or run on one rank");
+  if (tstep.scheme != TimestepScheme::Global)
+    throw Error(
+        "MPI: block time steps across ranks are not supported yet (docs/mpi.md); use "
+        "timestep.scheme: global or run on one rank");
+}
+
+void SphGlobalStepper::order_and_forces(ParticleStore& store, bool first) {
+  // Particle changes would need ids unique over all ranks and children placed by key: refused.
+  bool changes = false;
+  for (std::size_t i = 0; i < store.size(); ++i)
+    changes = changes || store.spawn_mass[i] != 0.0 || store.type[i] == kRemoved;
+  if (comm_.any(changes))
+    throw Error(
+        "MPI: particle creation and removal across ranks are not supported yet "
+        "(docs/mpi.md)");
+  // The cost of a gas particle is its last neighbour count (1 before the first SPH pass).
+  decomposition_report_ = decomposition_.update(
+      store, box_, first ? std::vector<double>{} : sph_cost_weights(store), comm_);
+  order_particles(store, box_);
+  sph_report_ = distributed_sph_forces(store, box_, sph_, eos_, comm_);
+  // end force without gravity (run/end_force_kern.hpp): acc of gas is the hydro one, others 0.
+  const std::size_t n_gas = store.n_gas();
+  for (std::size_t i = 0; i < store.size(); ++i) {
+    if (i >= n_gas) store.acc[i] = {0, 0, 0};
+    store.acc_grav[i] = {0, 0, 0};
+    store.pot[i] = 0.0;
+  }
+}
+
+double SphGlobalStepper::next_dt(ParticleStore& store) {
+  double dt = comm_.min(compute_timestep_criteria(store, ActiveSet{}, tstep_, grav_));
+  if (tstep_.dt_max > 0.0) dt = std::min(dt, tstep_.dt_max);
+  return dt;
+}
+
+double SphGlobalStepper::start(ParticleStore& store) {
+  order_and_forces(store, true);
+  return next_dt(store);
+}
+
+double SphGlobalStepper::step(ParticleStore& store, double dt) {
+  // Under the global scheme a segment is one step of every particle on rung 0.
+  if (comm_.any(!begin_segment(store, dt, true)))
+    throw Error("MPI: a time step of " + std::to_string(dt) + " is too long for some particle");
+  const double tick_len = dt / double(kTicks);
+  predict_to(store, kTicks, tick_len, box_, eos_);
+  order_and_forces(store, false);
+  correct_active(store, ActiveSet{}, tick_len, box_, eos_evolves_u(eos_));
+  return next_dt(store);
+}
+
+}  // namespace mpsph
