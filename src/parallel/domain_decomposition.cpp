@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <string>
 
+#include "core/error.hpp"
 #include "core/morton.hpp"
 #include "parallel/particle_exchange.hpp"
 
@@ -125,6 +127,11 @@ std::vector<double> sph_cost_weights(const ParticleStore& store) {
 DecompositionReport DomainDecomposition::update(ParticleStore& store, const Box& box,
                                                 const std::vector<double>& weights,
                                                 const MpiComm& comm) {
+  // A wrong count on one rank is an error on every rank (none is left in a collective call).
+  if (comm.any(!weights.empty() && weights.size() != store.size()))
+    throw Error("decomposition: the weights of some rank do not match its particles (this rank: " +
+                std::to_string(weights.size()) + " weights, " + std::to_string(store.size()) +
+                " particles)");
   DecompositionReport rep;
   std::vector<double> now(comm.size(), 0.0);
   for (std::size_t i = 0; i < store.size(); ++i) now[comm.rank()] += weight_of(weights, i);

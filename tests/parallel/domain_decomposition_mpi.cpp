@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "core/error.hpp"
 #include "core/rng.hpp"
 #include "parallel/domain_decomposition.hpp"
 #include "parallel/mpi_comm.hpp"
@@ -175,4 +176,15 @@ TEST_CASE("decomposition: new cuts exactly when the imbalance exceeds max_imbala
     CHECK(kept.imbalance > 0.05);  // above the strict threshold, below the lax one
   }
   CHECK(strict.imbalance < 20.0 / (comm.sum(double(s.size())) / comm.size()));
+}
+
+TEST_CASE("decomposition: weights that do not match the particles are an error on every rank",
+          "[mpi][decomposition]") {
+  const MpiComm comm;
+  ParticleStore s = scattered_share(mixed_set(600), comm);
+  // Only rank 0's count is wrong; the others must not be left waiting in a collective call.
+  std::vector<double> w(s.size(), 1.0);
+  if (comm.rank() == 0) w.pop_back();
+  DomainDecomposition dd;
+  CHECK_THROWS_AS(dd.update(s, Box{}, w, comm), Error);
 }
