@@ -61,6 +61,9 @@ bool MpiComm::any(bool x) const {
   check(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce");
   return v != 0;
 }
+void MpiComm::barrier() const {
+  check(MPI_Barrier(comm_), "MPI_Barrier");
+}
 void MpiComm::sum(std::vector<double>& v) const {
   check(MPI_Allreduce(MPI_IN_PLACE, v.data(), int(v.size()), MPI_DOUBLE, MPI_SUM, comm_),
         "MPI_Allreduce");

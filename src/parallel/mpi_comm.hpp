@@ -30,6 +30,7 @@ class MpiComm {
   double min(double x) const;
   uint64_t sum(uint64_t x) const;
   bool any(bool x) const;
+  void barrier() const;
   // Element-wise sums / minima / maxima of v over all ranks (in place).
   void sum(std::vector<double>& v) const;
   void min(std::vector<double>& v) const;

@@ -330,7 +330,10 @@ std::vector<std::pair<uint32_t, uint32_t>> SphNeighbours::inactive_reverse_pairs
       const float h_j = store.h[j];
       // A reverse pair needs h_j > h_i: none for h_j <= the smallest active h.
       if (is_active[j] || !(h_j > h_min_act)) continue;
-      const double radius = (double(h_j) + double(h_max_act)) * (1.0 + kTreeRadiusSlack);
+      // r_ij < h_i + h_j with h_i < h_j: r_ij < 2 h_j, which bounds the search far tighter than
+      // h_j + max h_i where h spans decades (a clustered cloud, or the ghosts of an MPI halo).
+      const double radius =
+          std::min(double(h_j) + double(h_max_act), 2.0 * double(h_j)) * (1.0 + kTreeRadiusSlack);
       if (box.periodic && !(radius < half)) {
         too_wide = true;
         continue;
