@@ -114,7 +114,7 @@ class CpuBackend final : public StepBackend {
     correct_active(c_.store, active_, tick_len_, c_.box, integrate_u);
   }
   void limit_steps() override {
-    criteria_dt_ = compute_timestep_criteria(c_.store, active_, c_.tstep, c_.grav);
+    criteria_dt_ = compute_timestep_criteria(c_.store, active_, c_.tstep, c_.grav, hydro_);
     // The limiter reads the neighbours' new dt_crit: a second pass.
     // Without SPH (too few gas particles) there are no pair lists: no limiter.
     if (block_)

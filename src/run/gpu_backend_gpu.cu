@@ -186,7 +186,7 @@ class GpuBackend final : public StepBackend {
     if (!block_) return;
     const ParticleView v = d_.view();
     timeline_.clear_flags();
-    timestep_criteria_gpu(v, active_, c_.tstep, c_.grav);
+    timestep_criteria_gpu(v, active_, c_.tstep, c_.grav, hydro_);
     limit_timesteps_gpu(sph_, v, c_.box, active_, now_, length_,
                         hydro_ ? double(c_.tstep.limiter_factor) : 0.0);
     changed();
@@ -272,7 +272,7 @@ class GpuBackend final : public StepBackend {
   // The step's reduction; `block` takes dt from the limited steps and copies the timeline words.
   // (Outside timestep() a reduction only serves the conserved sums, counts and health.)
   void reduce(const BlockStepInfo& block) {
-    scalars_ = reduction_.run(d_.view(), c_.tstep, c_.grav, c_.grav.enabled,
+    scalars_ = reduction_.run(d_.view(), c_.tstep, c_.grav, hydro_, c_.grav.enabled,
                               sph_.device_error_flags(), energy_ptrs_, block);
     have_scalars_ = true;
     type_counts_ = scalars_.type_counts;
