@@ -40,6 +40,12 @@ enum class Slot {
   // (x, v, u are the end of their step and already their next step's base), so a stage may merge
   // or convert them (sink creation and accretion) without breaking the integration.
   AfterCorrect,
+  // At the end of a (sub)step, after the time-step criteria and, under the block scheme, the
+  // neighbour limiter (dt_crit and dt_limit of the active particles are set), before the active
+  // particles get the rungs of their next steps from dt_limit: a stage may shorten the dt_limit of
+  // active particles and wake inactive ones (rung_wake, timestep/block_step_kern.hpp
+  // wake_particle): sinks follow the steps of the gas near them.
+  StepLimit,
   // With every energy.csv row, at a synchronisation point: writes the module's own diagnostics
   // (sinks.csv). StageArgs::active is not meaningful there; the stage reads every particle.
   Diagnostics,
@@ -62,6 +68,8 @@ struct StageArgs {
   // type_begin[kNumTypes] = n: type t is [type_begin[t], type_begin[t + 1]). A stage may change
   // types in place; the ranges stay those of the order stage until the next one.
   std::array<std::size_t, kNumTypes + 1> type_begin;
+  // True under the block scheme (individual steps: rungs, dt_limit and wake-ups are in use).
+  bool individual_steps = false;
 };
 
 struct ModuleStage {

@@ -54,6 +54,7 @@ class CpuBackend final : public StepBackend {
       tree_stale_ = true;
     }
     n_gas_ = c_.store.n_gas();
+    hydro_ = n_gas_ > std::size_t(c_.sph.n_neighbours);
     find_type_ranges();
     if (block_ && now_ != kAllActive && now_ < kTicks) {
       select_active(c_.store, now_, active_index_, active_.n_gas);
@@ -66,11 +67,24 @@ class CpuBackend final : public StepBackend {
   }
   std::size_t active_count() const override { return active_.count(c_.store.size()); }
   void smoothing_lengths() override {
-    compute_smoothing_lengths(c_.store, c_.box, c_.sph, neighbours_, active_);
+    if (hydro_) compute_smoothing_lengths(c_.store, c_.box, c_.sph, neighbours_, active_);
   }
-  void density() override { compute_density(c_.store, c_.box, c_.sph, neighbours_, active_); }
-  void prepare_force() override { mpsph::prepare_force(c_.store, c_.eos, c_.sph, active_); }
-  void sph_forces() override { compute_sph_forces(c_.store, c_.box, c_.sph, neighbours_, active_); }
+  void density() override {
+    if (hydro_) compute_density(c_.store, c_.box, c_.sph, neighbours_, active_);
+  }
+  void prepare_force() override {
+    if (hydro_) mpsph::prepare_force(c_.store, c_.eos, c_.sph, active_);
+  }
+  void sph_forces() override {
+    if (hydro_) {
+      compute_sph_forces(c_.store, c_.box, c_.sph, neighbours_, active_);
+      return;
+    }
+    const ParticleView v = c_.store.view();
+    const auto n = static_cast<std::ptrdiff_t>(active_.gas_count(v.n_gas));
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t k = 0; k < n; ++k) clear_hydro_particle(v, active_[std::size_t(k)]);
+  }
   void gravity() override {
     if (!c_.grav.enabled) return;
     // The octree is rebuilt after a sort, refitted to the drifted particles otherwise.
@@ -86,25 +100,31 @@ class CpuBackend final : public StepBackend {
     for (std::ptrdiff_t k = 0; k < n; ++k) end_force_particle(v, active_[std::size_t(k)], grav);
   }
   void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
-    m.run_stage(index,
-                StageArgs{c_.store.view(), c_.box, time, step, active_, tick_len_, type_begin_});
+    m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, active_, tick_len_,
+                                 type_begin_, block_});
   }
   std::vector<double> module_diagnostics(PhysicsModule& m) override {
     return m.diagnostic_values(c_.store.view());
   }
   void run_module_output(PhysicsModule& m, std::size_t index, double time, long step) override {
-    m.run_stage(
-        index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_, type_begin_});
+    m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_,
+                                 type_begin_, block_});
   }
   void correct(bool integrate_u) override {
     correct_active(c_.store, active_, tick_len_, c_.box, integrate_u);
   }
+  void limit_steps() override {
+    criteria_dt_ = compute_timestep_criteria(c_.store, active_, c_.tstep, c_.grav, hydro_);
+    // The limiter reads the neighbours' new dt_crit: a second pass.
+    // Without SPH (too few gas particles) there are no pair lists: no limiter.
+    if (block_)
+      limit_timesteps(c_.store, active_, neighbours_, now_, length_,
+                      hydro_ ? double(c_.tstep.limiter_factor) : 0.0);
+  }
   StepTimes timestep() override {
     StepTimes st;
-    st.dt = compute_timestep_criteria(c_.store, active_, c_.tstep, c_.grav);
+    st.dt = criteria_dt_;
     if (!block_) return st;
-    // The limiter reads the neighbours' new dt_crit: a second pass.
-    limit_timesteps(c_.store, active_, neighbours_, now_, length_, double(c_.tstep.limiter_factor));
     const ParticleView v = c_.store.view();
     const auto n = static_cast<std::ptrdiff_t>(active_.count(v.n));
     double dt_min = DBL_MAX;
@@ -112,8 +132,8 @@ class CpuBackend final : public StepBackend {
     for (std::ptrdiff_t k = 0; k < n; ++k) dt_min = std::min(dt_min, v.dt_limit[active_[k]]);
     st.dt = dt_min;
     if (now_ != kAllActive && now_ < kTicks)
-      st.rungs_ok =
-          assign_rungs(c_.store, active_, neighbours_, now_, length_, c_.tstep.limiter_shift());
+      st.rungs_ok = assign_rungs(c_.store, active_, neighbours_, now_, length_,
+                                 hydro_ ? c_.tstep.limiter_shift() : -1);
     return st;
   }
   std::vector<double> energy_last_step() override {
@@ -168,6 +188,8 @@ class CpuBackend final : public StepBackend {
   std::array<std::size_t, kNumTypes + 1> type_begin_{};
   uint64_t next_id_ = 1;
   double length_ = 0.0, tick_len_ = 0.0;
+  double criteria_dt_ = 0.0;  // smallest criterion of the active particles (limit_steps)
+  bool hydro_ = true;         // enough gas for SPH (more than N_B particles): the SPH stages run
   int64_t now_ = kAllActive;  // the current substep's tick; kAllActive outside a segment
   bool sort_pending_ = true;  // the next order stage sorts (a new segment has begun)
   bool tree_stale_ = true;    // the particles were sorted since the gravity tree was built

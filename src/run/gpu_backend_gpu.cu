@@ -38,6 +38,11 @@ __global__ void end_force_kernel(ParticleView s, ActiveSet a, std::size_t n, boo
   if (k < n) end_force_particle(s, a[k], gravity);
 }
 
+__global__ void clear_hydro_kernel(ParticleView s, ActiveSet a, std::size_t n) {
+  const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (k < n) clear_hydro_particle(s, a[k]);
+}
+
 class GpuBackend final : public StepBackend {
  public:
   explicit GpuBackend(const StepContext& ctx)
@@ -104,6 +109,7 @@ class GpuBackend final : public StepBackend {
     spawn_counts_ = {};
     type_descents_ = 0;
     d_.set_counts(n, type_counts_[kGas]);
+    hydro_ = type_counts_[kGas] > std::size_t(c_.sph.n_neighbours);
     type_begin_[0] = 0;
     for (int t = 0; t < kNumTypes; ++t)
       type_begin_[std::size_t(t) + 1] = type_begin_[std::size_t(t)] + type_counts_[std::size_t(t)];
@@ -121,10 +127,28 @@ class GpuBackend final : public StepBackend {
     }
     changed();
   }
-  void smoothing_lengths() override { sph_.smoothing_lengths(d_.view(), c_.box, c_.sph, active_); }
-  void density() override { sph_.density(d_.view(), c_.box, c_.sph, active_); }
-  void prepare_force() override { sph_.prepare_force(d_.view(), c_.eos, c_.sph, active_); }
-  void sph_forces() override { sph_.forces(d_.view(), c_.box, c_.sph, active_); }
+  // Too few gas particles for SPH (N_B or fewer; the rest went into sinks): they move without
+  // pressure forces, and no limiter acts (there are no pair lists).
+  void smoothing_lengths() override {
+    if (hydro_) sph_.smoothing_lengths(d_.view(), c_.box, c_.sph, active_);
+  }
+  void density() override {
+    if (hydro_) sph_.density(d_.view(), c_.box, c_.sph, active_);
+  }
+  void prepare_force() override {
+    if (hydro_) sph_.prepare_force(d_.view(), c_.eos, c_.sph, active_);
+  }
+  void sph_forces() override {
+    if (hydro_) {
+      sph_.forces(d_.view(), c_.box, c_.sph, active_);
+      return;
+    }
+    const ParticleView v = d_.view();
+    const std::size_t n = active_.gas_count(v.n_gas);
+    if (n == 0) return;
+    clear_hydro_kernel<<<cuda_blocks(n, 256), 256>>>(v, active_, n);
+    cuda_check_launch("clear_hydro_kernel");
+  }
   void gravity() override {
     if (!c_.grav.enabled) return;
     // The octree is rebuilt after a sort, refitted to the drifted particles otherwise.
@@ -141,19 +165,30 @@ class GpuBackend final : public StepBackend {
     changed();
   }
   void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
-    m.run_stage(index, StageArgs{d_.view(), c_.box, time, step, active_, tick_len_, type_begin_});
+    m.run_stage(index,
+                StageArgs{d_.view(), c_.box, time, step, active_, tick_len_, type_begin_, block_});
     changed();
     counts_valid_ = false;  // the stage may have changed types or asked for particles
   }
   void run_module_output(PhysicsModule& m, std::size_t index, double time, long step) override {
-    m.run_stage(index,
-                StageArgs{d_.view(), c_.box, time, step, ActiveSet{}, tick_len_, type_begin_});
+    m.run_stage(index, StageArgs{d_.view(), c_.box, time, step, ActiveSet{}, tick_len_, type_begin_,
+                                 block_});
   }
   std::vector<double> module_diagnostics(PhysicsModule& m) override {
     return m.diagnostic_values(d_.view());
   }
   void correct(bool integrate_u) override {
     correct_active_gpu(d_.view(), active_, tick_len_, c_.box, integrate_u);
+    changed();
+  }
+  void limit_steps() override {
+    // Global scheme: the criteria are part of the step's reduction (timestep()).
+    if (!block_) return;
+    const ParticleView v = d_.view();
+    timeline_.clear_flags();
+    timestep_criteria_gpu(v, active_, c_.tstep, c_.grav, hydro_);
+    limit_timesteps_gpu(sph_, v, c_.box, active_, now_, length_,
+                        hydro_ ? double(c_.tstep.limiter_factor) : 0.0);
     changed();
   }
   StepTimes timestep() override {
@@ -163,15 +198,12 @@ class GpuBackend final : public StepBackend {
       st.dt = scalars_.dt;
       return st;
     }
-    // Criteria, limiter, rungs and wake-up on the device, then the one synchronisation.
+    // Rungs and wake-up on the device, then the one synchronisation.
     const ParticleView v = d_.view();
-    timeline_.clear_flags();
-    timestep_criteria_gpu(v, active_, c_.tstep, c_.grav);
-    limit_timesteps_gpu(sph_, v, c_.box, active_, now_, length_, double(c_.tstep.limiter_factor));
     const bool in_segment = now_ != kAllActive && now_ < kTicks;
     if (in_segment) {
       new_rungs_gpu(v, active_, now_, length_, timeline_.device_too_short());
-      wake_neighbours_gpu(sph_, v, c_.box, active_, now_, c_.tstep.limiter_shift());
+      wake_neighbours_gpu(sph_, v, c_.box, active_, now_, hydro_ ? c_.tstep.limiter_shift() : -1);
       timeline_.scan(v);
     }
     changed();
@@ -240,7 +272,7 @@ class GpuBackend final : public StepBackend {
   // The step's reduction; `block` takes dt from the limited steps and copies the timeline words.
   // (Outside timestep() a reduction only serves the conserved sums, counts and health.)
   void reduce(const BlockStepInfo& block) {
-    scalars_ = reduction_.run(d_.view(), c_.tstep, c_.grav, c_.grav.enabled,
+    scalars_ = reduction_.run(d_.view(), c_.tstep, c_.grav, hydro_, c_.grav.enabled,
                               sph_.device_error_flags(), energy_ptrs_, block);
     have_scalars_ = true;
     type_counts_ = scalars_.type_counts;
@@ -255,6 +287,7 @@ class GpuBackend final : public StepBackend {
 
   StepContext c_;
   bool block_;
+  bool hydro_ = true;  // enough gas for SPH (more than N_B particles): the SPH stages run
   DeviceParticles d_;
   DeviceOrder order_;
   DeviceSpawner spawner_;

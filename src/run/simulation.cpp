@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "core/number_format.hpp"
 #include "io/checkpoint.hpp"
 #include "io/durable_file.hpp"
 #include "io/input_validation.hpp"
@@ -154,6 +155,8 @@ Simulation::Simulation(const RunOptions& opt) {
   backend_->set_next_id(first_free_id(store_));
   backend_->sync_from_host();
   compute_forces();
+  timer_.time("time step", [&] { backend_->limit_steps(); });
+  run_module_stages(Slot::StepLimit, time_);
   timer_.time("time step", [&] {
     dt_ = backend_->timestep().dt;
     if (tstep_.dt_max > 0.0) dt_ = std::min(dt_, tstep_.dt_max);
@@ -368,6 +371,8 @@ std::size_t Simulation::substep(double t0, double length, int64_t now) {
   run_module_stages(Slot::AfterCorrect, t);
   time_ = t;
   ++step_;
+  timer_.time("time step", [&] { backend_->limit_steps(); });
+  run_module_stages(Slot::StepLimit, t);
   timer_.time("time step", [&] {
     const StepTimes st = backend_->timestep();
     if (!st.rungs_ok) throw Error(too_short_message(length, t0));
@@ -430,7 +435,11 @@ std::vector<std::string> Simulation::stage_names() const {
   for (const auto& m : modules_)
     for (const ModuleStage& st : m->stages())
       if (st.slot == Slot::AfterCorrect) names.push_back(st.name);
-  names.insert(names.end(), {"time step", "diagnostics / I/O"});
+  names.push_back("time step");
+  for (const auto& m : modules_)
+    for (const ModuleStage& st : m->stages())
+      if (st.slot == Slot::StepLimit) names.push_back(st.name);
+  names.push_back("diagnostics / I/O");
   return names;
 }
 
@@ -482,7 +491,18 @@ std::array<std::size_t, kNumTypes> Simulation::count_by_type() {
 void Simulation::compute_forces() {
   StepBackend& b = *backend_;
   timer_.time("order + trees", [&] { b.order(); });
-  if (b.gas_count() > 0) {
+  // A run starts with more than N_B gas particles (input validation); when sinks (or a phase
+  // change) leave N_B or fewer, the backends skip the SPH stages and those particles move without
+  // pressure forces.
+  const std::size_t n_gas = b.gas_count();
+  if (n_gas > 0 && n_gas <= std::size_t(sph_.n_neighbours) && !told_no_sph_) {
+    told_no_sph_ = true;
+    log("t = " + format_number("%.6g", time_) + ": only " + std::to_string(n_gas) +
+        " gas particles left, too few for SPH (sph.n_neighbours + 1 = " +
+        std::to_string(sph_.n_neighbours + 1) +
+        "): from here they move without pressure forces, like collisionless particles");
+  }
+  if (n_gas > 0) {
     timer_.time("smoothing lengths", [&] { b.smoothing_lengths(); });
     timer_.time("density", [&] { b.density(); });
     timer_.time("prepare force", [&] { b.prepare_force(); });

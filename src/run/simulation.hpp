@@ -121,6 +121,7 @@ class Simulation {
   long next_snapshot_ = 0;  // index of the next snapshot file
   Conserved conserved0_;
   bool quiet_ = false;
+  bool told_no_sph_ = false;  // the log said the gas became too few for SPH
   std::FILE* energy_csv_ = nullptr;
 };
 

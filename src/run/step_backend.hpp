@@ -86,11 +86,15 @@ class StepBackend {
   // The corrector of the active particles; u too unless a module integrates it (integrate_u =
   // false).
   virtual void correct(bool integrate_u) = 0;
-  // The end of a substep: the criteria of the active particles (dt_crit) and, under the block
-  // scheme, the neighbour limiter (dt_limit) and - inside a segment (now < kTicks) - the rungs of
-  // the active particles' next steps and the wake-up of their neighbours. On the GPU backend
-  // this is the substep's one host synchronisation, which also collects the conserved sums, the
-  // particle counts, the modules' last-step energies and the next substep's tick and active set.
+  // The end of a substep, in two calls with the modules' stages of slot StepLimit between them:
+  // limit_steps(): the criteria of the active particles (dt_crit) and, under the block scheme,
+  // the neighbour limiter (dt_limit);
+  // timestep(): under the block scheme and inside a segment (now < kTicks), the rungs of the
+  // active particles' next steps from dt_limit and the wake-up of their neighbours. On the GPU
+  // backend this is the substep's one host synchronisation, which also collects the conserved
+  // sums, the particle counts, the modules' last-step energies and the next substep's tick and
+  // active set.
+  virtual void limit_steps() = 0;
   virtual StepTimes timestep() = 0;
   // The last-step values of StepContext::energy_terms, in order.
   virtual std::vector<double> energy_last_step() = 0;

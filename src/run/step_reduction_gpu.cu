@@ -159,7 +159,7 @@ GpuStepReduction::~GpuStepReduction() {
 }
 
 StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& tp,
-                                  const GravityParams& gp, bool with_potential,
+                                  const GravityParams& gp, bool gas_sph, bool with_potential,
                                   const uint32_t* device_error_flags,
                                   const std::vector<const double*>& device_energy_terms,
                                   const BlockStepInfo& block) {
@@ -171,7 +171,7 @@ StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& t
   for (int k = 0; k < energy.n; ++k) energy.p[k] = device_energy_terms[std::size_t(k)];
 
   const TimestepCriteria c = timestep_criteria(tp);
-  const SofteningByType soft = softening_by_type(gp);
+  const SofteningByType soft = softening_by_type(gp, gas_sph);
   Result* result = static_cast<Result*>(result_);
   cuda_check(cudaMemsetAsync(result->counts, 0, sizeof result->counts), "step reduction");
   cuda_check(cudaMemsetAsync(&result->health_bits, 0, sizeof result->health_bits),

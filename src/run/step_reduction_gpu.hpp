@@ -56,8 +56,9 @@ class GpuStepReduction {
   GpuStepReduction& operator=(const GpuStepReduction&) = delete;
 
   // Sums in double in a fixed order (a run is reproducible); counts are integers.
+  // gas_sph: false when the gas is too few for SPH (timestep/timestep_kern.hpp SofteningByType).
   StepScalars run(const ParticleView& d, const TimestepParams& tp, const GravityParams& gp,
-                  bool with_potential, const uint32_t* device_error_flags,
+                  bool gas_sph, bool with_potential, const uint32_t* device_error_flags,
                   const std::vector<const double*>& device_energy_terms,
                   const BlockStepInfo& block = BlockStepInfo{});
 

@@ -12,6 +12,8 @@
 #include "sinks/sink_csv.hpp"
 #include "sinks/sink_params.hpp"
 #include "sinks/sinks.hpp"
+#include "timestep/block_timeline_kern.hpp"
+#include "timestep/timestep_params.hpp"
 #ifdef MPSPH_HAVE_CUDA
 #include "sinks/sinks_gpu.hpp"
 #endif
@@ -23,8 +25,8 @@ namespace {
 class SinkModule final : public PhysicsModule {
  public:
   SinkModule(const SinkParams& params, const GravityParams& grav, const UnitSystem& units,
-             Backend backend)
-      : params_(params), units_(units) {
+             Backend backend, bool block)
+      : params_(params), units_(units), block_(block) {
     kp_.rho_sink = params.rho_sink;
     kp_.h_acc = params.h_acc;
     kp_.r_crit = params.critical_radius();
@@ -47,12 +49,19 @@ class SinkModule final : public PhysicsModule {
   }
   std::vector<ModuleStage> stages() const override {
     if (!params_.enabled()) return {};
-    return {{"sinks", Slot::AfterCorrect}, {"sinks.csv", Slot::Diagnostics}};
+    std::vector<ModuleStage> s = {{"sinks", Slot::AfterCorrect}, {"sinks.csv", Slot::Diagnostics}};
+    if (block_) s.push_back({"sink steps", Slot::StepLimit});
+    return s;
   }
   void run_stage(std::size_t index, const StageArgs& a) override {
     const double wake = params_.wake_radius * params_.h_acc;
+    const double length = a.tick_len * double(kTicks);  // the segment (exact: a power of two)
 #ifdef MPSPH_HAVE_CUDA
     if (gpu_) {
+      if (index == 2) {
+        gpu_->follow_gas_steps(a.p, a.active, a.box, wake, length);
+        return;
+      }
       if (index == 1) {
         const std::vector<SinkRow> rows = gpu_->rows(a.p);
         if (csv_.is_open()) csv_.write(a.time, rows);
@@ -65,6 +74,10 @@ class SinkModule final : public PhysicsModule {
 #endif
     if (index == 1) {
       if (csv_.is_open()) csv_.write(a.time, sink_rows(a.p));
+      return;
+    }
+    if (index == 2) {
+      follow_gas_steps(a.p, a.active, a.box, wake, length);
       return;
     }
     if (kp_.rho_sink == 0.0) resolve_threshold(max_gas_mass(a.p));
@@ -95,6 +108,7 @@ class SinkModule final : public PhysicsModule {
 
   SinkParams params_;
   UnitSystem units_;
+  bool block_;  // timestep.scheme block: the sinks follow the gas steps (stage "sink steps")
   SinkKernParams kp_{};
   SinksCsv csv_;
 #ifdef MPSPH_HAVE_CUDA
@@ -107,7 +121,8 @@ std::unique_ptr<PhysicsModule> make_sinks(const Config& cfg, const UnitSystem& u
   const SinkParams p = sink_params_from(cfg);
   // Gravity is on whenever sinks are (sink_params_from checks it).
   const GravityParams g = p.enabled() ? gravity_params_from(cfg) : GravityParams{};
-  return std::make_unique<SinkModule>(p, g, units, backend);
+  const bool block = timestep_params_from(cfg).scheme == TimestepScheme::Block;
+  return std::make_unique<SinkModule>(p, g, units, backend, block);
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #include "sinks/sinks.hpp"
 
 #include <algorithm>
+#include <cmath>
 
+#include "sinks/sink_timestep_kern.hpp"
 #include "timestep/block_step_kern.hpp"
 
 namespace mpsph {
@@ -147,6 +149,29 @@ std::size_t wake_near_sinks(const ParticleView& p, const ActiveSet& a, const Box
     ++woken;
   }
   return woken;
+}
+
+void follow_gas_steps(const ParticleView& p, const ActiveSet& a, const Box& box, double radius,
+                      double length) {
+  std::vector<uint32_t> sinks;
+  for (std::size_t i = 0; i < p.n; ++i)
+    if (p.type[i] == kSink) sinks.push_back(uint32_t(i));
+  if (sinks.empty()) return;
+  const double r2 = radius * radius;
+  const int64_t now = a.tick;  // kAllActive when every particle is active
+  std::vector<double> dt_gas(sinks.size(), HUGE_VAL);
+  const auto ns = static_cast<std::ptrdiff_t>(sinks.size());
+#pragma omp parallel for schedule(dynamic)
+  for (std::ptrdiff_t q = 0; q < ns; ++q) {
+    const std::size_t s = sinks[std::size_t(q)];
+    double dt = HUGE_VAL;
+    for (std::size_t j = 0; j < p.n_gas; ++j)
+      if (p.type[j] == kGas && norm2(min_image(p.pos[j] - p.pos[s], box)) < r2)
+        dt = std::min(dt, gas_step_near_sink(p, j, now, length));
+    dt_gas[std::size_t(q)] = dt;
+  }
+  for (std::size_t q = 0; q < sinks.size(); ++q)
+    if (dt_gas[q] < HUGE_VAL) follow_gas_step(p, sinks[q], dt_gas[q], now, length);
 }
 
 }  // namespace mpsph

@@ -41,4 +41,11 @@ SinkStepResult sink_step(const ParticleView& p, const ActiveSet& a, const Box& b
 std::size_t wake_near_sinks(const ParticleView& p, const ActiveSet& a, const Box& box,
                             double radius);
 
+// Block steps, at the time-step stage (slot StepLimit) of the substep whose active particles are
+// `a` in a segment of `length` code time: every sink follows the shortest step of the gas within
+// `radius` of it (sink_timestep_kern.hpp): an active sink's dt_limit is cut to it, an inactive
+// sink on a longer step is woken.
+void follow_gas_steps(const ParticleView& p, const ActiveSet& a, const Box& box, double radius,
+                      double length);
+
 }  // namespace mpsph

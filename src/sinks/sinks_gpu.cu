@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/cuda_check.hpp"
+#include "sinks/sink_timestep_kern.hpp"
 #include "sinks/sinks_gpu.hpp"
 #include "timestep/block_step_kern.hpp"
 
@@ -238,6 +239,34 @@ __global__ void wake_kernel(ParticleView p, ActiveSet a, Box box, double radius,
   }
 }
 
+// follow_gas_steps(): the shortest step of the gas near each sink, as the bits of a positive double
+// (their integer order is the order of the values), then each sink follows it.
+__global__ void gas_step_near_sinks_kernel(ParticleView p, ActiveSet a, Box box, double radius,
+                                           double length, const uint32_t* sinks, const int* c,
+                                           unsigned long long* dt_bits) {
+  const int n_sinks = min(c[kNSinks], kMaxSinks);
+  const double r2 = radius * radius;
+  for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < p.n_gas;
+       j += std::size_t(gridDim.x) * blockDim.x) {
+    if (p.type[j] != kGas) continue;
+    for (int q = 0; q < n_sinks; ++q)
+      if (norm2(min_image(p.pos[j] - p.pos[sinks[q]], box)) < r2) {
+        const double dt = gas_step_near_sink(p, j, a.tick, length);
+        atomicMin(&dt_bits[q], static_cast<unsigned long long>(__double_as_longlong(dt)));
+      }
+  }
+}
+
+__global__ void follow_gas_step_kernel(ParticleView p, ActiveSet a, double length,
+                                       const uint32_t* sinks, const int* c,
+                                       const unsigned long long* dt_bits) {
+  const int n_sinks = min(c[kNSinks], kMaxSinks);
+  for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < n_sinks; q += gridDim.x * blockDim.x) {
+    const double dt = __longlong_as_double(static_cast<long long>(dt_bits[q]));
+    if (dt < HUGE_VAL) follow_gas_step(p, sinks[q], dt, a.tick, length);
+  }
+}
+
 __global__ void max_gas_mass_kernel(ParticleView p, double* out) {
   __shared__ double sh[kThreads];
   double m = 0.0;
@@ -282,11 +311,12 @@ GpuSinks::GpuSinks() {
                    "allocation of the sink groups");
   made_ = alloc(kMaxCandidates * sizeof(uint32_t), "allocation of the new sinks");
   rows_ = alloc(kMaxSinks * sizeof(SinkRow), "allocation of the sink rows");
+  dt_gas_ = alloc(kMaxSinks * sizeof(unsigned long long), "allocation of the sink steps");
   cuda_check(cudaMemset(counters_, 0, kCounters * sizeof(int)), "sink counters");
 }
 
 GpuSinks::~GpuSinks() {
-  for (void* p : {counters_, sinks_, cand_, ok_, pass_, members_, made_, pairs_, rows_})
+  for (void* p : {counters_, sinks_, cand_, ok_, pass_, members_, made_, pairs_, rows_, dt_gas_})
     cudaFree(p);
 }
 
@@ -344,6 +374,21 @@ void GpuSinks::step(const ParticleView& d, const ActiveSet& a, const Box& box,
     wake_kernel<<<grid_for(d.n_gas), kThreads>>>(d, a, box, wake_radius, sinks, c);
     cuda_check_launch("wake_kernel");
   }
+}
+
+void GpuSinks::follow_gas_steps(const ParticleView& d, const ActiveSet& a, const Box& box,
+                                double radius, double length) {
+  int* c = static_cast<int*>(counters_);
+  auto* sinks = static_cast<uint32_t*>(sinks_);
+  auto* dt_bits = static_cast<unsigned long long*>(dt_gas_);
+  list_sinks(d);
+  // 0xFF bytes: the largest unsigned value, above the bits of any double (HUGE_VAL included).
+  cuda_check(cudaMemsetAsync(dt_bits, 0xFF, kMaxSinks * sizeof(unsigned long long)), "sink steps");
+  gas_step_near_sinks_kernel<<<grid_for(d.n_gas), kThreads>>>(d, a, box, radius, length, sinks, c,
+                                                              dt_bits);
+  cuda_check_launch("gas_step_near_sinks_kernel");
+  follow_gas_step_kernel<<<grid_for(kMaxSinks), kThreads>>>(d, a, length, sinks, c, dt_bits);
+  cuda_check_launch("follow_gas_step_kernel");
 }
 
 std::vector<SinkRow> GpuSinks::rows(const ParticleView& d) {

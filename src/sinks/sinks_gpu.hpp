@@ -30,6 +30,9 @@ class GpuSinks {
   // wake_radius of an active sink, as sink_step() and wake_near_sinks() of sinks.cpp.
   void step(const ParticleView& d, const ActiveSet& a, const Box& box, const SinkKernParams& sp,
             double time, double wake_radius);
+  // follow_gas_steps() of sinks.hpp on the device.
+  void follow_gas_steps(const ParticleView& d, const ActiveSet& a, const Box& box, double radius,
+                        double length);
   // The sinks of `d`, by id (a host synchronisation). Throws mpsph::Error when a device buffer
   // overflowed since the last call (too many sinks or candidates, or a group too large).
   std::vector<SinkRow> rows(const ParticleView& d);
@@ -45,7 +48,8 @@ class GpuSinks {
   void* made_ = nullptr;      // uint32 sinks made this step
   void* pairs_ = nullptr;     // uint2 (sink slot, gas index) to accrete
   std::size_t pairs_cap_ = 0;
-  void* rows_ = nullptr;  // SinkRow staging for rows()
+  void* rows_ = nullptr;    // SinkRow staging for rows()
+  void* dt_gas_ = nullptr;  // uint64 bits of the shortest gas step near each sink (kMaxSinks)
 };
 
 }  // namespace mpsph

@@ -62,9 +62,9 @@ void correct_active(ParticleStore& s, const ActiveSet& a, double tick_len, const
 }
 
 double compute_timestep_criteria(ParticleStore& s, const ActiveSet& a, const TimestepParams& tp,
-                                 const GravityParams& gp) {
+                                 const GravityParams& gp, bool gas_sph) {
   const TimestepCriteria c = timestep_criteria(tp);
-  const SofteningByType soft = softening_by_type(gp);
+  const SofteningByType soft = softening_by_type(gp, gas_sph);
   const ParticleView v = s.view();
   const auto n = static_cast<std::ptrdiff_t>(a.count(s.size()));
   double dt = DBL_MAX;

@@ -38,7 +38,9 @@ void correct_active(ParticleStore& s, const ActiveSet& a, double tick_len, const
 
 // The seed criteria of the active particles into dt_crit; returns their minimum (DBL_MAX if
 // nothing limits).
+// gas_sph false: too few gas particles for SPH, the gas takes the collisionless criterion
+// (timestep_kern.hpp SofteningByType).
 double compute_timestep_criteria(ParticleStore& s, const ActiveSet& a, const TimestepParams& tp,
-                                 const GravityParams& gp);
+                                 const GravityParams& gp, bool gas_sph = true);
 
 }  // namespace mpsph

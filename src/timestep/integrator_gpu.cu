@@ -207,11 +207,11 @@ void correct_active_gpu(const ParticleView& d, const ActiveSet& a, double tick_l
 }
 
 void timestep_criteria_gpu(const ParticleView& d, const ActiveSet& a, const TimestepParams& tp,
-                           const GravityParams& gp) {
+                           const GravityParams& gp, bool gas_sph) {
   const std::size_t n = a.count(d.n);
   if (n == 0) return;
   criteria_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(d, a, n, timestep_criteria(tp),
-                                                          softening_by_type(gp));
+                                                          softening_by_type(gp, gas_sph));
   cuda_check_launch("criteria_kernel");
 }
 

@@ -69,7 +69,7 @@ void correct_active_gpu(const ParticleView& d, const ActiveSet& a, double tick_l
 // The seed criteria of the active particles into dt_crit, and dt_limit = dt_crit (the limiter
 // lowers it next).
 void timestep_criteria_gpu(const ParticleView& d, const ActiveSet& a, const TimestepParams& tp,
-                           const GravityParams& gp);
+                           const GravityParams& gp, bool gas_sph = true);
 // new_rung_particle of block_step_kern.hpp over the active set (their next steps start at `now`);
 // raises `too_short`.
 void new_rungs_gpu(const ParticleView& d, const ActiveSet& a, int64_t now, double length,

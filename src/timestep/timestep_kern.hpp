@@ -62,13 +62,18 @@ MPSPH_HD double particle_timestep(const TimestepInput& in, const TimestepCriteri
 }
 
 // Softening length per particle type: the length scale of a collisionless particle's criterion.
+// gas_sph false: the run has too few gas particles left for SPH (N_B or fewer; the rest went into
+// sinks): they move without pressure forces and take the collisionless criterion with eps[0] (the
+// smoothing lengths of their last SPH step would set needlessly short steps).
 struct SofteningByType {
   double eps[6];
+  bool gas_sph = true;
 };
 
-inline SofteningByType softening_by_type(const GravityParams& gp) {
+inline SofteningByType softening_by_type(const GravityParams& gp, bool gas_sph = true) {
   SofteningByType s{};
   for (int t = 0; t < 6; ++t) s.eps[t] = gp.softening[t];
+  s.gas_sph = gas_sph;
   return s;
 }
 
@@ -84,7 +89,7 @@ MPSPH_HD TimestepInput timestep_input(const ParticleView& s, std::size_t i,
   TimestepInput in{};
   // A particle removed since the last order stage (mass 0, dropped there) limits nothing: h = 0.
   if (s.type[i] >= kNumTypes) return in;
-  in.gas = i < s.n_gas;
+  in.gas = i < s.n_gas && soft.gas_sph;
   in.acc = s.acc[i];
   in.vel = s.vel[i];
   if (in.gas) {
