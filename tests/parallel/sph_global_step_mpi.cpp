@@ -51,6 +51,7 @@ void single_process(ParticleStore& s, const Box& box, const SphParams& sph, cons
     b->end_force();
   };
   forces();
+  b->limit_steps();
   double dt = b->timestep().dt;
   for (int k = 0; k < steps; ++k) {
     dts.push_back(dt);
@@ -59,6 +60,7 @@ void single_process(ParticleStore& s, const Box& box, const SphParams& sph, cons
     b->predict(kTicks);
     forces();
     b->correct(eos_evolves_u(eos));
+    b->limit_steps();
     dt = b->timestep().dt;
   }
 }
