@@ -42,12 +42,15 @@ void all_on_one_step(ParticleStore& s) {
 
 TEST_CASE("GPU katz forms the same stars as the CPU driver", "[gpu][starform]") {
   // Gas around every threshold: T 10^(3.5..5) K around T_SF = 3e4 K, n_H 10^(-2..0) around 0.1,
-  // div v of either sign, c around the Jeans limit, heating or cooling around t_cool = t_ff.
+  // div v of either sign (80% converging), c around the Jeans limit, heating or cooling around
+  // t_cool = t_ff.
   const StarformModel m = test::sf_model(StarformKind::Katz, true);
   const std::size_t n = 50000;
   ParticleStore s;
   s.resize(n);
-  const double dt = 5.0;  // Myr-scale steps: probabilities of a few percent to tens of percent
+  // Steps of 2000 code times (~2 Gyr): probabilities from ~0.1 (n_H = 0.1) to ~1 (n_H = 1)
+  // for the ~4% of the particles that meet every criterion (measured on the CPU: 2750 stars).
+  const double dt = 2000.0;
   for (std::size_t i = 0; i < n; ++i) {
     auto u = [&](uint32_t k) { return random_uniform(i + 1, 31, kStreamSetup, k); };
     s.id[i] = i + 1;
@@ -60,7 +63,7 @@ TEST_CASE("GPU katz forms the same stars as the CPU driver", "[gpu][starform]") 
     s.rho[i] = float(rho);
     s.u[i] = s.u0[i] =
         u_from_temperature(m.katz.mu, m.katz.u_to_T, std::pow(10.0, 3.5 + 1.5 * u(0)));
-    s.divv[i] = float(u(3) - 0.3);
+    s.divv[i] = float(u(3) - 0.8);
     s.h[i] = 10.0f;
     s.csound[i] = float(2.0 * u(4) * 10.0 * std::sqrt(4.0 * kStarformPi * m.katz.G * rho));
     const double t_ff = free_fall_time(rho, m.katz.G);
@@ -83,7 +86,7 @@ TEST_CASE("GPU katz forms the same stars as the CPU driver", "[gpu][starform]") 
   REQUIRE(cudaMemcpy(&thermal, g.device_thermal_energy(), sizeof(double), cudaMemcpyDeviceToHost) ==
           cudaSuccess);
   d.download(gpu);
-  REQUIRE(st.stars > 500);
+  REQUIRE(st.stars > 1000);
   REQUIRE(st.stars < long(n) / 2);
   long differ = 0;
   for (std::size_t i = 0; i < n; ++i)
@@ -121,7 +124,7 @@ TEST_CASE("GPU cloud models ask for and make the same stars as the CPU driver", 
     GpuStarform g(m);
     g.form(d.view(), ActiveSet{}, tick_len, 9, 4.0);
     d.download(gpu);
-    REQUIRE(st.stars > 200);
+    REQUIRE(st.stars > 200);  // measured on the CPU: 14456 (clouds), 996 (probabilistic)
     long differ = 0;
     for (std::size_t i = 0; i < n; ++i)
       differ += cpu.type[i] != gpu.type[i] || cpu.spawn_mass[i] != gpu.spawn_mass[i] ||
