@@ -37,7 +37,7 @@ TEST_CASE("Salpeter 0.1-100 Msun gives 6.8e-3 SN II (8-40 Msun) per Msun formed"
   SspModel s;  // Salpeter, RVN96
   const double n = ssp_cumulative(s, 1.37e10, 0.02).q[kSspNSnII];
   // The literature number is quoted to two digits (closed form 0.171628 * (8^-1.35 - 40^-1.35) /
-  // 1.35 = 6.7727e-3): within half a unit of its last digit, and the closed form to round-off.
+  // 1.35 = 6.8015e-3): within half a unit of its last digit, and the closed form to round-off.
   CHECK(std::fabs(n - 6.8e-3) < 0.05e-3);
   const double k = 0.35 / (std::pow(0.1, -0.35) - std::pow(100.0, -0.35));
   CHECK(n == Approx(k * (std::pow(8.0, -1.35) - std::pow(40.0, -1.35)) / 1.35).epsilon(1e-12));
