@@ -1,6 +1,7 @@
 #include "run/module_registry.hpp"
 
 #include "cooling/cooling_module.hpp"
+#include "feedback/feedback_module.hpp"
 #include "multiphase/multiphase_module.hpp"
 #include "sinks/sink_module.hpp"
 
@@ -14,6 +15,7 @@ const std::vector<ModuleEntry>& module_registry() {
   static const std::vector<ModuleEntry> registry = {
       cooling_module_entry(),
       multiphase_module_entry(),
+      feedback_module_entry(),
       sink_module_entry(),
   };
   return registry;
