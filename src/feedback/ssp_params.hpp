@@ -28,7 +28,8 @@ struct FeedbackParams {
 
 constexpr int kFeedbackMaxNeighbours = 128;
 
-// Name -> choice; any other name throws mpsph::Error listing the valid ones (`key` names the key).
+// Name -> choice (also the options of `mpsph ssp`); any other name throws mpsph::Error listing
+// the valid ones.
 FeedbackKind parse_feedback_model(const std::string& name);
 ImfKind parse_imf(const std::string& name);
 YieldKind parse_yields(const std::string& name);

@@ -24,7 +24,8 @@ constexpr double kSnIaEjecta = 1.4;    // Msun
 constexpr double kSnIaFe = 0.63;       // Msun
 constexpr double kSnIaO = 0.13;        // Msun
 
-// The WW95 tables as the kernels read them: for each metallicity iz (log10(Z/Zsun) = logz[iz],
+// The WW95 tables as the SSP integrals read them (on the host, to build the SSP table; kernels
+// read only that table): for each metallicity iz (log10(Z/Zsun) = logz[iz],
 // ascending) the O and Fe ejecta [Msun] at the progenitor masses mass[k] (ascending, shared by all
 // metallicities), flat [iz * n_mass + k]. Zsun = kWw95SolarZ.
 constexpr int kWw95MaxMasses = 16;
