@@ -44,6 +44,17 @@ def read(path):
         return t, o, fe, star
 
 
+def run_model(run):
+    """imf, yields, snia of the run's feedback section (config_resolved.yaml), if readable."""
+    try:
+        import yaml
+        with open(os.path.join(run, "config_resolved.yaml")) as f:
+            fb = yaml.safe_load(f).get("feedback", {})
+        return {k: fb[k] for k in ("imf", "yields", "snia") if k in fb}
+    except Exception:  # no PyYAML, no file, or not a mapping: the default model
+        return {}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("run")
@@ -70,14 +81,19 @@ def main():
         exe = shutil.which("mpsph")
     if star and exe:
         ages = np.logspace(0, np.log10(max(t[-1] - star[0], 2.0)), 200)
-        r = subprocess.run([exe, "ssp", "--metallicity", "%g" % star[1], "--ages",
-                            ",".join("%.6g" % x for x in ages)], capture_output=True, text=True)
+        model = run_model(a.run)
+        args = [exe, "ssp", "--metallicity", "%g" % star[1], "--ages", ",".join("%.6g" % x for x in ages)]
+        for k in ("imf", "yields", "snia"):
+            if k in model:
+                args += ["--" + k, str(model[k])]
+        r = subprocess.run(args, capture_output=True, text=True)
         if r.returncode == 0:
             body = [l for l in r.stdout.splitlines() if not l.startswith("#")]
             d = np.loadtxt(io.StringIO("\n".join(body[1:])), delimiter=",", ndmin=2)
             k = (d[:, 5] > 0) & (d[:, 6] > 0)
             ax.semilogx(d[k, 0] + star[0], np.log10(d[k, 5] / d[k, 6] / SOLAR_O_TO_FE), "-",
-                        label="SSP new metals (mpsph ssp, Z = %g; default model)" % star[1])
+                        label="SSP new metals (mpsph ssp, Z = %g, %s)" % (
+                            star[1], ", ".join(str(v) for v in model.values()) or "default model"))
     ax.axhline(0.0, color="grey", lw=0.8)
     ax.set_xlabel("time [Myr]")
     ax.set_ylabel("[O/Fe]")
