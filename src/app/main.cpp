@@ -1,4 +1,6 @@
-// mpsph command-line entry point: `mpsph run | ics | info | params`.
+// mpsph command-line entry point: `mpsph run | ics | info | params | ssp`.
+#include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +11,8 @@
 
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "feedback/ssp_csv.hpp"
+#include "feedback/ssp_params.hpp"
 #include "io/hdf5_handles.hpp"
 #include "io/run_info.hpp"
 #include "io/snapshot.hpp"
@@ -32,6 +36,10 @@ const char* kUsage =
     "  mpsph info <snapshot.h5>        counts, time, units and field ranges of a snapshot\n"
     "  mpsph info <run directory>      what ran, how far, wall time, energy error, files\n"
     "  mpsph params [--markdown]       every configuration key with default, range and unit\n"
+    "  mpsph ssp [--imf salpeter|kroupa] [--metallicity Z] [--yields rvn96|ww95]\n"
+    "            [--snia binary|dtd] [--ages A1,A2,...]\n"
+    "                                  cumulative SN numbers, energy, returned mass, O and Fe of\n"
+    "                                  a stellar population per Msun formed at ages in Myr (CSV)\n"
     "  mpsph --help | --version\n"
     "\n"
     "A run writes into run.output_dir: snapshot_NNNN.h5 (GADGET-4/SWIFT HDF5 layout),\n"
@@ -149,6 +157,62 @@ int cmd_params(const std::vector<std::string>& args) {
   return 0;
 }
 
+// The SSP model of the feedback stage (defaults of the feedback section) at the given ages.
+int cmd_ssp(const std::vector<std::string>& args) {
+  mpsph::SspModel model;
+  double z = 0.02;
+  std::vector<double> ages = mpsph::default_ssp_ages_myr();
+  auto number = [](const std::string& flag, const std::string& text) {
+    std::size_t used = 0;
+    double v = 0.0;
+    try {
+      v = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != text.size() || !std::isfinite(v))
+      throw UsageError(flag + " needs a number, got '" + text + "'");
+    return v;
+  };
+  for (std::size_t i = 0; i < args.size(); ++i) try {
+      const std::string& a = args[i];
+      if (i + 1 >= args.size()) throw UsageError("unknown option or missing value '" + a + "'");
+      const std::string& v = args[++i];
+      if (a == "--imf") {
+        model.imf = mpsph::parse_imf(v);
+      } else if (a == "--yields") {
+        model.yields = mpsph::parse_yields(v);
+      } else if (a == "--snia") {
+        model.snia = mpsph::parse_snia(v);
+      } else if (a == "--metallicity") {
+        z = number(a, v);
+        if (!(z >= 0.0 && z < 1.0)) throw UsageError("--metallicity must be in [0, 1)");
+      } else if (a == "--ages") {
+        ages.clear();
+        std::size_t pos = 0;
+        while (pos <= v.size()) {
+          const std::size_t comma = std::min(v.find(',', pos), v.size());
+          const double age = number(a, v.substr(pos, comma - pos));
+          if (!(age > 0.0)) throw UsageError("--ages must be positive (Myr)");
+          ages.push_back(age);
+          pos = comma + 1;
+        }
+      } else {
+        throw UsageError("unknown option '" + a + "' for 'mpsph ssp'");
+      }
+    } catch (const mpsph::Error& e) {
+      throw UsageError(e.what());  // a bad choice name is a usage error
+    }
+  mpsph::Ww95View ww95{};
+  if (model.yields == mpsph::YieldKind::Ww95) {
+    ww95 = mpsph::load_ww95_tables(mpsph::find_ww95_dir(""));
+    model.ww95 = &ww95;
+  }
+  const mpsph::SspTable table(model);
+  std::fputs(mpsph::ssp_csv(table, z, ages).c_str(), stdout);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -172,8 +236,9 @@ int main(int argc, char** argv) {
     if (cmd == "ics") return cmd_ics(args);
     if (cmd == "info") return cmd_info(args);
     if (cmd == "params") return cmd_params(args);
+    if (cmd == "ssp") return cmd_ssp(args);
     throw UsageError("unknown command '" + cmd +
-                     "' (commands: run, ics, info, params; see --help)");
+                     "' (commands: run, ics, info, params, ssp; see --help)");
   } catch (const UsageError& e) {
     std::fprintf(stderr, "mpsph: %s\n", one_line(e.what()).c_str());
     return 2;

@@ -18,6 +18,7 @@
 #include "setups/plummer.hpp"
 #include "setups/sedov.hpp"
 #include "setups/sod.hpp"
+#include "setups/ssp_box.hpp"
 #include "setups/sticky_clouds.hpp"
 #include "sph/eos_params.hpp"
 
@@ -32,7 +33,7 @@ void add_setup_params(Schema& s) {
          false,
          false,
          {"evrard", "sod", "sedov", "plummer", "cooling_box", "cloud_collision", "boss_bodenheimer",
-          "disk_galaxy", "merger", "sticky_clouds", "file"},
+          "disk_galaxy", "merger", "sticky_clouds", "ssp_box", "file"},
          "",
          "initial conditions: a built-in generator or an HDF5 file"});
 
@@ -224,6 +225,7 @@ void add_setup_params(Schema& s) {
 
   add_sedov_params(s);
   add_cooling_box_params(s);
+  add_ssp_box_params(s);
   add_cloud_collision_params(s);
   add_boss_bodenheimer_params(s);
   // The molecular-cloud setups start from a ball of equal-mass points (setups/ball_sampling.hpp).
@@ -314,6 +316,10 @@ InitialState make_initial_state(const Config& c) {
   } else if (type == "cooling_box") {
     const CoolingModel model(cooling_params_from(c), UnitSystem::from_config(c));
     CoolingBoxSetup b = make_cooling_box(cooling_box_params_from(c), model);
+    st.particles = std::move(b.particles);
+    st.box = b.box;
+  } else if (type == "ssp_box") {
+    SspBoxSetup b = make_ssp_box(ssp_box_params_from(c), UnitSystem::from_config(c), gas_gamma(c));
     st.particles = std::move(b.particles);
     st.box = b.box;
   } else if (type == "cloud_collision") {

@@ -98,6 +98,17 @@ def check_sticky_clouds(tool, stdout):
         print("ok: phase masses, max |rel_error| %.2e" % err[0])
 
 
+def check_starform(stdout):
+    """plot_sfr.py compares the mass formed with the integral of the rate the clouds of the
+    snapshots expect: ~600 stars form, so the ratio is 1 within ~4% (1 sigma) plus the trapezoid
+    error of 1-unit snapshots on a rate that falls as the clouds give mass to stars."""
+    ratio = [float(line.split("ratio")[-1]) for line in stdout.splitlines() if "ratio" in line]
+    if len(ratio) != 1 or not 0.8 < ratio[0] < 1.2:
+        sys.exit("FAILED: plot_sfr.py measured/expected mass formed %s not within 20%%:\n%s"
+                 % (ratio, stdout))
+    print("ok: sfr, measured/expected mass formed %.3f" % ratio[0])
+
+
 def main():
     mpsph = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="mpsph_tools_")
@@ -130,6 +141,11 @@ def main():
         ("sticky_clouds", ["--set", "setup.n_clouds=300", "--set", "setup.box_size=150",
                            "--set", "run.t_end=5", "--set", "run.snapshot_interval=2.5"],
          "plot_phase_masses.py", ["phase_masses.png"]),
+        # At 100 K every 1e4 Msun cloud is above its Jeans mass (840 Msun): stars form at once.
+        ("starform_box", ["--set", "setup.n_clouds=300", "--set", "setup.box_size=150",
+                          "--set", "run.t_end=5", "--set", "run.snapshot_interval=1",
+                          "--set", "run.diagnostics_every=1", "--set", "starform.cloud_T_K=100"],
+         "plot_sfr.py", ["sfr.png"]),
     ]
     for name, extra, tool, pngs in cases:
         out = os.path.join(tmp, name + "_" + os.path.splitext(tool)[0])
@@ -143,6 +159,8 @@ def main():
             sys.exit("FAILED: plot_sinks.py found no sink:\n" + stdout)
         if name == "sticky_clouds":
             check_sticky_clouds(tool, stdout)
+        if name == "starform_box":
+            check_starform(stdout)
         if tool == "plot_evrard.py":
             check_evrard_errors(stdout)
             check_run_info(mpsph, out)

@@ -1,0 +1,37 @@
+// The OpenMP driver of SSP feedback (feedback_kern.hpp), one call per (sub)step in the slot after
+// the forces: every active star finds its gas neighbours (feedback_grid_kern.hpp) and its release,
+// then every receiving gas particle takes its shares in a fixed order (by star store index), so
+// the result does not depend on the number of threads and matches the CUDA driver.
+#pragma once
+
+#include <cstddef>
+
+#include "core/active_set.hpp"
+#include "core/box.hpp"
+#include "core/particle_store.hpp"
+#include "feedback/feedback_kern.hpp"
+
+namespace mpsph {
+
+struct FeedbackStepResult {
+  double energy = 0.0;        // SN energy injected (code energy)
+  double mass = 0.0;          // mass returned (code mass)
+  std::size_t stars = 0;      // active stars that released something
+  std::size_t receivers = 0;  // gas particles that received
+  std::size_t woken = 0;      // inactive receivers woken onto shorter steps
+};
+
+struct FeedbackTiming {
+  double gamma = 5.0 / 3.0;  // adiabatic index: the receivers' new sound speed
+  double courant = 0.1;      // C of the time-step criteria: the wake-up rung of C h / c
+};
+
+// Feedback of the active stars of `a` at code time `time` (their step ends there; under the
+// global scheme every star with the step kTicks tick_len). Receivers get their new sound speed in
+// `csound` (the next time-step criteria see it) and, under block steps, an inactive receiver whose
+// C h / c is shorter than its step is woken onto the rung of that step.
+FeedbackStepResult apply_feedback(const ParticleView& p, const ActiveSet& a, const Box& box,
+                                  const FeedbackKernParams& kp, const FeedbackTiming& ft,
+                                  double time, double tick_len);
+
+}  // namespace mpsph

@@ -1,0 +1,44 @@
+// sfr.csv: one row per energy.csv row, in the run's output directory. Comment lines ('# ') state
+// the units, then the column line
+//   time,time_Myr,SFR_Msun_per_yr,M_formed_Msun
+// time in code time and in Myr; SFR the mean star formation rate since the previous row (0 on the
+// first row of a run); M_formed the stellar mass formed in the run so far (the initial masses of
+// the type-4 stars and the pending requests for stars). On restart the rows after the checkpoint's
+// time are dropped (as energy.csv's and sinks.csv's) and the last kept row is the previous one of
+// the next SFR, so the file of a restarted run is that of an uninterrupted one.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+namespace mpsph {
+
+// The comment lines and the column line; `time_unit` is a description of the code time.
+std::string sfr_csv_header(const std::string& time_unit);
+
+class SfrCsv {
+ public:
+  SfrCsv() = default;
+  SfrCsv(const SfrCsv&) = delete;
+  SfrCsv& operator=(const SfrCsv&) = delete;
+  ~SfrCsv();
+  // A new run: creates `dir`/sfr.csv. A restart at `time`: keeps the header and the rows up to
+  // `time` (durably rewritten), takes the last of them as the previous row, and appends.
+  // `yr_per_time` and `msun_per_mass` convert code time and mass. Throws mpsph::Error.
+  void open(const std::string& dir, double yr_per_time, double msun_per_mass, double time,
+            bool restart);
+  bool is_open() const { return f_ != nullptr; }
+  // One row at code time `time` with `m_formed` [code mass] formed so far; flushed.
+  void write(double time, double m_formed);
+
+ private:
+  std::string path_;
+  std::FILE* f_ = nullptr;
+  double yr_per_time_ = 1.0;
+  double msun_per_mass_ = 1.0;
+  bool have_previous_ = false;
+  double previous_time_ = 0.0;  // code time
+  double previous_mass_ = 0.0;  // Msun
+};
+
+}  // namespace mpsph
