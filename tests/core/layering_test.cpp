@@ -17,9 +17,9 @@ namespace {
 
 // Folder -> folders its files may include (besides itself).
 const std::map<std::string, std::set<std::string>>& allowed() {
-  static const std::set<std::string> physics = {"core",     "sph",  "gravity", "cooling",
-                                                "timestep", "io",   "setups",  "multiphase",
-                                                "starform", "sinks"};
+  static const std::set<std::string> physics = {"core",     "sph",   "gravity", "cooling",
+                                                "timestep", "io",    "setups",  "multiphase",
+                                                "starform", "sinks", "feedback"};
   static const std::map<std::string, std::set<std::string>> rules = {
       {"core", {"core"}},
       {"sph", physics},
@@ -31,6 +31,7 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"multiphase", physics},
       {"starform", physics},
       {"sinks", physics},
+      {"feedback", physics},
       // The MPI layer drives the physics passes across ranks; only run/ and app/ may use it.
       {"parallel",
        [] {
@@ -82,7 +83,9 @@ std::vector<Violation> violations(const fs::path& src, std::size_t* files_checke
 
 }  // namespace
 
-TEST_CASE("src/core includes no physics, I/O or run-layer header; physics never includes run/",
+// No ';' in the name: catch_discover_tests cuts a ctest name there, and the cut name matches no
+// test case (ctest then reports a pass without running anything).
+TEST_CASE("layering of src/: core includes only core, and no folder includes a layer above it",
           "[core][layout]") {
   std::size_t files = 0;
   const std::vector<Violation> v = violations(fs::path(MPSPH_SOURCE_DIR) / "src", &files);
