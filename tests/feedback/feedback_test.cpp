@@ -94,7 +94,7 @@ Run run_feedback(FeedbackBox& b, const SspTable& table, int n_steps, double dt, 
 }  // namespace
 
 TEST_CASE(
-    "feedback conserves mass, momentum, O and Fe to round-off over 100 steps; the energy "
+    "feedback conserves mass, momentum, O and Fe to round-off over 100 steps: the energy "
     "changes by the SN energy it reports",
     "[feedback]") {
   const SspTable table{SspModel{}};

@@ -51,7 +51,7 @@ std::string read_text(const std::string& path) {
 }  // namespace
 
 TEST_CASE(
-    "sinks: a collapsing rotating isothermal sphere; every sink stage conserves mass, "
+    "sinks: a collapsing rotating isothermal sphere: every sink stage conserves mass, "
     "momentum and angular momentum (orbital + spin) to 1e-12",
     "[sinks][validation]") {
   // The step of Simulation::substep under the global scheme, on the CPU backend, with the totals

@@ -128,7 +128,7 @@ TEST_CASE("piecewise EOS limits: isothermal below rho_1, pure two-piece BBB03 fo
     CHECK(piecewise_p(e, rho) == Approx(0.04 * std::pow(rho, 1.4)).epsilon(1e-12));
 }
 
-TEST_CASE("non-adiabatic EOS sets u = P/((gamma-1) rho); adiabatic leaves u alone", "[sph][eos]") {
+TEST_CASE("non-adiabatic EOS sets u = P/((gamma-1) rho), and adiabatic leaves u alone", "[sph][eos]") {
   ParticleStore s;
   s.resize(1);
   s.type[0] = kGas;

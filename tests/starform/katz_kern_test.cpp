@@ -63,7 +63,7 @@ TEST_CASE("katz: each criterion alone blocks star formation", "[starform][unit]"
   CHECK(failures(adiabatic, g) == 0u);
 }
 
-TEST_CASE("katz: a particle that forms a star becomes it in place; its m u leaves the gas",
+TEST_CASE("katz: a particle that forms a star becomes it in place, and its m u leaves the gas",
           "[starform][unit]") {
   const StarformModel m = test::sf_model(StarformKind::Katz, false);
   double rho = 0;

@@ -23,7 +23,7 @@ TEST_CASE("event probability is 1 - exp(-x), accurate for small x", "[starform][
   CHECK(event_probability(1e300) == 1.0);
 }
 
-TEST_CASE("a spawned star gets its record once; other stars are left alone", "[starform][unit]") {
+TEST_CASE("a spawned star gets its record once, and other stars are left alone", "[starform][unit]") {
   ParticleStore s = test::cloud_box(4, 100.0);
   s.type[0] = kNewStar;  // a child of the order stage: initial mass 0
   s.initial_mass[0] = 0.0;

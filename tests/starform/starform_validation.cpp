@@ -65,7 +65,7 @@ std::map<uint64_t, std::size_t> by_id(const ParticleStore& s) {
 
 }  // namespace
 
-TEST_CASE("cloud box forming stars: mass, momentum and metals conserved; stars recorded",
+TEST_CASE("cloud box forming stars: mass, momentum and metals conserved, and stars recorded",
           "[starform][validation]") {
   const std::string dir = test::scratch_dir("starform_cloud_box");
   Simulation sim(test::run_options(dir, kConfig));
