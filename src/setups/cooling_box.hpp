@@ -4,27 +4,17 @@
 #pragma once
 
 #include "cooling/cooling.hpp"
-#include "core/box.hpp"
-#include "core/particle_store.hpp"
+#include "setups/gas_box.hpp"
 
 namespace mpsph {
 
 class Config;
 class Schema;
 
-struct CoolingBoxParams {
-  int n_side = 8;                  // particles per side (cubic lattice)
-  double box_size = 1.0;           // edge length (code length)
-  double n_H = 0.1;                // hydrogen number density (cm^-3)
-  double temperature = 1e7;        // initial temperature (K)
-  double feh = 0.0;                // [Fe/H]; -inf = metal-free
-  double hydrogen_fraction = 0.7;  // X_H
-};
+// The gas box's keys with its defaults (8^3 particles, n_H 0.1 cm^-3, 1e7 K, solar).
+struct CoolingBoxParams : GasBoxParams {};
 
-struct CoolingBoxSetup {
-  ParticleStore particles;
-  Box box;
-};
+using CoolingBoxSetup = GasBox;
 
 // Gas particles on a cubic lattice with rho = n_H m_H/X_H, u = u(T) of the model's mu, metal mass
 // fractions X_H, z_Fe = X_H (Fe/H)_sun 10^[Fe/H], z_O likewise (scaled solar), h = 0 (to be

@@ -4,32 +4,29 @@
 // population's yields (SN II first, SN Ia later). Gravity is meant to be off.
 #pragma once
 
-#include "core/box.hpp"
-#include "core/particle_store.hpp"
 #include "core/units.hpp"
+#include "setups/gas_box.hpp"
 
 namespace mpsph {
 
 class Config;
 class Schema;
 
-struct SspBoxParams {
-  int n_side = 12;           // gas particles per side (cubic lattice)
-  double box_size = 1.0;     // edge length (code length)
-  double n_H = 1.0;          // hydrogen number density (cm^-3)
-  double temperature = 1e4;  // initial temperature (K)
-  double mu = 0.59;          // mean molecular weight of the gas (u = k T / ((gamma-1) mu m_H))
-  double feh = -99.0;        // [Fe/H] of the gas (scaled solar O and Fe); -99: metal-free
-  double hydrogen_fraction = 0.7;  // X_H
-  double star_mass = 1e4;          // initial mass of the population (Msun)
-  double star_age = 0.0;           // its age at t = 0 (Myr): birth time -star_age
+// The gas box's keys (defaults 12^3 particles, n_H 1 cm^-3, 1e4 K, metal-free) and the star's.
+struct SspBoxParams : GasBoxParams {
+  SspBoxParams() {
+    n_side = 12;
+    n_H = 1.0;
+    temperature = 1e4;
+    feh = -99.0;
+  }
+  double mu = 0.59;        // mean molecular weight of the gas (u = k T / ((gamma-1) mu m_H))
+  double star_mass = 1e4;  // initial mass of the population (Msun)
+  double star_age = 0.0;   // its age at t = 0 (Myr): birth time -star_age
   double star_metallicity = 0.02;  // its birth metal mass fraction Z (sets lifetimes and yields)
 };
 
-struct SspBoxSetup {
-  ParticleStore particles;
-  Box box;
-};
+using SspBoxSetup = GasBox;
 
 // Gas on a cubic lattice (rho = n_H m_H / X_H, u from T and mu, metals scaled solar by [Fe/H]),
 // then the star (type 3, id n_gas + 1) at the box centre offset by a quarter cell so that it sits
