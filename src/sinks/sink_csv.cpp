@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "io/durable_file.hpp"
+#include "io/module_csv.hpp"
 
 namespace mpsph {
 
@@ -41,52 +42,13 @@ std::string sinks_csv_header(const UnitSystem& u) {
          "time,id,mass,x,y,z,vx,vy,vz,spin_x,spin_y,spin_z,accreted_mass\n";
 }
 
-std::string sinks_csv_up_to_time(const std::string& text, double time) {
-  std::string out;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    const std::size_t end = text.find('\n', begin);
-    if (end == std::string::npos) break;  // a row cut short by a kill or a full disk
-    const std::string line = text.substr(begin, end - begin + 1);
-    begin = end + 1;
-    if (line[0] == '#' || line.compare(0, 5, "time,") == 0) {
-      out += line;
-      continue;
-    }
-    char* rest = nullptr;
-    const double t = std::strtod(line.c_str(), &rest);
-    if (rest != line.c_str() && *rest == ',' && t <= time) out += line;
-  }
-  return out;
-}
-
 SinksCsv::~SinksCsv() {
   if (f_) std::fclose(f_);
 }
 
 void SinksCsv::open(const std::string& dir, const UnitSystem& units, double time, bool restart) {
   path_ = dir + "/sinks.csv";
-  if (restart) {
-    std::ifstream in(path_, std::ios::binary);
-    std::string text;
-    if (in) {
-      std::ostringstream s;
-      s << in.rdbuf();
-      if (in.bad()) throw Error("cannot read '" + path_ + "'");
-      text = sinks_csv_up_to_time(s.str(), time);
-    } else if (errno != ENOENT) {
-      throw Error("cannot read '" + path_ + "': " + std::strerror(errno));
-    }
-    if (text.empty()) text = sinks_csv_header(units);
-    write_text_durably(path_, text);
-    f_ = std::fopen(path_.c_str(), "a");
-    if (!f_) throw Error(write_error("cannot append to '" + path_ + "'", path_, errno));
-    return;
-  }
-  f_ = std::fopen(path_.c_str(), "w");
-  if (!f_) throw Error(write_error("cannot write '" + path_ + "'", path_, errno));
-  std::fputs(sinks_csv_header(units).c_str(), f_);
-  if (std::fflush(f_) != 0) throw Error(write_error("cannot write '" + path_ + "'", path_, errno));
+  f_ = open_module_csv(path_, sinks_csv_header(units), time, restart);
 }
 
 void SinksCsv::write(double time, const std::vector<SinkRow>& rows) {

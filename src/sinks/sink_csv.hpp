@@ -30,10 +30,6 @@ std::vector<SinkRow> sink_rows(const ParticleView& p);
 // The comment lines and the column line.
 std::string sinks_csv_header(const UnitSystem& units);
 
-// The comment and column lines of `text` and its complete rows whose time (first column) is
-// <= `time`, in their order.
-std::string sinks_csv_up_to_time(const std::string& text, double time);
-
 class SinksCsv {
  public:
   SinksCsv() = default;

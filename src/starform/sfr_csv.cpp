@@ -8,7 +8,7 @@
 
 #include "core/error.hpp"
 #include "io/durable_file.hpp"
-#include "sinks/sink_csv.hpp"
+#include "io/module_csv.hpp"
 
 namespace mpsph {
 
@@ -34,39 +34,20 @@ void SfrCsv::open(const std::string& dir, double yr_per_time, double msun_per_ma
   msun_per_mass_ = msun_per_mass;
   char unit[96];
   std::snprintf(unit, sizeof unit, "1 code time = %.6e yr", yr_per_time);
-  if (restart) {
-    std::ifstream in(path_, std::ios::binary);
-    std::string text;
-    if (in) {
-      std::ostringstream s;
-      s << in.rdbuf();
-      if (in.bad()) throw Error("cannot read '" + path_ + "'");
-      text = sinks_csv_up_to_time(s.str(), time);
-    } else if (errno != ENOENT) {
-      throw Error("cannot read '" + path_ + "': " + std::strerror(errno));
+  std::string text;
+  f_ = open_module_csv(path_, sfr_csv_header(unit), time, restart, &text);
+  // A restart: the last kept row is the previous one of the next SFR.
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.empty() || line[0] == '#' || line.compare(0, 5, "time,") == 0) continue;
+    double t = 0, t_myr = 0, sfr = 0, m = 0;
+    if (std::sscanf(line.c_str(), "%lf,%lf,%lf,%lf", &t, &t_myr, &sfr, &m) == 4) {
+      have_previous_ = true;
+      previous_time_ = t;
+      previous_mass_ = m;
     }
-    if (text.empty()) text = sfr_csv_header(unit);
-    // The last kept row is the previous one of the next SFR.
-    std::istringstream lines(text);
-    std::string line;
-    while (std::getline(lines, line)) {
-      if (line.empty() || line[0] == '#' || line.compare(0, 5, "time,") == 0) continue;
-      double t = 0, t_myr = 0, sfr = 0, m = 0;
-      if (std::sscanf(line.c_str(), "%lf,%lf,%lf,%lf", &t, &t_myr, &sfr, &m) == 4) {
-        have_previous_ = true;
-        previous_time_ = t;
-        previous_mass_ = m;
-      }
-    }
-    write_text_durably(path_, text);
-    f_ = std::fopen(path_.c_str(), "a");
-    if (!f_) throw Error(write_error("cannot append to '" + path_ + "'", path_, errno));
-    return;
   }
-  f_ = std::fopen(path_.c_str(), "w");
-  if (!f_) throw Error(write_error("cannot write '" + path_ + "'", path_, errno));
-  std::fputs(sfr_csv_header(unit).c_str(), f_);
-  if (std::fflush(f_) != 0) throw Error(write_error("cannot write '" + path_ + "'", path_, errno));
 }
 
 void SfrCsv::write(double time, double m_formed) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "catch.hpp"
+#include "io/module_csv.hpp"
 #include "run/simulation_test_support.hpp"
 
 using namespace mpsph;
@@ -43,7 +44,7 @@ TEST_CASE("sinks.csv: unit comments, the column line, rows by id", "[sinks][io]"
   const std::string t = text.str();
   CHECK(t.find("0.5,4,3,0,0,0,0,0,0,0,0,0.25,0\n") != std::string::npos);
   // A restart at t = 0.5 keeps the header and the rows up to 0.5; a row cut short goes too.
-  const std::string trimmed = sinks_csv_up_to_time(t + "1.5,4,3", 0.5);
+  const std::string trimmed = csv_rows_up_to_time(t + "1.5,4,3", 0.5);
   CHECK(trimmed == h + "0.5,4,3,0,0,0,0,0,0,0,0,0.25,0\n0.5,9,2,0,0,0,0,0,0,0,0,0,0\n");
   {
     SinksCsv f;

@@ -1,0 +1,23 @@
+// The CSV files of physics modules (sinks.csv, sfr.csv): comment lines starting with '#', one
+// header line starting with "time,", then rows whose first column is the code time. A restart
+// keeps the rows an uninterrupted run would have written up to its time (a run killed after its
+// checkpoint wrote more) and appends.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+namespace mpsph {
+
+// The lines of `text` up to `time`: comments, the header and the rows with time <= `time`; a last
+// line without its newline (cut short by a kill or a full disk) is dropped.
+std::string csv_rows_up_to_time(const std::string& text, double time);
+
+// Opens `path` to append rows. A new run (restart false) writes `header`; a restart at `time`
+// rewrites the file with its lines up to `time` (or `header` when the file is missing or has
+// none) and appends after them. *kept, when given, receives what the file holds before the first
+// new row. Throws mpsph::Error naming the file when it cannot be read or written.
+std::FILE* open_module_csv(const std::string& path, const std::string& header, double time,
+                           bool restart, std::string* kept = nullptr);
+
+}  // namespace mpsph
