@@ -6,6 +6,7 @@
 #include <climits>
 #include <cub/cub.cuh>
 
+#include "core/block_sum_gpu.cuh"
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
 #include "feedback/feedback_gpu.hpp"
@@ -142,22 +143,11 @@ __global__ void receive_kernel(ParticleView p, std::size_t n_pairs, const uint32
   feedback_wake(p, j, ft.gamma, ft.courant, now, length, all);
 }
 
-__device__ double block_sum(double mine) {
-  __shared__ double sh[kThreads];
-  sh[threadIdx.x] = mine;
-  __syncthreads();
-  for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-    if (threadIdx.x < stride) sh[threadIdx.x] += sh[threadIdx.x + stride];
-    __syncthreads();
-  }
-  return sh[0];
-}
-
 // Minus the SN energy of all slots, summed in a fixed order (one block).
 __global__ void energy_kernel(const StarRelease* rel, std::size_t n_slots, double* out) {
   double e = 0.0;
   for (std::size_t s = threadIdx.x; s < n_slots; s += blockDim.x) e += rel[s].de;
-  const double total = block_sum(e);
+  const double total = block_sum<kThreads>(e);
   if (threadIdx.x == 0) *out = -total;
 }
 

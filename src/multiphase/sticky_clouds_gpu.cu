@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cub/cub.cuh>
 
+#include "core/block_sum_gpu.cuh"
 #include "core/cuda_check.hpp"
 #include "multiphase/cloud_pairing_kern.hpp"
 #include "multiphase/cloud_viscosity_kern.hpp"
@@ -20,26 +21,13 @@ namespace {
 constexpr unsigned kThreads = 128;
 constexpr unsigned kMaxBlocks = 1024;  // fixed for a given n: the sums' order is reproducible
 
-// Sum of one double per thread over the block, fixed order; thread 0 gets the total.
-__device__ double block_sum(double mine) {
-  __shared__ double sh[kThreads];
-  __syncthreads();
-  sh[threadIdx.x] = mine;
-  __syncthreads();
-  for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-    if (threadIdx.x < stride) sh[threadIdx.x] += sh[threadIdx.x + stride];
-    __syncthreads();
-  }
-  return sh[0];
-}
-
 // partial[b * stride + c] of every block b -> out[c], c < n_out.
 __global__ void total_kernel(const double* partial, unsigned n_partial, unsigned stride,
                              unsigned n_out, double* out) {
   for (unsigned c = 0; c < n_out; ++c) {
     double acc = 0.0;
     for (unsigned b = threadIdx.x; b < n_partial; b += blockDim.x) acc += partial[b * stride + c];
-    const double total = block_sum(acc);
+    const double total = block_sum<kThreads>(acc);
     if (threadIdx.x == 0) out[c] = total;
   }
 }
@@ -71,7 +59,7 @@ __global__ void resolve_kernel(ParticleView s, CloudCollisionParams p, const int
   for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < n;
        k += std::size_t(gridDim.x) * blockDim.x)
     radiated += resolve_cloud_pair(s, p, partner, begin, box, begin + k);
-  const double total = block_sum(radiated);
+  const double total = block_sum<kThreads>(radiated);
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
 
@@ -83,7 +71,7 @@ __global__ void formation_kernel(CloudFormationParams p, ParticleView s, ActiveS
     const std::size_t i = a[k];
     energy += form_cloud_from_gas(p, s, i, particle_step(s, i, tick_len));
   }
-  const double total = block_sum(energy);
+  const double total = block_sum<kThreads>(energy);
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
 
@@ -95,7 +83,7 @@ __global__ void phase_kernel(PhaseParams p, ParticleView s, double* partial) {
     if (ph >= 0) m[ph] += s.mass[i];
   }
   for (int c = 0; c < kNumPhases; ++c) {
-    const double total = block_sum(m[c]);
+    const double total = block_sum<kThreads>(m[c]);
     if (threadIdx.x == 0) partial[blockIdx.x * kNumPhases + c] = total;
   }
 }
@@ -163,7 +151,7 @@ __global__ void viscous_kick_kernel(ParticleView s, ActiveSet a, const Vec3d* ac
     if (!a.contains(s.ti_end, i) || s.type[i] != kCloud) continue;
     dissipated += apply_viscous_kick(s, i, acc[q], particle_step(s, i, tick_len));
   }
-  const double total = block_sum(dissipated);
+  const double total = block_sum<kThreads>(dissipated);
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
 

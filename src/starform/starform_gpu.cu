@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/block_sum_gpu.cuh"
 #include "core/cuda_check.hpp"
 #include "starform/starform_gpu.hpp"
 #include "timestep/block_step_kern.hpp"
@@ -17,24 +18,11 @@ namespace {
 constexpr unsigned kThreads = 128;
 constexpr unsigned kMaxBlocks = 1024;  // fixed for a given n: the sums' order is reproducible
 
-// Sum of one double per thread over the block, fixed order; thread 0 gets the total.
-__device__ double block_sum(double mine) {
-  __shared__ double sh[kThreads];
-  __syncthreads();
-  sh[threadIdx.x] = mine;
-  __syncthreads();
-  for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-    if (threadIdx.x < stride) sh[threadIdx.x] += sh[threadIdx.x + stride];
-    __syncthreads();
-  }
-  return sh[0];
-}
-
 // partial[b] of every block b -> *out.
 __global__ void total_kernel(const double* partial, unsigned n_partial, double* out) {
   double acc = 0.0;
   for (unsigned b = threadIdx.x; b < n_partial; b += blockDim.x) acc += partial[b];
-  const double total = block_sum(acc);
+  const double total = block_sum<kThreads>(acc);
   if (threadIdx.x == 0) *out = total;
 }
 
@@ -60,7 +48,7 @@ __global__ void katz_kernel(KatzParams p, ParticleView s, ActiveSet a, std::size
     const std::size_t i = a[k];
     thermal += katz_form_star(p, s, i, particle_step(s, i, tick_len), step, time).thermal;
   }
-  const double total = block_sum(thermal);
+  const double total = block_sum<kThreads>(thermal);
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
 
@@ -69,7 +57,7 @@ __global__ void formed_mass_kernel(ParticleView s, double* partial) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < s.n;
        i += std::size_t(gridDim.x) * blockDim.x)
     m += formed_stellar_mass(s, i);
-  const double total = block_sum(m);
+  const double total = block_sum<kThreads>(m);
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
 
