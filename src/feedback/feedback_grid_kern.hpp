@@ -19,6 +19,7 @@
 
 #include "core/annotation.hpp"
 #include "core/box.hpp"
+#include "core/sorted_keys.hpp"
 #include "core/vec3.hpp"
 
 namespace mpsph {
@@ -98,18 +99,6 @@ MPSPH_HD void neighbour_offer(NeighbourSet& s, double d2, uint32_t j, uint64_t i
   s.d2[p] = d2, s.j[p] = j, s.id[p] = id;
 }
 
-MPSPH_HD std::size_t feedback_lower_bound(const uint64_t* keys, std::size_t n, uint64_t key) {
-  std::size_t lo = 0, hi = n;
-  while (lo < hi) {
-    const std::size_t mid = lo + (hi - lo) / 2;
-    if (keys[mid] < key)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 // Range of offsets [dmin, dmax] along dimension k from cell c: all n distinct cells once.
 MPSPH_HD void feedback_offset_range(const FeedbackGrid& g, int k, int64_t c, int64_t& dmin,
                                     int64_t& dmax) {
@@ -157,7 +146,7 @@ MPSPH_HD void feedback_neighbours(const FeedbackGrid& g, const Box& box, const V
               if (cc[k] >= g.ncell[k]) cc[k] -= g.ncell[k];
             }
           const uint64_t key = feedback_cell_key(cc[0], cc[1], cc[2]);
-          for (std::size_t p = feedback_lower_bound(g.keys, g.n, key); p < g.n && g.keys[p] == key;
+          for (std::size_t p = lower_bound_key(g.keys, g.n, key); p < g.n && g.keys[p] == key;
                ++p) {
             const uint32_t j = g.idx[p];
             neighbour_offer(s, norm2(min_image(pos[j] - x, box)), j, id[j]);

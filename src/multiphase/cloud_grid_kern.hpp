@@ -16,6 +16,7 @@
 
 #include "core/annotation.hpp"
 #include "core/box.hpp"
+#include "core/sorted_keys.hpp"
 #include "core/vec3.hpp"
 
 namespace mpsph {
@@ -101,19 +102,6 @@ MPSPH_HD int64_t shifted_cell(const CloudGrid& g, int k, int64_t c, int d) {
     if (s >= g.ncell[k]) s -= g.ncell[k];
   }
   return s;
-}
-
-// First position in keys[0, n) (ascending) whose key is >= key.
-MPSPH_HD std::size_t lower_bound_key(const uint64_t* keys, std::size_t n, uint64_t key) {
-  std::size_t lo = 0, hi = n;
-  while (lo < hi) {
-    const std::size_t mid = lo + (hi - lo) / 2;
-    if (keys[mid] < key)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
 }
 
 // Calls f(k) for every position k of keys (sorted, n entries) whose cloud lies in a cell next to
