@@ -11,7 +11,8 @@
 
 namespace mpsph {
 
-std::string csv_rows_up_to_time(const std::string& text, double time) {
+std::string csv_keep_rows(const std::string& text,
+                          const std::function<bool(const char* row)>& keep) {
   std::string out;
   std::size_t begin = 0;
   while (begin < text.size()) {
@@ -19,15 +20,19 @@ std::string csv_rows_up_to_time(const std::string& text, double time) {
     if (end == std::string::npos) break;  // a row cut short by a kill or a full disk
     const std::string line = text.substr(begin, end - begin + 1);
     begin = end + 1;
-    if (line[0] == '#' || line.compare(0, 5, "time,") == 0) {
-      out += line;
-      continue;
-    }
-    char* rest = nullptr;
-    const double t = std::strtod(line.c_str(), &rest);
-    if (rest != line.c_str() && *rest == ',' && t <= time) out += line;
+    const char c = line[0];
+    const bool row = (c >= '0' && c <= '9') || c == '-' || c == '.';
+    if (!row || keep(line.c_str())) out += line;
   }
   return out;
+}
+
+std::string csv_rows_up_to_time(const std::string& text, double time) {
+  return csv_keep_rows(text, [time](const char* row) {
+    char* rest = nullptr;
+    const double t = std::strtod(row, &rest);
+    return rest != row && *rest == ',' && t <= time;
+  });
 }
 
 std::FILE* open_module_csv(const std::string& path, const std::string& header, double time,

@@ -5,9 +5,16 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <string>
 
 namespace mpsph {
+
+// The lines of a CSV text that a restart keeps: every line that is not a data row (comments, the
+// column names: lines not starting with a digit, '-' or '.') and the complete data rows (ending in
+// '\n') for which keep(row) is true, in their order.
+std::string csv_keep_rows(const std::string& text,
+                          const std::function<bool(const char* row)>& keep);
 
 // The lines of `text` up to `time`: comments, the header and the rows with time <= `time`; a last
 // line without its newline (cut short by a kill or a full disk) is dropped.

@@ -8,27 +8,16 @@
 
 #include "core/error.hpp"
 #include "io/durable_file.hpp"
+#include "io/module_csv.hpp"
 
 namespace mpsph {
 
 std::string energy_csv_up_to_step(const std::string& text, long step) {
-  std::string out;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    const std::size_t end = text.find('\n', begin);
-    if (end == std::string::npos) break;  // a row cut short by a kill or a full disk
-    const std::string line = text.substr(begin, end - begin + 1);
-    begin = end + 1;
-    const char c = line[0];
-    if (c < '0' || c > '9') {  // comments ('#') and the column names
-      out += line;
-      continue;
-    }
+  return csv_keep_rows(text, [step](const char* row) {
     char* rest = nullptr;
-    const long row_step = std::strtol(line.c_str(), &rest, 10);
-    if (*rest == ',' && row_step <= step) out += line;
-  }
-  return out;
+    const long row_step = std::strtol(row, &rest, 10);
+    return rest != row && *rest == ',' && row_step <= step;
+  });
 }
 
 bool trim_energy_csv(const std::string& path, long step) {
