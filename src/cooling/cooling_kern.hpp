@@ -90,6 +90,16 @@ MPSPH_HD double feh_from_mass_fractions(double x_h, double z_fe) {
   return std::log10(z_fe / x_h) - std::log10(kSolarFeToH);
 }
 
+// The inverse: iron and oxygen mass fractions of a scaled-solar composition with hydrogen mass
+// fraction x_h and [Fe/H] = feh (O/Fe solar; feh = -inf gives 0, -99 metal-free to 1e-96).
+struct MetalFractions {
+  double z_fe, z_o;
+};
+MPSPH_HD MetalFractions scaled_solar_metals(double x_h, double feh) {
+  const double scale = std::pow(10.0, feh);
+  return {x_h * kSolarFeToH * scale, x_h * kSolarOToH * scale};
+}
+
 MPSPH_HD double mean_molecular_weight(const MuModel& m, double T) {
   if (!m.variable) return m.mu;
   if (T <= kMuTNeutral) return kMuNeutral;

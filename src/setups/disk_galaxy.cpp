@@ -145,7 +145,7 @@ ParticleStore sample_disk_galaxy(const DiskGalaxyModel& m, double gamma, uint64_
   const SphericalJeans bulge_jeans =
       n_bulge ? SphericalJeans(m.pot.bulge, m.pot, disk_cells) : halo_jeans;
   const double u_gas = m.cs2 / (gamma - 1.0);
-  const double z_scale = std::pow(10.0, p.fe_h);
+  const MetalFractions metals = scaled_solar_metals(p.hydrogen_fraction, p.fe_h);
   const double z_max = m.pot.grid.z.node(m.pot.grid.nz() - 1);
 
   ParticleStore s;
@@ -184,8 +184,8 @@ ParticleStore sample_disk_galaxy(const DiskGalaxyModel& m, double gamma, uint64_
     s.type[i] = type;
     s.galaxy_id[i] = galaxy_id;
     s.x_h[i] = p.hydrogen_fraction;
-    s.z_fe[i] = p.hydrogen_fraction * kSolarFeToH * z_scale;
-    s.z_o[i] = p.hydrogen_fraction * kSolarOToH * z_scale;
+    s.z_fe[i] = metals.z_fe;
+    s.z_o[i] = metals.z_o;
     if (type == kGas) {
       s.u[i] = u_gas;
       // A first guess of h (the run iterates it): 50 neighbours in the model's density, or in its

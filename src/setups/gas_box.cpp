@@ -95,7 +95,7 @@ double gas_box_density(const GasBoxParams& p, const UnitSystem& units) {
 
 GasBox make_gas_box(const GasBoxParams& p, const UnitSystem& units, double u, std::size_t extra) {
   const double rho = gas_box_density(p, units);
-  const double z_scale = std::pow(10.0, p.feh);
+  const MetalFractions metals = scaled_solar_metals(p.hydrogen_fraction, p.feh);
   GasBox out;
   out.box.periodic = true;
   out.box.lo = {0, 0, 0};
@@ -115,8 +115,8 @@ GasBox make_gas_box(const GasBoxParams& p, const UnitSystem& units, double u, st
     s.rho[i] = float(rho);
     s.h[i] = 0.0f;
     s.x_h[i] = p.hydrogen_fraction;
-    s.z_fe[i] = p.hydrogen_fraction * kSolarFeToH * z_scale;
-    s.z_o[i] = p.hydrogen_fraction * kSolarOToH * z_scale;
+    s.z_fe[i] = metals.z_fe;
+    s.z_o[i] = metals.z_o;
   }
   return out;
 }

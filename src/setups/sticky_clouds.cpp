@@ -52,8 +52,9 @@ StickyCloudsSetup make_sticky_clouds(const StickyCloudsSetupParams& p) {
     const double dex =
         p.metal_spread * (2.0 * random_uniform(id, p.seed, kStreamSetup, kDrawMetals) - 1.0);
     s.x_h[i] = x_h;
-    s.z_fe[i] = x_h * kSolarFeToH * std::pow(10.0, dex);
-    s.z_o[i] = x_h * kSolarOToH * std::pow(10.0, dex);
+    const MetalFractions metals = scaled_solar_metals(x_h, dex);
+    s.z_fe[i] = metals.z_fe;
+    s.z_o[i] = metals.z_o;
   }
   mean *= 1.0 / double(n);  // equal masses: the mass-weighted mean
   for (std::size_t i = 0; i < n; ++i) s.vel[i] -= mean;
