@@ -54,7 +54,7 @@ class CpuBackend final : public StepBackend {
       tree_stale_ = true;
     }
     n_gas_ = c_.store.n_gas();
-    hydro_ = n_gas_ > std::size_t(c_.sph.n_neighbours);
+    hydro_ = c_.sph.enough_gas(n_gas_);
     find_type_ranges();
     if (block_ && now_ != kAllActive && now_ < kTicks) {
       select_active(c_.store, now_, active_index_, active_.n_gas);

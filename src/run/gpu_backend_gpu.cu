@@ -109,7 +109,7 @@ class GpuBackend final : public StepBackend {
     spawn_counts_ = {};
     type_descents_ = 0;
     d_.set_counts(n, type_counts_[kGas]);
-    hydro_ = type_counts_[kGas] > std::size_t(c_.sph.n_neighbours);
+    hydro_ = c_.sph.enough_gas(type_counts_[kGas]);
     type_begin_[0] = 0;
     for (int t = 0; t < kNumTypes; ++t)
       type_begin_[std::size_t(t) + 1] = type_begin_[std::size_t(t)] + type_counts_[std::size_t(t)];

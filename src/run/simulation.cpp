@@ -495,7 +495,7 @@ void Simulation::compute_forces() {
   // change) leave N_B or fewer, the backends skip the SPH stages and those particles move without
   // pressure forces.
   const std::size_t n_gas = b.gas_count();
-  if (n_gas > 0 && n_gas <= std::size_t(sph_.n_neighbours) && !told_no_sph_) {
+  if (n_gas > 0 && !sph_.enough_gas(n_gas) && !told_no_sph_) {
     told_no_sph_ = true;
     log("t = " + format_number("%.6g", time_) + ": only " + std::to_string(n_gas) +
         " gas particles left, too few for SPH (sph.n_neighbours + 1 = " +

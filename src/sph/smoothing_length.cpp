@@ -57,7 +57,7 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
     nb.build_tree(store, box, 0.0);
     return;
   }
-  if (n < k)
+  if (!params.enough_gas(n))
     throw Error("sph.n_neighbours = " + std::to_string(n_b) + " needs at least " +
                 std::to_string(k) + " gas particles; there are " + std::to_string(n));
 

@@ -277,7 +277,7 @@ void GpuSph::smoothing_lengths(const ParticleView& d, const Box& box, const SphP
   const std::size_t n = d.n_gas;
   if (n == 0) return;
   const int n_b = p.n_neighbours;
-  if (n < std::size_t(n_b) + 1)
+  if (!p.enough_gas(n))
     throw Error("sph.n_neighbours = " + std::to_string(n_b) + " needs at least " +
                 std::to_string(n_b + 1) + " gas particles; there are " + std::to_string(n));
   if (n_b + 1 > kGatherCap)

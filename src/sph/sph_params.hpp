@@ -1,6 +1,7 @@
 // Parameters of the SPH scheme (PHYSICS.md section 1); member initialisers are the defaults.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace mpsph {
@@ -19,6 +20,11 @@ struct SphParams {
   // du_i/dt with P_i/rho_i^2 alone (default; GADGET-2/SWIFT) or the seed's 1/2 (P_i/rho_i^2 +
   // P_j/rho_j^2) (sph.energy_equation: symmetric; force_kern.hpp)
   bool energy_own_pressure = true;
+
+  // Whether n_gas gas particles are enough for SPH: each needs N_B neighbours, so N_B + 1. A run
+  // starts with that many (input validation); when sinks leave fewer, the backends skip the SPH
+  // stages and the gas moves without pressure forces.
+  bool enough_gas(std::size_t n_gas) const { return n_gas > std::size_t(n_neighbours); }
 };
 
 void add_sph_params(Schema& schema);
