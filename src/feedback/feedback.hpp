@@ -1,7 +1,8 @@
 // The OpenMP driver of SSP feedback (feedback_kern.hpp), one call per (sub)step in the slot after
-// the forces: every active star finds its gas neighbours (feedback_grid_kern.hpp) and its release,
-// then every receiving gas particle takes its shares in a fixed order (by star store index), so
-// the result does not depend on the number of threads and matches the CUDA driver.
+// the forces: every active star finds its release and its gas neighbours (gas_neighbours.hpp,
+// shared with the cold phase), then every receiving gas particle takes its shares in a fixed order
+// (by star store index), so the result does not depend on the number of threads and matches the
+// CUDA driver.
 #pragma once
 
 #include <cstddef>

@@ -75,9 +75,12 @@ MPSPH_HD StarRelease star_release(const FeedbackKernParams& kp, const ParticleVi
   return r;
 }
 
-// The weights of the star at x over its nearest gas s (ascending, s.n entries, at most N_B + 1):
-// w[k] for the first min(s.n, n_ngb) of them (summing to 1). Returns how many receive.
-MPSPH_HD int feedback_weights(const ParticleView& p, const NeighbourSet& s, int n_ngb, double* w) {
+// The weights of the source particle (a star, a cloud) at x over its nearest gas s (ascending,
+// s.n entries, at most N_B + 1): w[k] for the first min(s.n, n_ngb) of them (summing to 1).
+// Returns how many receive. Where given, *rho gets the kernel sum sum_k m_k W(r_k, h*) (the SPH
+// density at x [M/L^3]; 0 when the weights fell back to the masses) and *h the h* of the kernel.
+MPSPH_HD int feedback_weights(const ParticleView& p, const NeighbourSet& s, int n_ngb, double* w,
+                              double* rho = nullptr, double* h = nullptr) {
   const int n = s.n < n_ngb ? s.n : n_ngb;
   if (n == 0) return 0;
   // 2 h*: halfway to the next one outside, or 10% beyond the farthest when there are no more.
@@ -89,6 +92,8 @@ MPSPH_HD int feedback_weights(const ParticleView& p, const NeighbourSet& s, int 
         support > 0.0 ? p.mass[s.j[k]] * kernel_w<double>(std::sqrt(s.d2[k]), 0.5 * support) : 0.0;
     sum += w[k];
   }
+  if (rho) *rho = sum > 0.0 ? sum : 0.0;
+  if (h) *h = 0.5 * support;
   if (!(sum > 0.0)) {  // all at the star's position (or at the support's edge): by mass
     sum = 0.0;
     for (int k = 0; k < n; ++k) sum += (w[k] = p.mass[s.j[k]]);

@@ -6,6 +6,7 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "multiphase/cloud_gas_exchange.hpp"
 #include "multiphase/multiphase_params.hpp"
 #include "multiphase/sticky_clouds.hpp"
 #include "multiphase/sticky_clouds_gpu.hpp"
@@ -51,6 +52,7 @@ class MultiphaseModule final : public PhysicsModule {
         gpu_->viscosity(a.p, a.active, a.box, begin, end, a.tick_len);
       else
         gpu_->collide(a.p, a.active, a.box, begin, end);
+      if (model_->couples_gas()) gpu_->exchange(a.p, a.active, a.box, begin, end, a.tick_len);
       gpu_->form_clouds(a.p, a.active, a.tick_len);
       return;
     }
@@ -61,6 +63,13 @@ class MultiphaseModule final : public PhysicsModule {
     else
       interaction_ =
           collide_cloud_set(a.p, a.active, a.box, model_->collision, begin, end, scratch_).radiated;
+    if (model_->couples_gas()) {
+      const CloudGasStats st = exchange_cloud_gas(a.p, a.active, a.box, model_->exchange, timing(),
+                                                  model_->gas_neighbours, begin, end, a.tick_len);
+      evaporation_ = st.evaporation;
+      drag_ = st.drag_work;
+      drag_heat_ = -st.drag_work;
+    }
     formation_ = form_clouds(a.p, a.active, model_->formation, a.tick_len).thermal_energy;
   }
   std::vector<EnergyTerm> energy_terms() const override {
@@ -68,13 +77,27 @@ class MultiphaseModule final : public PhysicsModule {
     // Scheme B radiates in collisions, scheme A dissipates by viscosity.
     const std::string column =
         model_->interaction == CloudInteraction::Viscosity ? "E_cloud_viscosity" : "E_collisions";
+    std::vector<EnergyTerm> t;
 #ifdef MPSPH_HAVE_CUDA
-    if (gpu_)
-      return {{column, gpu_->device_interaction_energy()},
-              { "E_cloud_formation",
-                gpu_->device_formation_energy() }};
+    if (gpu_) {
+      t = {{column, gpu_->device_interaction_energy()},
+           { "E_cloud_formation",
+             gpu_->device_formation_energy() }};
+      if (model_->exchange.evaporation) t.push_back({"E_evaporation", gpu_->device_exchange(0)});
+      if (model_->exchange.c_d > 0.0) {
+        t.push_back({"E_drag", gpu_->device_exchange(1)});
+        t.push_back({"E_drag_heat", gpu_->device_exchange(2)});
+      }
+      return t;
+    }
 #endif
-    return {{column, &interaction_}, {"E_cloud_formation", &formation_}};
+    t = {{column, &interaction_}, {"E_cloud_formation", &formation_}};
+    if (model_->exchange.evaporation) t.push_back({"E_evaporation", &evaporation_});
+    if (model_->exchange.c_d > 0.0) {
+      t.push_back({"E_drag", &drag_});
+      t.push_back({"E_drag_heat", &drag_heat_});
+    }
+    return t;
   }
   std::vector<int> particle_types() const override {
     if (!model_) return {};
@@ -86,12 +109,16 @@ class MultiphaseModule final : public PhysicsModule {
   }
   std::string diagnostic_header() const override {
     if (!model_) return "";
-    char text[600];
+    char text[1200];
     std::snprintf(text, sizeof text,
                   "multiphase: E_collisions (scheme collisions) = kinetic energy radiated in "
                   "cloud-cloud collisions, E_cloud_viscosity (scheme viscosity) = kinetic energy "
                   "dissipated by the viscosity among the clouds, E_cloud_formation = thermal "
-                  "energy of the gas turned into clouds; phase masses "
+                  "energy of the gas turned into clouds, E_evaporation = thermal energy the cloud "
+                  "<-> gas mass exchange took out of the gas (condensation, > 0) minus the thermal "
+                  "energy evaporated mass and clouds turned back into gas brought in (at u_h), "
+                  "E_drag = kinetic energy the drag dissipated, E_drag_heat = -E_drag (the same "
+                  "energy, put into the u of the clouds' gas neighbours); phase masses "
                   "in code mass: M_hot = gas with T > %g K, M_warm = gas with T <= %g K, M_cold = "
                   "clouds (type 2), M_stars = stars (types 3, 4); T from u with cooling.mu_model",
                   params_.hot_K, params_.hot_K);
@@ -110,6 +137,13 @@ class MultiphaseModule final : public PhysicsModule {
   }
 
  private:
+  FeedbackTiming timing() const {
+    FeedbackTiming ft;
+    ft.gamma = params_.gamma;
+    ft.courant = model_->courant;
+    return ft;
+  }
+
   MultiphaseParams params_;
   std::unique_ptr<StickyCloudsModel> model_;  // null for model none
 #ifdef MPSPH_HAVE_CUDA
@@ -120,6 +154,9 @@ class MultiphaseModule final : public PhysicsModule {
   double interaction_ = 0.0;  // CPU backend: energy radiated (collisions) or dissipated
                               // (viscosity) among the clouds in the last step
   double formation_ = 0.0;    // CPU backend: thermal energy of the gas turned into clouds
+  double evaporation_ = 0.0;  // CPU backend: E_evaporation of the last step
+  double drag_ = 0.0;         // CPU backend: kinetic energy the drag dissipated in the last step
+  double drag_heat_ = 0.0;    // CPU backend: minus the same energy, given to the gas
 };
 
 std::unique_ptr<PhysicsModule> make_multiphase(const Config& cfg, const UnitSystem& units,

@@ -162,6 +162,68 @@ void add_multiphase_params(Schema& s) {
          "",
          "hydrogen mass fraction X_H for n_H of particles that carry none (x_h = 0)",
          on});
+  s.add({"multiphase.evaporation",
+         ParamType::Choice,
+         "cowie_mckee",
+         0,
+         0,
+         false,
+         false,
+         {"cowie_mckee", "none"},
+         "",
+         "cloud <-> gas mass exchange: cowie_mckee (conductive evaporation, classical and "
+         "saturated, and condensation for sigma_0 < 0.03, Cowie & McKee 1977, driven by the "
+         "kernel-interpolated gas around each cloud; a cloud below cloud_min_mass_fraction of its "
+         "gas neighbours' mean mass turns back into gas) | none",
+         on});
+  s.add({"multiphase.drag_coefficient",
+         ParamType::Double,
+         param_text(d.drag_coefficient),
+         0,
+         100,
+         false,
+         false,
+         {},
+         "",
+         "C_D of the drag F = -1/2 C_D pi R_cl^2 rho_h |v_rel| v_rel of the gas on a cloud (equal "
+         "and opposite on the gas neighbours, the work heats them); 0 = no drag",
+         on});
+  s.add({"multiphase.gas_neighbours",
+         ParamType::Int,
+         param_text(d.gas_neighbours),
+         1,
+         128,
+         false,
+         false,
+         {},
+         "",
+         "N_B gas neighbours of a cloud: the gas interpolated at the cloud, and the receivers of "
+         "its evaporation, condensation and drag (kernel weights)",
+         on});
+  s.add({"multiphase.cloud_min_mass_fraction",
+         ParamType::Double,
+         param_text(d.cloud_min_mass_fraction),
+         0,
+         1e6,
+         false,
+         false,
+         {},
+         "",
+         "with evaporation on, a cloud lighter than this fraction of the mean mass of its gas "
+         "neighbours turns back into an SPH particle (PHYSICS.md: half the SPH particle mass)",
+         on});
+  s.add({"multiphase.condense_limit",
+         ParamType::Double,
+         param_text(d.condense_limit),
+         0,
+         1,
+         true,
+         false,
+         {},
+         "",
+         "the most mass a gas neighbour gives one condensing cloud in one step, as a fraction of "
+         "its own mass",
+         on});
 }
 
 MultiphaseParams multiphase_params_from(const Config& c) {
@@ -187,6 +249,12 @@ MultiphaseParams multiphase_params_from(const Config& c) {
   p.m_max_Msun = c.get_double("multiphase.m_max_Msun");
   p.hot_K = c.get_double("multiphase.hot_K");
   p.hydrogen_fraction = c.get_double("multiphase.hydrogen_fraction");
+  p.evaporation = c.get_string("multiphase.evaporation") == "cowie_mckee";
+  p.drag_coefficient = c.get_double("multiphase.drag_coefficient");
+  p.gas_neighbours = int(c.get_int("multiphase.gas_neighbours"));
+  p.cloud_min_mass_fraction = c.get_double("multiphase.cloud_min_mass_fraction");
+  p.condense_limit = c.get_double("multiphase.condense_limit");
+  p.courant = c.get_double("timestep.courant");
   return p;
 }
 

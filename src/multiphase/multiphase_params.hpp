@@ -1,7 +1,9 @@
 // Parameters of the cold phase (PHYSICS.md section 5); member initialisers are the defaults.
 //   multiphase: {model: none|sticky_clouds, cloud_interaction: collisions|viscosity,
 //                T_c_K, n_c_cm3, sigma_cl_Msun_pc2, restitution, m_max_Msun, viscosity_neighbours,
-//                sigma_c_kms, viscosity_alpha, viscosity_beta, hot_K, hydrogen_fraction}
+//                sigma_c_kms, viscosity_alpha, viscosity_beta, hot_K, hydrogen_fraction,
+//                evaporation: none|cowie_mckee, drag_coefficient, gas_neighbours,
+//                cloud_min_mass_fraction, condense_limit}
 #pragma once
 
 #include <string>
@@ -29,10 +31,17 @@ struct MultiphaseParams {
   double viscosity_beta = 2.0;
   double hot_K = 1e5;              // gas above it is "hot", at or below it "warm" (diagnostics)
   double hydrogen_fraction = 0.7;  // X_H for n_H where particles carry none (x_h = 0)
+  // Cloud <-> gas coupling (cloud_gas_exchange_kern.hpp).
+  bool evaporation = true;               // Cowie & McKee 1977 evaporation and condensation
+  double drag_coefficient = 1.0;         // C_D of the drag (0: no drag)
+  int gas_neighbours = 50;               // N_B gas neighbours of a cloud
+  double cloud_min_mass_fraction = 0.5;  // of the neighbours' mean mass: below it a cloud -> gas
+  double condense_limit = 0.1;           // most a gas neighbour gives one cloud per step (fraction)
   // Mean molecular weight of T(u): the cooling section's cooling.mu_model and cooling.mu.
   bool mu_variable = true;
   double mu = 0.59;
   double gamma = 5.0 / 3.0;  // eos.gamma
+  double courant = 0.1;      // timestep.courant: wake-up of the gas a cloud heats
 };
 
 // "none" | "sticky_clouds"; any other name throws mpsph::Error listing the valid ones.

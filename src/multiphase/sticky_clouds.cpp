@@ -45,6 +45,21 @@ StickyCloudsModel::StickyCloudsModel(const MultiphaseParams& p, const UnitSystem
   phase.T_hot = p.hot_K;
   phase.mu = mu;
   phase.u_to_T = u_to_T;
+
+  exchange.evaporation = p.evaporation;
+  exchange.c_d = p.drag_coefficient;
+  exchange.pi_sigma = collision.pi_sigma;
+  exchange.length_to_pc = units.length_cgs / cgs::pc;
+  exchange.rate_to_code = units.time_cgs() / units.mass_cgs;
+  exchange.nH_per_rho = formation.nH_per_rho;
+  exchange.x_h_default = p.hydrogen_fraction;
+  exchange.mu = mu;
+  exchange.u_to_T = u_to_T;
+  exchange.gamma = p.gamma;
+  exchange.m_min_fraction = p.cloud_min_mass_fraction;
+  exchange.condense_limit = p.condense_limit;
+  gas_neighbours = p.gas_neighbours;
+  courant = p.courant;
 }
 
 CloudCollisionStats collide_cloud_set(const ParticleView& p, const ActiveSet& active,

@@ -14,6 +14,7 @@
 #include "core/particle_store.hpp"
 #include "multiphase/cloud_collision_kern.hpp"
 #include "multiphase/cloud_formation_kern.hpp"
+#include "multiphase/cloud_gas_exchange_kern.hpp"
 #include "multiphase/cloud_viscosity_kern.hpp"
 #include "multiphase/multiphase_params.hpp"
 #include "multiphase/phase_mass_kern.hpp"
@@ -31,6 +32,10 @@ struct StickyCloudsModel {
   CloudViscosityParams viscosity;
   CloudFormationParams formation;
   PhaseParams phase;
+  CloudGasParams exchange;  // evaporation, condensation, drag
+  int gas_neighbours;       // N_B of a cloud
+  double courant;           // timestep.courant (wake-up of heated gas)
+  bool couples_gas() const { return exchange.evaporation || exchange.c_d > 0.0; }
 };
 
 // One step's collisions.

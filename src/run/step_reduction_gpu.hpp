@@ -21,7 +21,7 @@
 namespace mpsph {
 
 // The most module energy terms one run may have.
-constexpr int kMaxEnergyTerms = 8;
+constexpr int kMaxEnergyTerms = 12;
 
 // Under the block scheme the reduction takes dt from the limited steps of the particles whose
 // steps start at `now` (all of them at kAllActive) and copies the timeline words of the substep.

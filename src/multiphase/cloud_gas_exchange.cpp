@@ -1,0 +1,67 @@
+#include "multiphase/cloud_gas_exchange.hpp"
+
+#include <vector>
+
+#include "feedback/gas_neighbours.hpp"
+#include "timestep/block_step_kern.hpp"
+
+namespace mpsph {
+
+CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, const Box& box,
+                                 const CloudGasParams& cp, const FeedbackTiming& ft, int nb,
+                                 std::size_t begin, std::size_t end, double tick_len) {
+  CloudGasStats st;
+  if (!cp.evaporation && !(cp.c_d > 0.0)) return st;
+  std::vector<uint32_t> clouds;
+  for (std::size_t i = begin; i < end; ++i)
+    if (p.type[i] == kCloud && a.contains(p.ti_end, i)) clouds.push_back(uint32_t(i));
+  if (clouds.empty()) return st;
+  const HostGasGrid gg = build_gas_grid(p, box);
+  if (gg.grid.n == 0) return st;
+  const std::size_t ns = clouds.size();
+  GasShares sh;
+  find_gas_shares(p, box, gg, clouds.data(), nullptr, ns, nb, sh);
+
+  // --- per cloud: its own update and what its receivers take (reads the gas, writes the cloud)
+  std::vector<CloudGasSource> src(ns);
+  const auto nsi = static_cast<std::ptrdiff_t>(ns);
+#pragma omp parallel for schedule(dynamic, 16)
+  for (std::ptrdiff_t s = 0; s < nsi; ++s) {
+    const std::size_t i = clouds[std::size_t(s)], base = std::size_t(s) * std::size_t(nb);
+    src[std::size_t(s)] =
+        cloud_gas_step(cp, p, i, &sh.recv[base], &sh.weight[base], sh.n_recv[std::size_t(s)],
+                       sh.rho[std::size_t(s)], sh.h[std::size_t(s)], particle_step(p, i, tick_len));
+  }
+  // --- each receiver: the condensation losses, then the gains, in cloud order
+  const ReceiverRuns runs = receiver_runs(sh);
+  std::vector<double> work(ns * std::size_t(nb), 0.0);
+  const auto nr = static_cast<std::ptrdiff_t>(runs.count());
+  const int64_t now = a.tick;
+  const double length = double(kTicks) * tick_len;
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::ptrdiff_t g = 0; g < nr; ++g) {
+    const std::size_t j = runs.pairs[runs.first[std::size_t(g)]].first;
+    const std::size_t k0 = runs.first[std::size_t(g)], k1 = runs.first[std::size_t(g) + 1];
+    for (std::size_t k = k0; k < k1; ++k) {
+      const uint64_t slot = runs.pairs[k].second;
+      receive_condensation(p, j, src[slot / uint64_t(nb)], sh.weight[slot]);
+    }
+    for (std::size_t k = k0; k < k1; ++k) {
+      const uint64_t slot = runs.pairs[k].second;
+      work[slot] = receive_evaporation_drag(p, j, src[slot / uint64_t(nb)], sh.weight[slot]);
+    }
+    feedback_wake(p, j, ft.gamma, ft.courant, now, length, a.all());
+  }
+  // --- the accounts in cloud order (the same total in any thread order)
+  for (std::size_t s = 0; s < ns; ++s) {
+    st.evaporation += src[s].account;
+    st.evaporated += src[s].dm_evap;
+    st.condensed += src[s].dm_cond;
+    st.to_gas += src[s].fate == kCloudToGas;
+    st.removed += src[s].fate == kCloudEvaporated;
+  }
+  for (double w : work) st.drag_work += w;
+  return st;
+}
+
+}  // namespace mpsph

@@ -1,0 +1,224 @@
+// Cold <-> warm coupling of a cloud with the SPH gas around it (PHYSICS.md section 5): conductive
+// evaporation and condensation (cloud_evaporation_kern.hpp) and drag (cloud_drag_kern.hpp), driven
+// by the kernel-interpolated gas at the cloud. Pure MPSPH_HD functions shared by the OpenMP driver
+// (cloud_gas_exchange.cpp) and the CUDA driver (cloud_gas_exchange_gpu.cu).
+//
+// A cloud i (type 2, active) has the N_B nearest gas particles j with weights
+// w_j = m_j W(r_j, h*) / sum_k m_k W(r_k, h*) (feedback_weights, shared with SSP feedback). The gas
+// at the cloud: rho_h = sum_k m_k W(r_k, h*), u_h = sum_j w_j u_j, v_h = sum_j w_j v_j, T_h =
+// T(u_h), n_h = X_H rho_h / m_H. Over the cloud's step dt, in this order:
+//  1. Mass exchange, dm = mdot dt (Cowie & McKee 1977).
+//     Evaporation (dm < 0): the cloud loses e = min(|dm|, m); gas j receives w_j e with the cloud's
+//     velocity and metal fractions, at u = u_h, as an inelastic merger (the kinetic energy the
+//     merger dissipates heats j). The thermal energy e u_h is new: E_evaporation -= e u_h.
+//     Condensation (dm > 0): gas j gives w_j c (its own v, u and metal fractions), the cloud takes
+//     their sum, momentum and metal masses; c = min(dm, f min_j m_j / w_j), so no neighbour gives
+//     more than the fraction f (condense_limit) of its mass to one cloud in one step. The gas'
+//     thermal energy c u_h and the kinetic energy the cloud's merger dissipates leave the gas:
+//     E_evaporation += both.
+//  2. With evaporation on, a cloud left with less than m_min_fraction of the mean mass of its gas
+//  neighbours (PHYSICS.md:
+//     half the SPH particle mass) turns back into an SPH particle in place (type 0, u = u_h, h =
+//     h*, rho = rho_h; E_evaporation -= m u_h); one that evaporated completely is removed (its mass
+//     went to the gas).
+//  3. Drag on the cloud that stays: Delta v = drag_velocity_change; gas j receives -w_j m Delta v.
+//     The kinetic energy the cloud lost, Q = -Delta K_cl, is shared by weight, and each receiver
+//     turns its share minus its own kinetic-energy gain into heat: m_j Delta u_j = w_j Q - Delta
+//     K_j. Kinetic + thermal energy are then conserved to round-off; the work W = sum_j (w_j Q -
+//     Delta K_j) is reported as E_drag (kinetic energy dissipated) and E_drag_heat = -E_drag (the
+//     same energy given to the gas), which cancel in E_total.
+// Mass, momentum and metal masses are conserved to round-off: every receiver takes its shares in
+// the clouds' order, first all condensation losses (with the state the clouds read), then the
+// gains. Velocity changes are applied to vel and vel0, u changes to u and u0, so the corrector
+// keeps them.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "cooling/cooling_kern.hpp"
+#include "core/annotation.hpp"
+#include "core/particle_store.hpp"
+#include "core/vec3.hpp"
+#include "multiphase/cloud_drag_kern.hpp"
+#include "multiphase/cloud_evaporation_kern.hpp"
+
+namespace mpsph {
+
+struct CloudGasParams {
+  bool evaporation = false;     // multiphase.evaporation cowie_mckee
+  double c_d = 0.0;             // drag coefficient C_D (0: no drag)
+  double pi_sigma = 1.0;        // pi Sigma_cl [M/L^2]
+  double length_to_pc = 1.0;    // R [pc] = length_to_pc R [L]
+  double rate_to_code = 1.0;    // dm/dt [M/T] = rate_to_code dm/dt [g/s]
+  double nH_per_rho = 1.0;      // n_H [cm^-3] = X_H nH_per_rho rho [M/L^3]
+  double x_h_default = 0.7;     // X_H of gas without x_h
+  MuModel mu{true, 0.59};       // T(u)
+  double u_to_T = 1.0;          // T [K] = mu u_to_T u
+  double gamma = 5.0 / 3.0;     // adiabatic index: sound speed of a cloud turned into gas
+  double m_min_fraction = 0.5;  // a cloud below this fraction of its neighbours' mean mass -> gas
+  double condense_limit = 0.1;  // f: most a neighbour gives one cloud per step, of its mass
+};
+
+// The gas at a cloud, kernel-interpolated over its receivers.
+struct HotGas {
+  double rho = 0.0, u = 0.0, T = 0.0, n_H = 0.0, h = 0.0, m_mean = 0.0;
+  Vec3d v{0, 0, 0};
+};
+
+MPSPH_HD HotGas hot_gas_at(const CloudGasParams& cp, const ParticleView& p, const uint32_t* recv,
+                           const double* w, int n, double rho, double h) {
+  HotGas g;
+  if (n == 0) return g;
+  double x_h = 0.0, m = 0.0;
+  for (int k = 0; k < n; ++k) {
+    const std::size_t j = recv[k];
+    g.u += w[k] * p.u[j];
+    g.v += w[k] * p.vel[j];
+    x_h += w[k] * (p.x_h[j] > 0.0 ? p.x_h[j] : cp.x_h_default);
+    m += p.mass[j];
+  }
+  g.rho = rho;
+  g.h = h;
+  g.m_mean = m / double(n);
+  g.T = temperature_from_u(cp.mu, cp.u_to_T, g.u);
+  g.n_H = x_h * cp.nH_per_rho * rho;
+  return g;
+}
+
+// What a cloud hands its receivers this step (each receiver takes the fraction w of it).
+struct CloudGasSource {
+  double dm_evap = 0.0;          // mass evaporated into the gas [M]
+  double dm_cond = 0.0;          // mass condensed out of the gas [M]
+  double z_o = 0.0, z_fe = 0.0;  // metal mass fractions of the evaporated mass (the cloud's)
+  Vec3d v{0, 0, 0};              // its velocity (the cloud's before the drag)
+  double u_h = 0.0;              // its specific internal energy on arrival
+  Vec3d impulse{0, 0, 0};        // momentum the gas receives from the drag [M V]
+  double heat = 0.0;             // Q: kinetic energy the cloud lost to the drag [M V^2]
+  double account = 0.0;          // E_evaporation of the cloud: thermal (+ kinetic) energy taken
+                                 // out of the gas (> 0) or put in (< 0) [M V^2]
+  int fate = 0;                  // kCloudStays, kCloudToGas, kCloudEvaporated
+};
+
+constexpr int kCloudStays = 0, kCloudToGas = 1, kCloudEvaporated = 2;
+
+MPSPH_HD double cloud_mass_rate(const CloudGasParams& cp, const HotGas& g, double m) {
+  if (!cp.evaporation) return 0.0;
+  const double R_pc = std::sqrt(m / cp.pi_sigma) * cp.length_to_pc;
+  return cm77_mass_rate(g.T, g.n_H, R_pc) * cp.rate_to_code;
+}
+
+// Steps 1-3 of the header for cloud i over dt: writes the cloud (mass, velocity and vel0, metals,
+// type) and returns what its receivers take. Reads the receivers, writes none of them.
+MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleView& p,
+                                       std::size_t i, const uint32_t* recv, const double* w, int n,
+                                       double rho, double h, double dt) {
+  CloudGasSource src;
+  if (n == 0 || p.type[i] != kCloud) return src;
+  const HotGas g = hot_gas_at(cp, p, recv, w, n, rho, h);
+  const double m = p.mass[i];
+  const Vec3d v = p.vel[i];
+  double m1 = m;
+  Vec3d v1 = v;
+  const double dm = cloud_mass_rate(cp, g, m) * dt;
+  if (dm < 0.0) {
+    const double e = -dm < m ? -dm : m;
+    src.dm_evap = e;
+    src.z_o = p.z_o[i];
+    src.z_fe = p.z_fe[i];
+    src.v = v;
+    src.u_h = g.u;
+    src.account = -e * g.u;
+    m1 = m - e;
+  } else if (dm > 0.0) {
+    double c = dm;
+    for (int k = 0; k < n; ++k)
+      if (w[k] > 0.0 && cp.condense_limit * p.mass[recv[k]] < c * w[k])
+        c = cp.condense_limit * p.mass[recv[k]] / w[k];
+    Vec3d mom = m * v;
+    double mo = m * p.z_o[i], mfe = m * p.z_fe[i], k0 = 0.5 * m * norm2(v), th = 0.0;
+    for (int k = 0; k < n; ++k) {
+      const std::size_t j = recv[k];
+      const double dmj = w[k] * c;  // exactly what receive_condensation takes from j
+      m1 += dmj;
+      mom += dmj * p.vel[j];
+      mo += dmj * p.z_o[j];
+      mfe += dmj * p.z_fe[j];
+      k0 += 0.5 * dmj * norm2(p.vel[j]);
+      th += dmj * p.u[j];
+    }
+    src.dm_cond = c;
+    v1 = (1.0 / m1) * mom;
+    src.account = th + (k0 - 0.5 * m1 * norm2(v1));
+    p.z_o[i] = mo / m1;
+    p.z_fe[i] = mfe / m1;
+  }
+  if (cp.evaporation && m1 < cp.m_min_fraction * g.m_mean) {
+    p.mass[i] = m1;
+    if (!(m1 > 0.0)) {
+      src.fate = kCloudEvaporated;
+      p.mass[i] = 0.0;
+      p.type[i] = kRemoved;
+      return src;
+    }
+    // Back to gas, at the hot gas' u (new thermal energy m1 u_h) and the neighbours' h* and rho_h.
+    src.fate = kCloudToGas;
+    src.account -= m1 * g.u;
+    p.type[i] = kGas;
+    p.vel0[i] += v1 - v;
+    p.vel[i] = v1;
+    p.u[i] = p.u0[i] = g.u;
+    p.dudt[i] = p.dudt0[i] = 0.0;
+    p.h[i] = p.h0[i] = float(g.h);
+    p.rho[i] = p.rho0[i] = float(g.rho);
+    p.divv[i] = 0.0f;
+    p.curlv[i] = 0.0f;
+    p.balsara[i] = 0.0f;
+    p.csound[i] = float(std::sqrt(cp.gamma * (cp.gamma - 1.0) * (g.u > 0.0 ? g.u : 0.0)));
+    return src;
+  }
+  Vec3d v2 = v1;
+  if (cp.c_d > 0.0) {
+    const Vec3d dv =
+        drag_velocity_change(cp.c_d, std::sqrt(m1 / cp.pi_sigma), g.rho, m1, v1 - g.v, dt);
+    v2 = v1 + dv;
+    src.impulse = -m1 * dv;
+    src.heat = -0.5 * m1 * (norm2(v2) - norm2(v1));
+  }
+  p.mass[i] = m1;
+  p.vel0[i] += v2 - v;
+  p.vel[i] = v2;
+  return src;
+}
+
+// Pass 1 of a receiver: gas j gives the share w of a cloud's condensation (its v, u and metal
+// fractions stay).
+MPSPH_HD void receive_condensation(const ParticleView& p, std::size_t j, const CloudGasSource& s,
+                                   double w) {
+  if (s.dm_cond > 0.0) p.mass[j] -= w * s.dm_cond;
+}
+
+// Pass 2: gas j takes the share w of a cloud's evaporated mass and drag (see the header). Returns
+// the drag work it turned into heat, w Q - Delta K_j [M V^2].
+MPSPH_HD double receive_evaporation_drag(const ParticleView& p, std::size_t j,
+                                         const CloudGasSource& s, double w) {
+  if (!(s.dm_evap > 0.0) && !(s.heat != 0.0) && norm2(s.impulse) == 0.0) return 0.0;
+  const double m = p.mass[j], dm = w * s.dm_evap, m1 = m + dm;
+  const Vec3d v = p.vel[j];
+  const Vec3d v1 = (1.0 / m1) * (m * v + dm * s.v);
+  const Vec3d v2 = v1 + (w / m1) * s.impulse;
+  const double work = w * s.heat - 0.5 * m1 * (norm2(v2) - norm2(v1));
+  const double heat = dm * s.u_h + 0.5 * m * dm / m1 * norm2(v - s.v) + work;
+  const double du = (heat - dm * p.u[j]) / m1;  // m1 (u + du) = m u + heat
+  p.mass[j] = m1;
+  p.vel0[j] += v2 - v;
+  p.vel[j] = v2;
+  p.u[j] += du;
+  p.u0[j] += du;
+  p.z_o[j] = (m * p.z_o[j] + dm * s.z_o) / m1;
+  p.z_fe[j] = (m * p.z_fe[j] + dm * s.z_fe) / m1;
+  return work;
+}
+
+}  // namespace mpsph
