@@ -137,11 +137,11 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
       if (w[k] > 0.0 && cp.condense_limit * p.mass[recv[k]] < c * w[k])
         c = cp.condense_limit * p.mass[recv[k]] / w[k];
     Vec3d mom = m * v;
-    double mo = m * p.z_o[i], mfe = m * p.z_fe[i], k0 = 0.5 * m * norm2(v), th = 0.0;
+    double mo = m * p.z_o[i], mfe = m * p.z_fe[i], k0 = 0.5 * m * norm2(v), th = 0.0, taken = 0.0;
     for (int k = 0; k < n; ++k) {
       const std::size_t j = recv[k];
       const double dmj = w[k] * c;  // exactly what receive_condensation takes from j
-      m1 += dmj;
+      taken += dmj;
       mom += dmj * p.vel[j];
       mo += dmj * p.z_o[j];
       mfe += dmj * p.z_fe[j];
@@ -149,6 +149,7 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
       th += dmj * p.u[j];
     }
     src.dm_cond = c;
+    m1 = m + taken;  // summed apart: one rounding at the cloud's mass
     v1 = (1.0 / m1) * mom;
     src.account = th + (k0 - 0.5 * m1 * norm2(v1));
     p.z_o[i] = mo / m1;
