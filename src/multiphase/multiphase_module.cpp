@@ -10,6 +10,9 @@
 #include "multiphase/multiphase_params.hpp"
 #include "multiphase/sticky_clouds.hpp"
 #include "multiphase/sticky_clouds_gpu.hpp"
+#ifdef MPSPH_HAVE_CUDA
+#include "multiphase/cloud_gas_exchange_gpu.hpp"
+#endif
 
 namespace mpsph {
 
@@ -28,6 +31,9 @@ class MultiphaseModule final : public PhysicsModule {
     if (backend == Backend::Cpu) return;
 #ifdef MPSPH_HAVE_CUDA
     gpu_ = std::make_unique<GpuStickyClouds>(*model_);
+    if (model_->couples_gas())
+      gpu_exchange_ =
+          std::make_unique<GpuCloudGasExchange>(model_->exchange, timing(), model_->gas_neighbours);
 #else
     throw Error("multiphase on the GPU needs a build with CUDA");
 #endif
@@ -83,10 +89,11 @@ class MultiphaseModule final : public PhysicsModule {
       t = {{column, gpu_->device_interaction_energy()},
            { "E_cloud_formation",
              gpu_->device_formation_energy() }};
-      if (model_->exchange.evaporation) t.push_back({"E_evaporation", gpu_->device_exchange(0)});
+      const double* acc = gpu_exchange_ ? gpu_exchange_->device_accounts() : nullptr;
+      if (model_->exchange.evaporation) t.push_back({"E_evaporation", acc});
       if (model_->exchange.c_d > 0.0) {
-        t.push_back({"E_drag", gpu_->device_exchange(1)});
-        t.push_back({"E_drag_heat", gpu_->device_exchange(2)});
+        t.push_back({"E_drag", acc + 1});
+        t.push_back({"E_drag_heat", acc + 2});
       }
       return t;
     }
@@ -147,7 +154,8 @@ class MultiphaseModule final : public PhysicsModule {
   MultiphaseParams params_;
   std::unique_ptr<StickyCloudsModel> model_;  // null for model none
 #ifdef MPSPH_HAVE_CUDA
-  std::unique_ptr<GpuStickyClouds> gpu_;  // null on the CPU backend and for model none
+  std::unique_ptr<GpuStickyClouds> gpu_;               // null on the CPU backend and for model none
+  std::unique_ptr<GpuCloudGasExchange> gpu_exchange_;  // null also without evaporation and drag
 #endif
   CpuCloudScratch scratch_;
   CpuCloudViscosityScratch viscosity_scratch_;

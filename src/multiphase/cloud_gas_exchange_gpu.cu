@@ -1,0 +1,125 @@
+// The cloud <-> gas coupling on the device: the same functions as exchange_cloud_gas() of
+// cloud_gas_exchange.cpp, in the same order per particle. Compiled with -fmad=false
+// (CMakeLists.txt), so the distances, weights and masses round as on the CPU and both backends
+// turn the same clouds back into gas.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "core/block_sum_gpu.cuh"
+#include "core/cuda_check.hpp"
+#include "feedback/gas_neighbours_gpu.cuh"
+#include "multiphase/cloud_gas_exchange_gpu.hpp"
+#include "timestep/block_step_kern.hpp"
+
+namespace mpsph {
+
+namespace {
+
+constexpr unsigned kThreads = 128;
+
+// One thread per cloud slot s (store index begin + s): its shares and its own update.
+template <int K>
+__global__ void cloud_kernel(ParticleView p, ActiveSet a, std::size_t begin, std::size_t n, Box box,
+                             CloudGasParams cp, int nb, const FeedbackGrid* grid, double tick_len,
+                             CloudGasSource* src, double* weight, uint32_t* recv, uint32_t* slot,
+                             double* rho, double* h) {
+  const std::size_t s = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (s >= n) return;
+  clear_gas_shares(s, nb, recv, slot);
+  src[s] = CloudGasSource{};
+  const std::size_t i = begin + s;
+  if (p.type[i] != kCloud || !a.contains(p.ti_end, i)) return;
+  const int m = gather_gas_shares<K>(p, box, *grid, p.pos[i], s, nb, recv, weight, rho, h);
+  src[s] = cloud_gas_step(cp, p, i, recv + s * nb, weight + s * nb, m, rho[s], h[s],
+                          particle_step(p, i, tick_len));
+}
+
+// One thread per receiver run of the sorted pairs: losses, then gains, in cloud order.
+__global__ void receive_kernel(ParticleView p, std::size_t n_pairs, const uint32_t* key,
+                               const uint32_t* val, int nb, const CloudGasSource* src,
+                               const double* weight, double* work, FeedbackTiming ft, int64_t now,
+                               double length, bool all) {
+  const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (!receiver_run_starts(q, n_pairs, key)) return;
+  const std::size_t j = key[q];
+  std::size_t end = q;
+  while (end < n_pairs && key[end] == key[q]) ++end;
+  for (std::size_t k = q; k < end; ++k)
+    receive_condensation(p, j, src[val[k] / uint32_t(nb)], weight[val[k]]);
+  for (std::size_t k = q; k < end; ++k)
+    work[val[k]] = receive_evaporation_drag(p, j, src[val[k] / uint32_t(nb)], weight[val[k]]);
+  feedback_wake(p, j, ft.gamma, ft.courant, now, length, all);
+}
+
+__global__ void clear_work_kernel(double* work, std::size_t n_pairs) {
+  const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (q < n_pairs) work[q] = 0.0;
+}
+
+// The accounts, summed in a fixed order (one block).
+__global__ void account_kernel(const CloudGasSource* src, std::size_t n, const double* work,
+                               std::size_t n_pairs, double* out) {
+  double e = 0.0, w = 0.0;
+  for (std::size_t s = threadIdx.x; s < n; s += blockDim.x) e += src[s].account;
+  for (std::size_t q = threadIdx.x; q < n_pairs; q += blockDim.x) w += work[q];
+  const double te = block_sum<kThreads>(e);
+  const double tw = block_sum<kThreads>(w);
+  if (threadIdx.x == 0) out[0] = te, out[1] = tw, out[2] = -tw;
+}
+
+}  // namespace
+
+GpuCloudGasExchange::GpuCloudGasExchange(const CloudGasParams& cp, const FeedbackTiming& ft, int nb)
+    : cp_(cp), ft_(ft), nb_(nb) {
+  cuda_check(cudaMalloc(&accounts_, 3 * sizeof(double)), "allocation of the exchange accounts");
+  cuda_check(cudaMemset(accounts_, 0, 3 * sizeof(double)), "exchange accounts");
+}
+
+GpuCloudGasExchange::~GpuCloudGasExchange() {
+  cudaFree(src_);
+  cudaFree(work_);
+  cudaFree(accounts_);
+}
+
+void GpuCloudGasExchange::apply(const ParticleView& d, const ActiveSet& a, const Box& box,
+                                std::size_t begin, std::size_t end, double tick_len) {
+  const std::size_t n = end - begin;
+  if (n == 0 || d.n_gas == 0) {
+    cuda_check(cudaMemsetAsync(accounts_, 0, 3 * sizeof(double)), "exchange accounts");
+    return;
+  }
+  const std::size_t n_pairs = n * std::size_t(nb_);
+  if (n > cap_) {
+    cudaFree(src_);
+    cudaFree(work_);
+    src_ = nullptr, work_ = nullptr;
+    cap_ = std::max(n, cap_ + cap_ / 2);
+    const char* what = "allocation of the exchange buffers";
+    cuda_check(cudaMalloc(&src_, cap_ * sizeof(CloudGasSource)), what);
+    cuda_check(cudaMalloc(&work_, cap_ * std::size_t(nb_) * sizeof(double)), what);
+  }
+  ngb_.build_grid(d, box);
+  ngb_.reserve_slots(n, nb_);
+  const unsigned cb = cuda_blocks(n, 64);
+  if (nb_ <= 64)
+    cloud_kernel<64><<<cb, 64>>>(d, a, begin, n, box, cp_, nb_, ngb_.grid(), tick_len, src_,
+                                 ngb_.weight(), ngb_.recv_in(), ngb_.slot_in(), ngb_.rho(),
+                                 ngb_.h());
+  else
+    cloud_kernel<128><<<cb, 64>>>(d, a, begin, n, box, cp_, nb_, ngb_.grid(), tick_len, src_,
+                                  ngb_.weight(), ngb_.recv_in(), ngb_.slot_in(), ngb_.rho(),
+                                  ngb_.h());
+  cuda_check_launch("cloud_kernel");
+  ngb_.sort_pairs(n_pairs);
+  const unsigned pb = cuda_blocks(n_pairs, kThreads);
+  clear_work_kernel<<<pb, kThreads>>>(work_, n_pairs);
+  cuda_check_launch("clear_work_kernel");
+  receive_kernel<<<pb, kThreads>>>(d, n_pairs, ngb_.recv(), ngb_.slot(), nb_, src_, ngb_.weight(),
+                                   work_, ft_, a.tick, double(kTicks) * tick_len, a.all());
+  cuda_check_launch("receive_kernel");
+  account_kernel<<<1, kThreads>>>(src_, n, work_, n_pairs, accounts_);
+  cuda_check_launch("account_kernel");
+}
+
+}  // namespace mpsph
