@@ -48,7 +48,7 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
     }
     for (std::size_t k = k0; k < k1; ++k) {
       const uint64_t slot = runs.pairs[k].second;
-      work[slot] = receive_evaporation_drag(p, j, src[slot / uint64_t(nb)], sh.weight[slot]);
+      work[slot] = receive_evaporation_drag(cp, p, j, src[slot / uint64_t(nb)], sh.weight[slot]);
     }
     feedback_wake(p, j, ft.gamma, ft.courant, now, length, a.all());
   }

@@ -36,10 +36,10 @@ __global__ void cloud_kernel(ParticleView p, ActiveSet a, std::size_t begin, std
 }
 
 // One thread per receiver run of the sorted pairs: losses, then gains, in cloud order.
-__global__ void receive_kernel(ParticleView p, std::size_t n_pairs, const uint32_t* key,
-                               const uint32_t* val, int nb, const CloudGasSource* src,
-                               const double* weight, double* work, FeedbackTiming ft, int64_t now,
-                               double length, bool all) {
+__global__ void receive_kernel(CloudGasParams cp, ParticleView p, std::size_t n_pairs,
+                               const uint32_t* key, const uint32_t* val, int nb,
+                               const CloudGasSource* src, const double* weight, double* work,
+                               FeedbackTiming ft, int64_t now, double length, bool all) {
   const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (!receiver_run_starts(q, n_pairs, key)) return;
   const std::size_t j = key[q];
@@ -48,7 +48,7 @@ __global__ void receive_kernel(ParticleView p, std::size_t n_pairs, const uint32
   for (std::size_t k = q; k < end; ++k)
     receive_condensation(p, j, src[val[k] / uint32_t(nb)], weight[val[k]]);
   for (std::size_t k = q; k < end; ++k)
-    work[val[k]] = receive_evaporation_drag(p, j, src[val[k] / uint32_t(nb)], weight[val[k]]);
+    work[val[k]] = receive_evaporation_drag(cp, p, j, src[val[k] / uint32_t(nb)], weight[val[k]]);
   feedback_wake(p, j, ft.gamma, ft.courant, now, length, all);
 }
 
@@ -115,8 +115,9 @@ void GpuCloudGasExchange::apply(const ParticleView& d, const ActiveSet& a, const
   const unsigned pb = cuda_blocks(n_pairs, kThreads);
   clear_work_kernel<<<pb, kThreads>>>(work_, n_pairs);
   cuda_check_launch("clear_work_kernel");
-  receive_kernel<<<pb, kThreads>>>(d, n_pairs, ngb_.recv(), ngb_.slot(), nb_, src_, ngb_.weight(),
-                                   work_, ft_, a.tick, double(kTicks) * tick_len, a.all());
+  receive_kernel<<<pb, kThreads>>>(cp_, d, n_pairs, ngb_.recv(), ngb_.slot(), nb_, src_,
+                                   ngb_.weight(), work_, ft_, a.tick, double(kTicks) * tick_len,
+                                   a.all());
   cuda_check_launch("receive_kernel");
   account_kernel<<<1, kThreads>>>(src_, n, work_, n_pairs, accounts_);
   cuda_check_launch("account_kernel");

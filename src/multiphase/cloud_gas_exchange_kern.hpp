@@ -59,7 +59,21 @@ struct CloudGasParams {
   double gamma = 5.0 / 3.0;     // adiabatic index: sound speed of a cloud turned into gas
   double m_min_fraction = 0.5;  // a cloud below this fraction of its neighbours' mean mass -> gas
   double condense_limit = 0.1;  // f: most a neighbour gives one cloud per step, of its mass
+  bool u_integrated = false;    // a stage before integrated u over the step (cooling): the
+                                // corrector leaves u alone, else it sets u from u0
 };
+
+// Particle i's mass changes from m to m1 between the force evaluation and the corrector: its
+// accelerations and du/dt (per unit mass) are scaled by m/m1, so the corrector applies the same
+// forces m a and heating m du/dt that its pair partners got the opposite of (momentum and energy
+// of the SPH and gravity pairs stay conserved).
+MPSPH_HD void keep_forces(const ParticleView& p, std::size_t i, double m, double m1) {
+  const double f = m / m1;
+  p.acc[i] *= f;
+  p.acc0[i] *= f;
+  p.dudt[i] *= f;
+  p.dudt0[i] *= f;
+}
 
 // The gas at a cloud, kernel-interpolated over its receivers.
 struct HotGas {
@@ -93,6 +107,7 @@ struct CloudGasSource {
   double dm_cond = 0.0;          // mass condensed out of the gas [M]
   double z_o = 0.0, z_fe = 0.0;  // metal mass fractions of the evaporated mass (the cloud's)
   Vec3d v{0, 0, 0};              // its velocity (the cloud's before the drag)
+  Vec3d v0{0, 0, 0};             // the same at the start of the step (vel0)
   double u_h = 0.0;              // its specific internal energy on arrival
   Vec3d impulse{0, 0, 0};        // momentum the gas receives from the drag [M V]
   double heat = 0.0;             // Q: kinetic energy the cloud lost to the drag [M V^2]
@@ -118,9 +133,9 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
   if (n == 0 || p.type[i] != kCloud) return src;
   const HotGas g = hot_gas_at(cp, p, recv, w, n, rho, h);
   const double m = p.mass[i];
-  const Vec3d v = p.vel[i];
+  const Vec3d v = p.vel[i], v0 = p.vel0[i];
   double m1 = m;
-  Vec3d v1 = v;
+  Vec3d v1 = v, v1_0 = v0;
   const double dm = cloud_mass_rate(cp, g, m) * dt;
   if (dm < 0.0) {
     const double e = -dm < m ? -dm : m;
@@ -128,6 +143,7 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
     src.z_o = p.z_o[i];
     src.z_fe = p.z_fe[i];
     src.v = v;
+    src.v0 = v0;
     src.u_h = g.u;
     src.account = -e * g.u;
     m1 = m - e;
@@ -136,13 +152,14 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
     for (int k = 0; k < n; ++k)
       if (w[k] > 0.0 && cp.condense_limit * p.mass[recv[k]] < c * w[k])
         c = cp.condense_limit * p.mass[recv[k]] / w[k];
-    Vec3d mom = m * v;
+    Vec3d mom = m * v, mom0 = m * v0;
     double mo = m * p.z_o[i], mfe = m * p.z_fe[i], k0 = 0.5 * m * norm2(v), th = 0.0, taken = 0.0;
     for (int k = 0; k < n; ++k) {
       const std::size_t j = recv[k];
       const double dmj = w[k] * c;  // exactly what receive_condensation takes from j
       taken += dmj;
       mom += dmj * p.vel[j];
+      mom0 += dmj * p.vel0[j];
       mo += dmj * p.z_o[j];
       mfe += dmj * p.z_fe[j];
       k0 += 0.5 * dmj * norm2(p.vel[j]);
@@ -151,6 +168,7 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
     src.dm_cond = c;
     m1 = m + taken;  // summed apart: one rounding at the cloud's mass
     v1 = (1.0 / m1) * mom;
+    v1_0 = (1.0 / m1) * mom0;
     src.account = th + (k0 - 0.5 * m1 * norm2(v1));
     p.z_o[i] = mo / m1;
     p.z_fe[i] = mfe / m1;
@@ -166,8 +184,9 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
     // Back to gas, at the hot gas' u (new thermal energy m1 u_h) and the neighbours' h* and rho_h.
     src.fate = kCloudToGas;
     src.account -= m1 * g.u;
+    keep_forces(p, i, m, m1);
     p.type[i] = kGas;
-    p.vel0[i] += v1 - v;
+    p.vel0[i] = v1_0;
     p.vel[i] = v1;
     p.u[i] = p.u0[i] = g.u;
     p.dudt[i] = p.dudt0[i] = 0.0;
@@ -179,16 +198,18 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
     p.csound[i] = float(std::sqrt(cp.gamma * (cp.gamma - 1.0) * (g.u > 0.0 ? g.u : 0.0)));
     return src;
   }
-  Vec3d v2 = v1;
+  Vec3d v2 = v1, v2_0 = v1_0;
   if (cp.c_d > 0.0) {
     const Vec3d dv =
         drag_velocity_change(cp.c_d, std::sqrt(m1 / cp.pi_sigma), g.rho, m1, v1 - g.v, dt);
     v2 = v1 + dv;
+    v2_0 = v1_0 + dv;
     src.impulse = -m1 * dv;
     src.heat = -0.5 * m1 * (norm2(v2) - norm2(v1));
   }
+  if (m1 != m) keep_forces(p, i, m, m1);
   p.mass[i] = m1;
-  p.vel0[i] += v2 - v;
+  p.vel0[i] = v2_0;
   p.vel[i] = v2;
   return src;
 }
@@ -197,23 +218,30 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
 // fractions stay).
 MPSPH_HD void receive_condensation(const ParticleView& p, std::size_t j, const CloudGasSource& s,
                                    double w) {
-  if (s.dm_cond > 0.0) p.mass[j] -= w * s.dm_cond;
+  if (!(s.dm_cond > 0.0)) return;
+  const double m = p.mass[j], m1 = m - w * s.dm_cond;
+  keep_forces(p, j, m, m1);
+  p.mass[j] = m1;
 }
 
 // Pass 2: gas j takes the share w of a cloud's evaporated mass and drag (see the header). Returns
 // the drag work it turned into heat, w Q - Delta K_j [M V^2].
-MPSPH_HD double receive_evaporation_drag(const ParticleView& p, std::size_t j,
-                                         const CloudGasSource& s, double w) {
+MPSPH_HD double receive_evaporation_drag(const CloudGasParams& cp, const ParticleView& p,
+                                         std::size_t j, const CloudGasSource& s, double w) {
   if (!(s.dm_evap > 0.0) && !(s.heat != 0.0) && norm2(s.impulse) == 0.0) return 0.0;
   const double m = p.mass[j], dm = w * s.dm_evap, m1 = m + dm;
   const Vec3d v = p.vel[j];
   const Vec3d v1 = (1.0 / m1) * (m * v + dm * s.v);
   const Vec3d v2 = v1 + (w / m1) * s.impulse;
+  const Vec3d v2_0 = (1.0 / m1) * (m * p.vel0[j] + dm * s.v0) + (w / m1) * s.impulse;
   const double work = w * s.heat - 0.5 * m1 * (norm2(v2) - norm2(v1));
   const double heat = dm * s.u_h + 0.5 * m * dm / m1 * norm2(v - s.v) + work;
-  const double du = (heat - dm * p.u[j]) / m1;  // m1 (u + du) = m u + heat
+  // m1 (u_end + du) = m u_end + heat for the u that ends the step: u after an integrating stage,
+  // else the corrector's from u0 (the change goes to both).
+  const double du = (heat - dm * (cp.u_integrated ? p.u[j] : p.u0[j])) / m1;
+  if (dm > 0.0) keep_forces(p, j, m, m1);
   p.mass[j] = m1;
-  p.vel0[j] += v2 - v;
+  p.vel0[j] = v2_0;
   p.vel[j] = v2;
   p.u[j] += du;
   p.u0[j] += du;

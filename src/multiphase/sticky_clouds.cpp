@@ -58,6 +58,7 @@ StickyCloudsModel::StickyCloudsModel(const MultiphaseParams& p, const UnitSystem
   exchange.gamma = p.gamma;
   exchange.m_min_fraction = p.cloud_min_mass_fraction;
   exchange.condense_limit = p.condense_limit;
+  exchange.u_integrated = u_integrated;
   gas_neighbours = p.gas_neighbours;
   courant = p.courant;
 }

@@ -15,6 +15,7 @@
 #include "setups/disk_galaxy.hpp"
 #include "setups/evrard.hpp"
 #include "setups/merger.hpp"
+#include "setups/multiphase_box.hpp"
 #include "setups/plummer.hpp"
 #include "setups/sedov.hpp"
 #include "setups/sod.hpp"
@@ -33,7 +34,7 @@ void add_setup_params(Schema& s) {
          false,
          false,
          {"evrard", "sod", "sedov", "plummer", "cooling_box", "cloud_collision", "boss_bodenheimer",
-          "disk_galaxy", "merger", "sticky_clouds", "ssp_box", "file"},
+          "disk_galaxy", "merger", "sticky_clouds", "ssp_box", "multiphase_box", "file"},
          "",
          "initial conditions: a built-in generator or an HDF5 file"});
 
@@ -225,6 +226,7 @@ void add_setup_params(Schema& s) {
 
   add_sedov_params(s);
   add_cooling_box_params(s);
+  add_multiphase_box_params(s);
   add_ssp_box_params(s);
   add_cloud_collision_params(s);
   add_boss_bodenheimer_params(s);
@@ -316,6 +318,11 @@ InitialState make_initial_state(const Config& c) {
   } else if (type == "cooling_box") {
     const CoolingModel model(cooling_params_from(c), UnitSystem::from_config(c));
     CoolingBoxSetup b = make_cooling_box(cooling_box_params_from(c), model);
+    st.particles = std::move(b.particles);
+    st.box = b.box;
+  } else if (type == "multiphase_box") {
+    const CoolingModel model(cooling_params_from(c), UnitSystem::from_config(c));
+    MultiphaseBoxSetup b = make_multiphase_box(multiphase_box_params_from(c), model);
     st.particles = std::move(b.particles);
     st.box = b.box;
   } else if (type == "ssp_box") {

@@ -1,0 +1,118 @@
+// The multiphase box (setups/multiphase_box.yaml at CI size): hot gas with warm clumps, cooling,
+// cloud formation, evaporation and drag, 100 steps on the CPU. Mass, linear momentum and O and Fe
+// mass are conserved to 1e-12 relative: every exchange moves the same products between a cloud
+// and its receivers (round-off per share, ~1e-16, over a few 1e5 shares). E_total with the
+// modules' accounts (E_radiated, E_cloud_formation, E_evaporation, E_drag, E_drag_heat) stays
+// within the level of the same box without the cold phase (the SPH and cooling integration
+// error, measured by the second run), and E_drag_heat = -E_drag on every row.
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "multiphase/energy_column.hpp"
+#include "run/simulation.hpp"
+#include "run/simulation_test_support.hpp"
+
+using namespace mpsph;
+
+namespace {
+
+const char* kConfig = R"(
+run: {t_end: 100.0, max_steps: 100, diagnostics_every: 1}
+units: {system: physical, length: pc, mass: Msun, velocity: km/s}
+setup: {type: multiphase_box, n_side: 10, box_size: 160, n_H: 0.1, temperature: 3.0e6,
+        warm_temperature: 8000, n_clumps: 6, clump_radius: 25, seed: 2}
+gravity: {enabled: false}
+cooling: {model: sd93, metals: particles, floor_K: 100}
+)";
+const std::vector<std::string> kColdPhase = {"multiphase.model=sticky_clouds",
+                                             "multiphase.evaporation=cowie_mckee",
+                                             "multiphase.drag_coefficient=1.0"};
+
+struct Totals {
+  double mass = 0, fe = 0, o = 0, p_scale = 0;
+  Vec3d p{0, 0, 0};
+  std::size_t gas = 0, clouds = 0;
+};
+
+Totals totals(const ParticleStore& s) {
+  Totals t;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s.type[i] == kRemoved) continue;
+    t.gas += s.type[i] == kGas;
+    t.clouds += s.type[i] == kCloud;
+    t.mass += s.mass[i];
+    t.fe += s.mass[i] * s.z_fe[i];
+    t.o += s.mass[i] * s.z_o[i];
+    t.p += s.mass[i] * s.vel[i];
+    t.p_scale += s.mass[i] * norm(s.vel[i]);
+  }
+  return t;
+}
+
+double worst_energy_error(const std::string& dir) {
+  double worst = 0;
+  for (const auto& r : test::read_energy(dir)) worst = std::max(worst, std::fabs(r.rel));
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "multiphase box: mass, momentum and metals conserved through formation, evaporation "
+    "and drag",
+    "[multiphase][validation]") {
+  const std::string dir = test::scratch_dir("multiphase_box");
+  Simulation sim(test::run_options(dir, kConfig, kColdPhase));
+  const Totals t0 = totals(sim.particles());
+  REQUIRE(t0.clouds == 0);
+  sim.run();
+  const Totals t1 = totals(sim.particles());
+  INFO("gas " << t0.gas << " -> " << t1.gas << ", clouds " << t0.clouds << " -> " << t1.clouds);
+  CHECK(t1.clouds > 0);
+  CHECK(std::fabs(t1.mass - t0.mass) <= 1e-12 * t0.mass);
+  CHECK(std::fabs(t1.fe - t0.fe) <= 1e-12 * t0.fe);
+  CHECK(std::fabs(t1.o - t0.o) <= 1e-12 * t0.o);
+  CHECK(norm(t1.p - t0.p) <= 1e-12 * t1.p_scale);
+
+  const auto rows = test::read_energy(dir);
+  REQUIRE(rows.size() == 101);
+  const auto evap = test::energy_column(dir, "E_evaporation");
+  const auto drag = test::energy_column(dir, "E_drag");
+  const auto drag_heat = test::energy_column(dir, "E_drag_heat");
+  const auto m_cold = test::energy_column(dir, "M_cold");
+  const auto m_hot = test::energy_column(dir, "M_hot");
+  const auto m_warm = test::energy_column(dir, "M_warm");
+  REQUIRE(evap.size() == rows.size());
+  REQUIRE(drag.size() == rows.size());
+  // The physics happened: clouds formed, then lost mass to the hot gas, and the drag worked.
+  double peak = 0;
+  for (double m : m_cold) peak = std::max(peak, m);
+  CHECK(peak > 0.02 * t0.mass);
+  CHECK(m_cold.back() < 0.99 * peak);
+  CHECK(evap.back() < 0.0);
+  CHECK(drag.back() > 0.0);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    CHECK(drag_heat[k] == -drag[k]);
+    CHECK(std::fabs(m_hot[k] + m_warm[k] + m_cold[k] - t0.mass) <= 1e-12 * t0.mass);
+  }
+  // Energy: the same box with formation only sets the level of the SPH and cooling error.
+  const std::string ref = test::scratch_dir("multiphase_box_reference");
+  {
+    std::vector<std::string> o = kColdPhase;
+    o.push_back("multiphase.evaporation=none");
+    o.push_back("multiphase.drag_coefficient=0");
+    Simulation r(test::run_options(ref, kConfig, o));
+    r.run();
+  }
+  const double worst = worst_energy_error(dir), level = worst_energy_error(ref);
+  std::printf(
+      "multiphase box (1000 gas, 100 steps): clouds %zu at the end, peak M_cold/M = %.4f, "
+      "E_evaporation/E_total = %.3g, E_drag = %.4g, |P|/sum m|v| = %.2e, max |rel_error| %.2e "
+      "(formation only %.2e)\n",
+      t1.clouds, peak / t0.mass, evap.back() / rows.front().etot, drag.back(),
+      norm(t1.p - t0.p) / t1.p_scale, worst, level);
+  CHECK(worst <= 1.5 * level);
+}
