@@ -58,7 +58,7 @@ class MultiphaseModule final : public PhysicsModule {
         gpu_->viscosity(a.p, a.active, a.box, begin, end, a.tick_len);
       else
         gpu_->collide(a.p, a.active, a.box, begin, end);
-      if (model_->couples_gas()) gpu_->exchange(a.p, a.active, a.box, begin, end, a.tick_len);
+      if (gpu_exchange_) gpu_exchange_->apply(a.p, a.active, a.box, begin, end, a.tick_len);
       gpu_->form_clouds(a.p, a.active, a.tick_len);
       return;
     }
