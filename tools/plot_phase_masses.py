@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """Mass of each phase against time from an mpsph run's energy.csv (multiphase.model
 sticky_clouds): hot gas, warm gas (split at multiphase.hot_K, stated in the file's header), cold
-clouds and stars; and the energy radiated in cloud collisions and taken out of the gas by cloud
-formation.
+clouds and stars; and the energy accounts of the cold phase (radiated in cloud collisions or
+dissipated by the cloud viscosity, taken out of the gas by cloud formation, exchanged by
+evaporation and condensation, dissipated by drag), with E_radiated of cooling and E_kinetic, on a
+symmetric-log axis (E_evaporation is mostly negative: thermal energy brought into the gas).
 
 usage: /usr/bin/python3 tools/plot_phase_masses.py RUN_DIR
 writes phase_masses.png into RUN_DIR and prints the first and last row of each phase (code mass,
@@ -49,10 +51,13 @@ def main():
     a1.set_ylabel("mass [code mass]")
     a1.legend(fontsize=8)
     a1.set_title("phase masses" + (" (hot/warm split: see energy.csv header)" if split else ""))
-    for col in ("E_collisions", "E_cloud_formation", "E_radiated"):
-        if col in names:
-            a2.plot(t, e[col], label=col)
-    a2.plot(t, e["E_kinetic"], label="E_kinetic")
+    shown = [col for col in ("E_collisions", "E_cloud_viscosity", "E_cloud_formation",
+                             "E_evaporation", "E_drag", "E_radiated", "E_kinetic") if col in names]
+    for col in shown:
+        a2.plot(t, e[col], label=col)
+        print("%-18s last %.6g (code energy)" % (col, e[col][-1]))
+    big = max(np.max(np.abs(e[col])) for col in shown)
+    a2.set_yscale("symlog", linthresh=max(1e-8 * big, 1e-300))
     a2.set_xlabel("time [code time]")
     a2.set_ylabel("energy [code energy]")
     a2.legend(fontsize=8)
