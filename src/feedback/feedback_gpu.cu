@@ -101,9 +101,9 @@ void GpuFeedback::apply(const ParticleView& d, const ActiveSet& a, const Box& bo
   }
   kp.table = table_;
   kp.n_ngb = n_ngb_;
-  // --- the gas grid
-  ngb_.build_grid(d, box);
+  // --- the gas grid (every buffer reserved before the first launch)
   ngb_.reserve_slots(n_slots, n_ngb_);
+  ngb_.build_grid(d, box);
   // --- the stars: release, neighbours, weights; the stars lose their ejecta
   auto* rel = static_cast<StarRelease*>(rel_);
   const unsigned sb = cuda_blocks(n_slots, 64);

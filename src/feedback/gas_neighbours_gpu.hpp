@@ -25,7 +25,8 @@ class GpuGasNeighbours {
   GpuGasNeighbours(const GpuGasNeighbours&) = delete;
   GpuGasNeighbours& operator=(const GpuGasNeighbours&) = delete;
 
-  // The grid over the gas [0, n_gas) of type kGas (asynchronous); grid()->n == 0 without gas.
+  // The grid over the gas [0, n_gas) of type kGas (asynchronous; call reserve_slots() first, so
+  // that no buffer is reallocated after a launch); grid()->n == 0 without gas.
   void build_grid(const ParticleView& d, const Box& box);
   const FeedbackGrid* grid() const { return static_cast<const FeedbackGrid*>(grid_); }
 

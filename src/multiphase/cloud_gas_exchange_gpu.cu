@@ -99,8 +99,8 @@ void GpuCloudGasExchange::apply(const ParticleView& d, const ActiveSet& a, const
     cuda_check(cudaMalloc(&src_, cap_ * sizeof(CloudGasSource)), what);
     cuda_check(cudaMalloc(&work_, cap_ * std::size_t(nb_) * sizeof(double)), what);
   }
+  ngb_.reserve_slots(n, nb_);  // every buffer reserved before the first launch
   ngb_.build_grid(d, box);
-  ngb_.reserve_slots(n, nb_);
   const unsigned cb = cuda_blocks(n, 64);
   if (nb_ <= 64)
     cloud_kernel<64><<<cb, 64>>>(d, a, begin, n, box, cp_, nb_, ngb_.grid(), tick_len, src_,
