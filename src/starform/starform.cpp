@@ -21,6 +21,7 @@ StarformModel::StarformModel(const StarformParams& p, const UnitSystem& units, b
   const double rho_cgs = units.mass_cgs / (units.length_cgs * units.length_cgs * units.length_cgs);
   msun_per_mass = units.mass_cgs / cgs::Msun;
   yr_per_time = units.time_cgs() / cgs::year;
+  erg_per_energy = units.mass_cgs * units.velocity_cgs * units.velocity_cgs;
 
   clouds.jeans = p.kind == StarformKind::Clouds;
   clouds.eps = p.kind == StarformKind::Clouds ? p.eps_sf : p.eps_ff;
