@@ -24,6 +24,8 @@ StarformModel::StarformModel(const StarformParams& p, const UnitSystem& units, b
   erg_per_energy = units.mass_cgs * units.velocity_cgs * units.velocity_cgs;
 
   clouds.jeans = p.kind == StarformKind::Clouds;
+  clouds.at_coalescence =
+      p.kind == StarformKind::Clouds && p.clouds_trigger == CloudsTrigger::Coalescence;
   clouds.eps = p.kind == StarformKind::Clouds ? p.eps_sf : p.eps_ff;
   clouds.pi_sigma = cgs::kPi * p.sigma_cl_Msun_pc2 * cgs::Msun / (cgs::pc * cgs::pc) / surface_cgs;
   clouds.G = units.G;
