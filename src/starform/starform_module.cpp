@@ -51,8 +51,10 @@ class StarformModule final : public PhysicsModule {
   void run_stage(std::size_t index, const StageArgs& a) override {
     if (index == 1) {
       if (!csv_.is_open()) return;
-      // The feedback module's account of the same energy.csv row (0 when feedback is off).
-      const double e_feedback = -energy_account(a.accounts, kFeedbackEnergyColumn);
+      // Minus the feedback module's account of the same energy.csv row (0 when feedback is off;
+      // written as 0, not -0).
+      const double account = energy_account(a.accounts, kFeedbackEnergyColumn);
+      const double e_feedback = account != 0.0 ? -account : 0.0;
 #ifdef MPSPH_HAVE_CUDA
       if (gpu_) {
         csv_.write(a.time, gpu_->stellar_mass(a.p), e_feedback);

@@ -112,6 +112,9 @@ void check_cloud_box(const std::string& trigger) {
     if (s.spawn_type[i] == kNewStar) pending += s.spawn_mass[i];
   CHECK(t == 4.0);
   CHECK(m == Approx(formed + pending).epsilon(1e-12));
+  // No feedback: the feedback energy columns are 0 (not "-0").
+  CHECK(last.size() > 4);
+  CHECK(last.substr(last.size() - 4) == ",0,0");
   std::printf(
       "[starform] cloud box, 400 clouds, 40 steps, trigger %s: %zu stars (+%ld pending), %zu "
       "clouds left, %.4g Msun formed (%.3g of the mass); mass rel. change %.2e, |dp|/sum m|v| "
