@@ -50,7 +50,7 @@ class MultiphaseModule final : public PhysicsModule {
       if (viscosity)
         gpu_->viscosity(a.p, a.active, a.box, begin, end, a.tick_len);
       else
-        gpu_->collide(a.p, a.active, a.box, begin, end);
+        gpu_->collide(a.p, a.active, a.box, begin, end, a.step);
       gpu_->form_clouds(a.p, a.active, a.tick_len);
       return;
     }
@@ -60,7 +60,8 @@ class MultiphaseModule final : public PhysicsModule {
                                      a.tick_len, viscosity_scratch_);
     else
       interaction_ =
-          collide_cloud_set(a.p, a.active, a.box, model_->collision, begin, end, scratch_).radiated;
+          collide_cloud_set(a.p, a.active, a.box, model_->collision, begin, end, a.step, scratch_)
+              .radiated;
     formation_ = form_clouds(a.p, a.active, model_->formation, a.tick_len).thermal_energy;
   }
   std::vector<EnergyTerm> energy_terms() const override {
