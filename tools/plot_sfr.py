@@ -4,10 +4,14 @@
 
 usage: /usr/bin/python3 tools/plot_sfr.py RUN_DIR [--out PNG]
 writes sfr.png into RUN_DIR (or PNG): the SFR in Msun/yr (mean between sfr.csv rows) and the
-stellar mass formed in Msun, against time in Myr. For the cloud models it adds, at every snapshot,
-the rate the model expects from the clouds the snapshot holds (PHYSICS.md section 6):
-  clouds:        sum over clouds above their Jeans mass of eps_sf m / t_ff(m)
+stellar mass formed in Msun, against time in Myr, and the SN energy the stars' feedback injected
+(sfr.csv's E_feedback_injected_erg) when feedback is on. For the cloud models whose rate follows
+from the clouds a snapshot holds, it adds at every snapshot the rate the model expects
+(PHYSICS.md section 6):
+  clouds, clouds_trigger free_fall: sum over clouds above their Jeans mass of eps_sf m / t_ff(m)
   probabilistic: sum over all clouds of eps_ff m / t_ff(m)
+(with clouds_trigger coalescence, the default, stars form at the coalescences between snapshots,
+which the snapshots do not record: no expectation is drawn)
 with the cloud density rho = 3 m / (4 pi R^3), R = sqrt(m / (pi Sigma_cl)), t_ff =
 sqrt(3 pi / (32 G rho)), M_J = pi^(5/2)/6 c^3 / sqrt(G^3 rho), c^2 = k_B T_cl / (mu_cl m_H).
 Prints the totals and, for the cloud models, the ratio of the measured to the expected mass formed
@@ -64,6 +68,8 @@ def expected_rate(run, cfg):
     model = sf.get("model")
     if model not in ("clouds", "probabilistic"):
         return None
+    if model == "clouds" and sf.get("clouds_trigger", "coalescence") != "free_fall":
+        return None
     sigma = float(cfg["multiphase"]["sigma_cl_Msun_pc2"]) * MSUN / PC**2
     times, rates = [], []
     for path in mpsph_snap.snapshots(run):
@@ -96,7 +102,13 @@ def main():
     d = read_sfr(args.run)
     cfg = resolved_config(args.run)
     t, sfr, m = d["time_Myr"], d["SFR_Msun_per_yr"], d["M_formed_Msun"]
-    fig, (a1, a2) = plt.subplots(2, 1, figsize=(6.5, 6.5), sharex=True)
+    names = d.dtype.names or ()
+    e_fb = d["E_feedback_injected_erg"] if "E_feedback_injected_erg" in names else None
+    if e_fb is not None and not np.any(e_fb > 0):
+        e_fb = None
+    fig, axes = plt.subplots(3 if e_fb is not None else 2, 1,
+                             figsize=(6.5, 8.5 if e_fb is not None else 6.5), sharex=True)
+    a1, a2 = axes[0], axes[1]
     # Each SFR is the mean since the previous row: draw it as steps over that interval.
     a1.step(t, sfr, where="pre", label="sfr.csv (mean between rows)")
     exp = expected_rate(args.run, cfg)
@@ -106,14 +118,19 @@ def main():
     a1.legend(fontsize=8)
     a1.set_title("star formation: starform.model %s" % cfg.get("starform", {}).get("model", "?"))
     a2.plot(t, m)
-    a2.set_xlabel("time [Myr]")
     a2.set_ylabel("stellar mass formed [Msun]")
+    if e_fb is not None:
+        axes[2].plot(t, e_fb)
+        axes[2].set_ylabel("SN energy injected [erg]")
+    axes[-1].set_xlabel("time [Myr]")
     fig.tight_layout()
     out = args.out or os.path.join(args.run, "sfr.png")
     fig.savefig(out, dpi=110)
     print("sfr.csv: %d rows, t = %.4g .. %.4g Myr, stellar mass formed %.6g Msun, mean SFR %.4g "
           "Msun/yr" % (len(t), t[0], t[-1], m[-1],
                        m[-1] / ((t[-1] - t[0]) * 1e6) if t[-1] > t[0] else 0.0))
+    if e_fb is not None:
+        print("SN energy injected by feedback: %.6g erg" % e_fb[-1])
     if exp is not None and len(exp[0]) > 1:
         # Mass formed between the first and last snapshot: measured against the trapezoid
         # integral of the expected rate over the snapshots.

@@ -61,6 +61,8 @@ enum TypeMask : unsigned {
   X(initial_mass, double, "InitialMass",       (UnitDim{0, 1, 0}),  Persistence::Kept,    StarsOnly, "mass of the stellar population at birth (its SSP returns mass per unit of it)") \
   X(birth_z,  double,   "Metallicity",         (UnitDim{0, 0, 0}),  Persistence::Kept,    StarsOnly, "total metal mass fraction of the gas the star formed from (sets its SSP lifetimes and yields)") \
   X(galaxy_id, int32_t, "GalaxyID",            (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "galaxy the particle was set up in (disk_galaxy: 1; merger: 1 or 2; 0 = not set)") \
+  /* --- cold clouds (src/multiphase/, docs/multiphase.md) --- */                                   \
+  X(coalescence_step, int64_t, "",             (UnitDim{0, 0, 0}),  Persistence::Scratch, CloudsOnly, "1 + index of the (sub)step whose cold-phase stage last merged another cloud into this one (0 = none): the coalescence event that star formation (clouds_trigger coalescence) reads in the same step") \
   /* --- particle creation requests (run/particle_changes.hpp), applied by the next order stage --- */ \
   X(spawn_mass, double, "",                    (UnitDim{0, 1, 0}),  Persistence::Kept,    AllTypes, "mass of a new particle this one gives birth to at the next order stage (0 = none)") \
   X(spawn_type, uint8_t, "",                   (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "type of that new particle") \

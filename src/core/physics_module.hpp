@@ -51,6 +51,24 @@ enum class Slot {
   Diagnostics,
 };
 
+// An energy account of the run at a diagnostics row: one module's EnergyTerm (below) summed over
+// the run, the value of its energy.csv column.
+struct EnergyAccount {
+  std::string column;  // energy.csv column, e.g. "E_feedback"
+  double sum;          // code energy
+};
+
+// The sum of the account `column` in `accounts` (null: none), or 0 when no module of the run keeps
+// it. This is how a module reads another's energy without naming its code (sfr.csv reports the
+// feedback module's E_feedback).
+inline double energy_account(const std::vector<EnergyAccount>* accounts,
+                             const std::string& column) {
+  if (accounts)
+    for (const EnergyAccount& a : *accounts)
+      if (a.column == column) return a.sum;
+  return 0.0;
+}
+
 // What a stage sees. The view holds host arrays on the CPU backend and device arrays on the GPU
 // backend (a module built for Backend::Gpu launches kernels on them; nothing is synchronised).
 struct StageArgs {
@@ -70,6 +88,10 @@ struct StageArgs {
   std::array<std::size_t, kNumTypes + 1> type_begin;
   // True under the block scheme (individual steps: rungs, dt_limit and wake-ups are in use).
   bool individual_steps = false;
+  // Slot Diagnostics only: every module's energy account as written in the energy.csv row of this
+  // time (after every stage of the step, so a module reads the others' whole step); null in the
+  // other slots.
+  const std::vector<EnergyAccount>* accounts = nullptr;
 };
 
 struct ModuleStage {

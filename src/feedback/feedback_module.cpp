@@ -75,9 +75,9 @@ class FeedbackModule final : public PhysicsModule {
   std::vector<EnergyTerm> energy_terms() const override {
     if (!params_.enabled()) return {};
 #ifdef MPSPH_HAVE_CUDA
-    if (gpu_) return {{ "E_feedback", gpu_->device_injected() }};
+    if (gpu_) return {{ kFeedbackEnergyColumn, gpu_->device_injected() }};
 #endif
-    return {{"E_feedback", &injected_}};
+    return {{kFeedbackEnergyColumn, &injected_}};
   }
   std::vector<std::string> snapshot_flags() const override {
     if (!params_.enabled()) return {};

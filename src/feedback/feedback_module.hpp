@@ -9,6 +9,10 @@
 
 namespace mpsph {
 
+// The energy.csv column of the module's account: minus the SN energy injected (code energy). Other
+// modules read it by this name from StageArgs::accounts (sfr.csv reports it).
+constexpr const char* kFeedbackEnergyColumn = "E_feedback";
+
 // The registration entry of run/module_registry.cpp.
 ModuleEntry feedback_module_entry();
 

@@ -113,14 +113,17 @@ MPSPH_HD T mass_mean(const T& a, const T& b, double m_a, double m_b, double M) {
   return (m_a * a + m_b * b) * (1.0 / M);
 }
 
-// Writes a collision into the store. A bounce adds the velocity change to v and to the step's
-// base v0, so that the corrector (v = v0 + (a0 + a) dt/2) keeps it. A coalescence keeps the cloud
-// with the lower id (not symmetric: `keep` survives, `gone` is removed, run/particle_changes.hpp):
-// mass and metal masses add; position, velocity, the step's base (x0, v0) and the accelerations
-// (a0, a, a_grav) become mass-weighted means, so the corrector moves the merged cloud as the
-// centre of mass of the two and momentum stays conserved to round-off.
+// Writes a collision of (sub)step `step` (StageArgs::step) into the store. A bounce adds the
+// velocity change to v and to the step's base v0, so that the corrector (v = v0 + (a0 + a) dt/2)
+// keeps it. A coalescence keeps the cloud with the lower id (not symmetric: `keep` survives, `gone`
+// is removed, run/particle_changes.hpp): mass and metal masses add; position, velocity, the step's
+// base (x0, v0) and the accelerations (a0, a, a_grav) become mass-weighted means, so the corrector
+// moves the merged cloud as the centre of mass of the two and momentum stays conserved to
+// round-off. The merged cloud records the event, coalescence_step = step + 1, for the stages that
+// follow in the same step (star formation at coalescence reads it; a value of an earlier step
+// means nothing, so it never needs clearing).
 MPSPH_HD void apply_collision(const ParticleView& s, std::size_t i, std::size_t j,
-                              const CollisionOutcome& out, const Box& box) {
+                              const CollisionOutcome& out, const Box& box, int64_t step) {
   if (!out.coalesce) {
     const Vec3d dv_i = out.v_i - s.vel[i];
     const Vec3d dv_j = out.v_j - s.vel[j];
@@ -148,6 +151,7 @@ MPSPH_HD void apply_collision(const ParticleView& s, std::size_t i, std::size_t 
   s.mass[keep] = M;
   s.mass[gone] = 0.0;
   s.type[gone] = kRemoved;
+  s.coalescence_step[keep] = step + 1;
 }
 
 }  // namespace mpsph

@@ -57,7 +57,7 @@ class MultiphaseModule final : public PhysicsModule {
       if (viscosity)
         gpu_->viscosity(a.p, a.active, a.box, begin, end, a.tick_len);
       else
-        gpu_->collide(a.p, a.active, a.box, begin, end);
+        gpu_->collide(a.p, a.active, a.box, begin, end, a.step);
       if (gpu_exchange_) gpu_exchange_->apply(a.p, a.active, a.box, begin, end, a.tick_len);
       gpu_->form_clouds(a.p, a.active, a.tick_len);
       return;
@@ -68,7 +68,8 @@ class MultiphaseModule final : public PhysicsModule {
                                      a.tick_len, viscosity_scratch_);
     else
       interaction_ =
-          collide_cloud_set(a.p, a.active, a.box, model_->collision, begin, end, scratch_).radiated;
+          collide_cloud_set(a.p, a.active, a.box, model_->collision, begin, end, a.step, scratch_)
+              .radiated;
     if (model_->couples_gas()) {
       const CloudGasStats st = exchange_cloud_gas(a.p, a.active, a.box, model_->exchange, timing(),
                                                   model_->gas_neighbours, begin, end, a.tick_len);

@@ -56,10 +56,12 @@ struct CpuCloudScratch {
 };
 
 // Collisions among the clouds [begin, end) of the store (the type range of the last order stage)
-// that are active: partner choice, then the mutual pairs collide.
+// that are active, in (sub)step `step`: partner choice, then the mutual pairs collide (a merged
+// cloud records the step, apply_collision).
 CloudCollisionStats collide_cloud_set(const ParticleView& p, const ActiveSet& active,
                                       const Box& box, const CloudCollisionParams& params,
-                                      std::size_t begin, std::size_t end, CpuCloudScratch& scratch);
+                                      std::size_t begin, std::size_t end, int64_t step,
+                                      CpuCloudScratch& scratch);
 
 // Scratch of the viscosity driver, kept between steps, by local cloud index k (store index
 // begin + k): the k nearest clouds nbr[k * k_ngb ...], their number n_nbr[k], h, rho, c.

@@ -54,11 +54,12 @@ __global__ void partner_kernel(ParticleView s, ActiveSet a, const CloudGrid* gri
 }
 
 __global__ void resolve_kernel(ParticleView s, CloudCollisionParams p, const int64_t* partner,
-                               std::size_t begin, std::size_t n, Box box, double* partial) {
+                               std::size_t begin, std::size_t n, Box box, int64_t step,
+                               double* partial) {
   double radiated = 0.0;
   for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < n;
        k += std::size_t(gridDim.x) * blockDim.x)
-    radiated += resolve_cloud_pair(s, p, partner, begin, box, begin + k);
+    radiated += resolve_cloud_pair(s, p, partner, begin, box, step, begin + k);
   const double total = block_sum<kThreads>(radiated);
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
@@ -224,7 +225,7 @@ void GpuStickyClouds::reserve(std::size_t n) {
 }
 
 void GpuStickyClouds::collide(const ParticleView& d, const ActiveSet& a, const Box& box,
-                              std::size_t begin, std::size_t end) {
+                              std::size_t begin, std::size_t end, int64_t step) {
   const std::size_t n = end - begin;
   n_last_ = n;
   cuda_check(cudaMemsetAsync(collision_energy_, 0, sizeof(double)), "sticky-cloud energy");
@@ -252,7 +253,7 @@ void GpuStickyClouds::collide(const ParticleView& d, const ActiveSet& a, const B
                                        begin, n, box, pi_sigma, partner_);
   cuda_check_launch("partner_kernel");
   const unsigned rb = reduction_blocks(n);
-  resolve_kernel<<<rb, kThreads>>>(d, model_.collision, partner_, begin, n, box, partial_);
+  resolve_kernel<<<rb, kThreads>>>(d, model_.collision, partner_, begin, n, box, step, partial_);
   cuda_check_launch("resolve_kernel");
   total_kernel<<<1, kThreads>>>(partial_, rb, 1, 1, collision_energy_);
   cuda_check_launch("total_kernel");

@@ -25,10 +25,10 @@ class GpuStickyClouds {
   GpuStickyClouds(const GpuStickyClouds&) = delete;
   GpuStickyClouds& operator=(const GpuStickyClouds&) = delete;
 
-  // Collisions among the active clouds [begin, end) of `d` (asynchronous); the energy radiated is
-  // left in device_interaction_energy().
+  // Collisions among the active clouds [begin, end) of `d` in (sub)step `step` (asynchronous); the
+  // energy radiated is left in device_interaction_energy().
   void collide(const ParticleView& d, const ActiveSet& a, const Box& box, std::size_t begin,
-               std::size_t end);
+               std::size_t end, int64_t step);
   // Scheme A among the clouds [begin, end) (asynchronous): the viscous kicks of the active ones;
   // the energy dissipated is left in device_interaction_energy().
   void viscosity(const ParticleView& d, const ActiveSet& a, const Box& box, std::size_t begin,

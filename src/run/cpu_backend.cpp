@@ -106,9 +106,10 @@ class CpuBackend final : public StepBackend {
   std::vector<double> module_diagnostics(PhysicsModule& m) override {
     return m.diagnostic_values(c_.store.view());
   }
-  void run_module_output(PhysicsModule& m, std::size_t index, double time, long step) override {
+  void run_module_output(PhysicsModule& m, std::size_t index, double time, long step,
+                         const std::vector<EnergyAccount>& accounts) override {
     m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_,
-                                 type_begin_, block_});
+                                 type_begin_, block_, &accounts});
   }
   void correct(bool integrate_u) override {
     correct_active(c_.store, active_, tick_len_, c_.box, integrate_u);

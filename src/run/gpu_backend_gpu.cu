@@ -170,9 +170,10 @@ class GpuBackend final : public StepBackend {
     changed();
     counts_valid_ = false;  // the stage may have changed types or asked for particles
   }
-  void run_module_output(PhysicsModule& m, std::size_t index, double time, long step) override {
+  void run_module_output(PhysicsModule& m, std::size_t index, double time, long step,
+                         const std::vector<EnergyAccount>& accounts) override {
     m.run_stage(index, StageArgs{d_.view(), c_.box, time, step, ActiveSet{}, tick_len_, type_begin_,
-                                 block_});
+                                 block_, &accounts});
   }
   std::vector<double> module_diagnostics(PhysicsModule& m) override {
     return m.diagnostic_values(d_.view());

@@ -21,7 +21,10 @@ const char* kFieldNames[kHealthBits] = {"h (smoothing lengths)",
                                         "u (correct / cooling)",
                                         "mass",
                                         "velocity (correct)",
-                                        "position (correct)"};
+                                        "position (correct)",
+                                        "X_H / O / Fe mass fraction (physics modules)",
+                                        "star birth time / initial mass (star formation)",
+                                        "sink spin (sinks)"};
 
 }  // namespace
 

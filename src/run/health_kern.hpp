@@ -26,8 +26,14 @@ enum HealthBit : uint32_t {
                            // stage has mass 0 and is not checked)
   kBadVel = 1u << 9,       // correct: velocity not finite
   kBadPos = 1u << 10,      // correct: position not finite
+  // The physics modules' fields (their stages come after the corrector's):
+  kBadMetals = 1u << 11,  // X_H, O or Fe mass fraction not finite or outside [0, 1] (cooling,
+                          // enrichment by feedback, phase changes)
+  kBadStar = 1u << 12,    // a star's birth time not finite, or initial mass not finite or < 0
+                          // (star formation; 0 marks a star without an SSP)
+  kBadSpin = 1u << 13,    // a sink's spin not finite (sinks)
 };
-constexpr int kHealthBits = 11;
+constexpr int kHealthBits = 14;
 
 // x - x is 0 for every finite x and NaN for inf and NaN (IEEE 754; no fast-math anywhere in the
 // build), the same on host and device without relying on a host/device isfinite.
@@ -39,6 +45,11 @@ MPSPH_HD bool is_finite(float x) {
 }
 MPSPH_HD bool finite3(const Vec3d& v) {
   return is_finite(v.x) && is_finite(v.y) && is_finite(v.z);
+}
+
+// A mass fraction: finite and in [0, 1] (NaN fails both comparisons).
+MPSPH_HD bool mass_fraction_ok(double x) {
+  return x >= 0.0 && x <= 1.0;
 }
 
 MPSPH_HD uint32_t particle_health(const ParticleView& p, std::size_t i) {
@@ -61,6 +72,12 @@ MPSPH_HD uint32_t particle_health(const ParticleView& p, std::size_t i) {
   if (!(is_finite(p.mass[i]) && p.mass[i] > 0.0)) bad |= kBadMass;
   if (!finite3(p.vel[i])) bad |= kBadVel;
   if (!finite3(p.pos[i])) bad |= kBadPos;
+  if (!(mass_fraction_ok(p.x_h[i]) && mass_fraction_ok(p.z_o[i]) && mass_fraction_ok(p.z_fe[i])))
+    bad |= kBadMetals;
+  if ((type == kOldStar || type == kNewStar) &&
+      !(is_finite(p.birth_time[i]) && is_finite(p.initial_mass[i]) && p.initial_mass[i] >= 0.0))
+    bad |= kBadStar;
+  if (type == kSink && !finite3(p.spin[i])) bad |= kBadSpin;
   return bad;
 }
 

@@ -567,11 +567,16 @@ void Simulation::write_diagnostics_row() {
     const std::string csv = run_.output_dir + "/energy.csv";
     throw Error(write_error("cannot write '" + csv + "'", csv, errno));
   }
-  // The modules' own rows (sinks.csv), timed with the rest of "diagnostics / I/O".
+  // The modules' own rows (sinks.csv, sfr.csv), timed with the rest of "diagnostics / I/O"; they
+  // see the accounts of this energy.csv row.
+  std::vector<EnergyAccount> accounts;
+  for (std::size_t k = 0; k < energy_terms_.size(); ++k)
+    accounts.push_back({energy_terms_[k].column, energy_accounts_[k]});
   for (const auto& m : modules_) {
     const std::vector<ModuleStage> stages = m->stages();
     for (std::size_t k = 0; k < stages.size(); ++k)
-      if (stages[k].slot == Slot::Diagnostics) backend_->run_module_output(*m, k, time_, step_);
+      if (stages[k].slot == Slot::Diagnostics)
+        backend_->run_module_output(*m, k, time_, step_, accounts);
   }
 }
 

@@ -78,8 +78,10 @@ class StepBackend {
   // active set.
   virtual void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) = 0;
   // A stage of slot Diagnostics (it reads the particles, changes nothing): as run_module_stage,
-  // without marking the arrays changed, so that it costs the GPU backend no extra host copy.
-  virtual void run_module_output(PhysicsModule& m, std::size_t index, double time, long step) = 0;
+  // without marking the arrays changed, so that it costs the GPU backend no extra host copy;
+  // `accounts` are the run's energy accounts of the energy.csv row (StageArgs::accounts).
+  virtual void run_module_output(PhysicsModule& m, std::size_t index, double time, long step,
+                                 const std::vector<EnergyAccount>& accounts) = 0;
   // The diagnostic values of module `m` (PhysicsModule::diagnostic_values) on this backend's
   // arrays.
   virtual std::vector<double> module_diagnostics(PhysicsModule& m) = 0;

@@ -161,6 +161,17 @@ MPSPH_HD uint32_t sink_creation_failures(const ParticleView& p, std::size_t i,
   return fail;
 }
 
+// The verdict of the creation criteria that need the group, for a candidate that passed
+// sink_local_criteria and sink_isolated: the potential minimum (O(k)) before the energies (O(k^2)),
+// so that in a collapsing core, where every particle above rho_sink is a candidate, only the one
+// at the bottom of the potential pays for the energies. True exactly when
+// sink_creation_failures(...) == 0 (tests/sinks/sink_kern_test.cpp).
+MPSPH_HD bool sink_group_forms(const ParticleView& p, std::size_t i, const uint32_t* members, int k,
+                               const Box& box, const SinkKernParams& sp) {
+  if (!sink_potential_minimum(p, members, k, i)) return false;
+  return sink_energy_criteria(group_energies(p, members, k, i, box, sp)) == 0;
+}
+
 // Whether candidate a goes before candidate b when both would form a sink and they are too close
 // for both: the lower potential first, ties by the lower id (any thread order gives the same).
 MPSPH_HD bool sink_candidate_before(double pot_a, uint64_t id_a, double pot_b, uint64_t id_b) {

@@ -41,19 +41,26 @@ uint32_t sink_creation_failures(const ParticleView& p, std::size_t i, const Box&
 SinkStepResult sink_step(const ParticleView& p, const ActiveSet& a, const Box& box,
                          const SinkKernParams& sp, double time) {
   SinkStepResult res;
-  // --- creation: the active gas passing the cheap local tests, then the group tests
+  // --- creation: the active gas passing the tests of the particle alone (density, converging
+  // flow, no sink within r_crit), then the group tests (sink_group_forms)
   std::vector<uint32_t> sinks = sink_list(p);
   std::vector<uint32_t> cand;
   const std::size_t n_gas_active = a.gas_count(p.n_gas);
+  const int n_sinks = int(sinks.size());
   for (std::size_t k = 0; k < n_gas_active; ++k) {
     const std::size_t i = a[k];
-    if (p.type[i] == kGas && sink_local_criteria(p, i, sp) == 0) cand.push_back(uint32_t(i));
+    if (p.type[i] == kGas && sink_local_criteria(p, i, sp) == 0 &&
+        sink_isolated(p, i, sinks.data(), n_sinks, box, sp.r_crit))
+      cand.push_back(uint32_t(i));
   }
   std::vector<char> pass(cand.size(), 0);
   const auto nc = static_cast<std::ptrdiff_t>(cand.size());
 #pragma omp parallel for schedule(dynamic, 1)
-  for (std::ptrdiff_t k = 0; k < nc; ++k)
-    pass[std::size_t(k)] = sink_creation_failures(p, cand[std::size_t(k)], box, sp, sinks) == 0;
+  for (std::ptrdiff_t k = 0; k < nc; ++k) {
+    const std::size_t i = cand[std::size_t(k)];
+    const std::vector<uint32_t> g = group_of(p, i, box, sp.h_acc);
+    pass[std::size_t(k)] = sink_group_forms(p, i, g.data(), int(g.size()), box, sp);
+  }
   std::vector<uint32_t> ok;
   for (std::size_t k = 0; k < cand.size(); ++k)
     if (pass[k]) ok.push_back(cand[k]);

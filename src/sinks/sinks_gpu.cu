@@ -42,12 +42,14 @@ __global__ void sink_list_kernel(ParticleView p, uint32_t* sinks, int* c) {
     }
 }
 
-__global__ void candidate_kernel(ParticleView p, ActiveSet a, std::size_t n_gas_active,
-                                 SinkKernParams sp, uint32_t* cand, int* c) {
+__global__ void candidate_kernel(ParticleView p, ActiveSet a, std::size_t n_gas_active, Box box,
+                                 SinkKernParams sp, const uint32_t* sinks, uint32_t* cand, int* c) {
   for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < n_gas_active;
        k += std::size_t(gridDim.x) * blockDim.x) {
     const std::size_t i = a[k];
-    if (p.type[i] != kGas || sink_local_criteria(p, i, sp) != 0) continue;
+    if (p.type[i] != kGas || sink_local_criteria(p, i, sp) != 0 ||
+        !sink_isolated(p, i, sinks, min(c[kNSinks], kMaxSinks), box, sp.r_crit))
+      continue;
     const int slot = atomicAdd(&c[kNCand], 1);
     if (slot < kMaxCandidates)
       cand[slot] = uint32_t(i);
@@ -88,11 +90,11 @@ __device__ int collect_block(const ParticleView& p, uint32_t* out, Take take) {
   return k <= kMaxMembers ? k : -1;
 }
 
-// One block per candidate: its group in store order (as sinks.cpp), then every criterion.
+// One block per candidate: its group, the potential minimum tested by all threads, and only for
+// the minimum the group in store order (as sinks.cpp) and its energies (sink_group_forms).
 __global__ void group_kernel(ParticleView p, Box box, SinkKernParams sp, const uint32_t* cand,
-                             const uint32_t* sinks, uint8_t* pass, uint32_t* members, int* c) {
+                             uint8_t* pass, uint32_t* members, int* c) {
   const int n_cand = min(c[kNCand], kMaxCandidates);
-  const int n_sinks = min(c[kNSinks], kMaxSinks);
   uint32_t* m = members + std::size_t(blockIdx.x) * kMaxMembers;
   const double h2 = sp.h_acc * sp.h_acc;
   for (int q = blockIdx.x; q < n_cand; q += gridDim.x) {
@@ -100,13 +102,18 @@ __global__ void group_kernel(ParticleView p, Box box, SinkKernParams sp, const u
     const int k = collect_block(p, m, [&](std::size_t j) {
       return p.type[j] == kGas && (j == i || norm2(min_image(p.pos[j] - p.pos[i], box)) < h2);
     });
+    bool lower = false;
+    for (int e = threadIdx.x; e < k; e += blockDim.x) lower = lower || p.pot[m[e]] < p.pot[i];
+    const bool not_minimum = __syncthreads_or(lower) != 0;
     if (threadIdx.x == 0) {
       if (k < 0) {
         flag(c, kOverMembers);
         pass[q] = 0;
+      } else if (not_minimum) {
+        pass[q] = 0;
       } else {
         small_sort(m, k, [](uint32_t x, uint32_t y) { return x < y; });
-        pass[q] = sink_creation_failures(p, i, m, k, sinks, n_sinks, box, sp) == 0;
+        pass[q] = sink_group_forms(p, i, m, k, box, sp);
       }
     }
     __syncthreads();
@@ -353,9 +360,10 @@ void GpuSinks::step(const ParticleView& d, const ActiveSet& a, const Box& box,
   cuda_check(cudaMemsetAsync(c, 0, kOverflow * sizeof(int)), "sink counters");
   list_sinks(d);
   if (n_gas_active > 0) {
-    candidate_kernel<<<grid_for(n_gas_active), kThreads>>>(d, a, n_gas_active, sp, cand, c);
+    candidate_kernel<<<grid_for(n_gas_active), kThreads>>>(d, a, n_gas_active, box, sp, sinks, cand,
+                                                           c);
     cuda_check_launch("candidate_kernel");
-    group_kernel<<<kGroupBlocks, kThreads>>>(d, box, sp, cand, sinks, static_cast<uint8_t*>(pass_),
+    group_kernel<<<kGroupBlocks, kThreads>>>(d, box, sp, cand, static_cast<uint8_t*>(pass_),
                                              members, c);
     cuda_check_launch("group_kernel");
     select_kernel<<<1, 1>>>(d, box, sp, cand, static_cast<const uint8_t*>(pass_),

@@ -11,10 +11,17 @@
 //   Sigma_cl)
 // (cloud_jeans_threshold(), a closed form the tests check the criterion against), so clouds become
 // unstable by growing: by coalescence.
+//
+// The coalescence itself is an event of the cold phase's collision stage (multiphase/,
+// cloud_collision_kern.hpp apply_collision), which runs before star formation in the same step:
+// the merged cloud, already at the pair's centre of mass with its velocity and mass-weighted
+// metals, carries coalescence_step = 1 + the index of that step (a field of the store, so neither
+// module includes the other). Star formation reads it on the clouds of its own step.
 #pragma once
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 
 #include "core/annotation.hpp"
 #include "core/particle_store.hpp"
@@ -25,12 +32,14 @@ namespace mpsph {
 constexpr double kStarformPi = 3.14159265358979323846;
 
 struct CloudStarformParams {
-  bool jeans;       // true: clouds (Jeans criterion, spawn eps of the mass); false: probabilistic
-  double eps;       // clouds: eps_SF, the fraction of the cloud that becomes the star;
-                    // probabilistic: eps_ff, the efficiency per free-fall time
-  double pi_sigma;  // pi Sigma_cl [code mass / code length^2]
-  double G;         // [code]
-  double c_cloud;   // isothermal sound speed of the clouds' gas [code velocity] (clouds)
+  bool jeans;  // true: clouds (Jeans criterion, spawn eps of the mass); false: probabilistic
+  bool at_coalescence;  // clouds: the star forms at the coalescence that made the cloud (trigger
+                        // coalescence), not on a free-fall clock (free_fall)
+  double eps;           // clouds: eps_SF, the fraction of the cloud that becomes the star;
+                        // probabilistic: eps_ff, the efficiency per free-fall time
+  double pi_sigma;      // pi Sigma_cl [code mass / code length^2]
+  double G;             // [code]
+  double c_cloud;       // isothermal sound speed of the clouds' gas [code velocity] (clouds)
 };
 
 MPSPH_HD double cloud_mean_density(double m, double pi_sigma) {
@@ -56,10 +65,16 @@ MPSPH_HD double cloud_jeans_threshold(double c, double pi_sigma, double G) {
 
 // Cloud i at the end of its step of length dt, in (sub)step `step` at time `time`. Returns the
 // stellar mass it formed [code mass] (0 if none).
-//   clouds: when m > M_J(m), the cloud forms one star of eps_SF m with probability
-//     1 - exp(-dt / t_ff): one star per free-fall time on average, so the rate, eps_SF m / t_ff,
-//     does not depend on the step (a star every step would make it ~ 1/dt). The star is a child
-//     (request_star): the cloud keeps the rest.
+//   clouds, trigger coalescence (PHYSICS.md section 6 as written): when a coalescence of this
+//     step made the cloud (coalescence_step = step + 1) and its mass m = m_1 + m_2 exceeds its
+//     Jeans mass M_J(m), it forms one star of eps_SF m, deterministically (no random draw): at
+//     the pair's centre of mass, with the pair's centre-of-mass velocity and the merged metals,
+//     which the merged cloud carries. A cloud that stays unstable forms no further star until it
+//     coalesces again.
+//   clouds, trigger free_fall: when m > M_J(m), the cloud forms one star of eps_SF m with
+//     probability 1 - exp(-dt / t_ff): one star per free-fall time on average, so the rate,
+//     eps_SF m / t_ff, does not depend on the step (a star every step would make it ~ 1/dt).
+//   In both the star is a child (request_star): the cloud keeps (1 - eps_SF) m.
 //   probabilistic: the whole cloud becomes a star with probability 1 - exp(-eps_ff dt / t_ff),
 //     the expected rate eps_ff m / t_ff of every cloud (turn_into_star).
 // A cloud that already asks for a child (none other does now) is left alone this step.
@@ -70,8 +85,10 @@ MPSPH_HD double cloud_form_star(const CloudStarformParams& p, const ParticleView
   const double rho = cloud_mean_density(m, p.pi_sigma);
   const double t_ff = free_fall_time(rho, p.G);
   if (p.jeans) {
+    if (p.at_coalescence && s.coalescence_step[i] != int64_t(step) + 1) return 0.0;
     if (!(m > jeans_mass(p.c_cloud, rho, p.G))) return 0.0;
-    if (!star_formation_draw(s, i, step, event_probability(dt / t_ff))) return 0.0;
+    if (!p.at_coalescence && !star_formation_draw(s, i, step, event_probability(dt / t_ff)))
+      return 0.0;
     const double m_star = p.eps * m;
     request_star(s, i, m_star);
     return m_star;

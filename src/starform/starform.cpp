@@ -21,8 +21,11 @@ StarformModel::StarformModel(const StarformParams& p, const UnitSystem& units, b
   const double rho_cgs = units.mass_cgs / (units.length_cgs * units.length_cgs * units.length_cgs);
   msun_per_mass = units.mass_cgs / cgs::Msun;
   yr_per_time = units.time_cgs() / cgs::year;
+  erg_per_energy = units.mass_cgs * units.velocity_cgs * units.velocity_cgs;
 
   clouds.jeans = p.kind == StarformKind::Clouds;
+  clouds.at_coalescence =
+      p.kind == StarformKind::Clouds && p.clouds_trigger == CloudsTrigger::Coalescence;
   clouds.eps = p.kind == StarformKind::Clouds ? p.eps_sf : p.eps_ff;
   clouds.pi_sigma = cgs::kPi * p.sigma_cl_Msun_pc2 * cgs::Msun / (cgs::pc * cgs::pc) / surface_cgs;
   clouds.G = units.G;

@@ -22,8 +22,9 @@ struct StarformModel {
   StarformKind kind;
   CloudStarformParams clouds{};
   KatzParams katz{};
-  double msun_per_mass;  // code mass in Msun
-  double yr_per_time;    // code time in yr
+  double msun_per_mass;   // code mass in Msun
+  double yr_per_time;     // code time in yr
+  double erg_per_energy;  // code energy in erg
 };
 
 struct StarformStats {

@@ -7,6 +7,7 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "feedback/feedback_module.hpp"
 #include "starform/sfr_csv.hpp"
 #include "starform/starform.hpp"
 #include "starform/starform_params.hpp"
@@ -50,13 +51,17 @@ class StarformModule final : public PhysicsModule {
   void run_stage(std::size_t index, const StageArgs& a) override {
     if (index == 1) {
       if (!csv_.is_open()) return;
+      // Minus the feedback module's account of the same energy.csv row (0 when feedback is off;
+      // written as 0, not -0).
+      const double account = energy_account(a.accounts, kFeedbackEnergyColumn);
+      const double e_feedback = account != 0.0 ? -account : 0.0;
 #ifdef MPSPH_HAVE_CUDA
       if (gpu_) {
-        csv_.write(a.time, gpu_->stellar_mass(a.p));
+        csv_.write(a.time, gpu_->stellar_mass(a.p), e_feedback);
         return;
       }
 #endif
-      csv_.write(a.time, stellar_mass_formed(a.p));
+      csv_.write(a.time, stellar_mass_formed(a.p), e_feedback);
       return;
     }
     // The stage's first call of a run (a test's, without open_outputs): nothing was asked for.
@@ -90,7 +95,8 @@ class StarformModule final : public PhysicsModule {
     // A restart continues after the checkpoint's last step, whose stage ran at the checkpoint's
     // time: a star it asked for is born then.
     last_time_ = time;
-    csv_.open(dir, model_->yr_per_time, model_->msun_per_mass, time, restart);
+    csv_.open(dir, model_->yr_per_time, model_->msun_per_mass, model_->erg_per_energy, time,
+              restart);
   }
 
  private:

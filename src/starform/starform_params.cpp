@@ -54,9 +54,23 @@ void add_starform_params(Schema& s) {
          "cloud turns into a star with probability 1 - exp(-eps_ff dt/t_ff); needs multiphase) | "
          "katz (single-phase SPH gas, Katz 1992 criteria)"});
   const std::string clouds = "starform.model=clouds";
+  s.add({"starform.clouds_trigger",
+         ParamType::Choice,
+         "coalescence",
+         0,
+         0,
+         false,
+         false,
+         {"coalescence", "free_fall"},
+         "",
+         "clouds: when a cloud above its Jeans mass forms its star: coalescence (when a "
+         "coalescence of two clouds makes it, at their centre of mass, PHYSICS.md section 6; "
+         "needs multiphase.cloud_interaction collisions) | free_fall (with probability 1 - "
+         "exp(-dt/t_ff) per step: one star per free-fall time on average)",
+         clouds});
   s.add(number("starform.eps_sf", d.eps_sf, 0, true, 1, "",
-               "clouds: fraction of a Jeans-unstable cloud's mass that becomes one star (one star "
-               "per cloud free-fall time on average)",
+               "clouds: fraction of a Jeans-unstable cloud's mass that becomes one star (at each "
+               "coalescence, or once per free-fall time: starform.clouds_trigger)",
                clouds));
   s.add(number("starform.cloud_T_K", d.cloud_T_K, 0, true, 1e9, "K",
                "clouds: temperature of the clouds' gas in their Jeans mass", clouds));
@@ -95,6 +109,9 @@ StarformParams starform_params_from(const Config& c) {
     case StarformKind::None:
       return p;
     case StarformKind::Clouds:
+      p.clouds_trigger = c.get_string("starform.clouds_trigger") == "free_fall"
+                             ? CloudsTrigger::FreeFall
+                             : CloudsTrigger::Coalescence;
       p.eps_sf = c.get_double("starform.eps_sf");
       p.cloud_T_K = c.get_double("starform.cloud_T_K");
       p.cloud_mu = c.get_double("starform.cloud_mu");
@@ -113,6 +130,13 @@ StarformParams starform_params_from(const Config& c) {
     throw Error(c.origin("starform.model") + ": starform.model " + starform_model_name(p.kind) +
                 " forms stars from cold clouds (type 2) and needs multiphase.model "
                 "sticky_clouds; for single-phase gas use starform.model katz");
+  if (p.kind == StarformKind::Clouds && p.clouds_trigger == CloudsTrigger::Coalescence &&
+      c.get_string("multiphase.cloud_interaction") != "collisions")
+    throw Error(c.origin("starform.clouds_trigger") +
+                ": starform.clouds_trigger coalescence forms stars when two clouds coalesce, "
+                "which needs multiphase.cloud_interaction collisions (with " +
+                c.get_string("multiphase.cloud_interaction") +
+                " the clouds never coalesce); use starform.clouds_trigger free_fall");
   return p;
 }
 

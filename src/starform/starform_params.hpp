@@ -1,6 +1,6 @@
 // Parameters of star formation (PHYSICS.md section 6); member initialisers are the defaults.
-//   starform: {model: none|clouds|probabilistic|katz, eps_sf, cloud_T_K, cloud_mu, eps_ff,
-//              c_star, n_sf_cm3, T_sf_K, hydrogen_fraction}
+//   starform: {model: none|clouds|probabilistic|katz, clouds_trigger, eps_sf, cloud_T_K, cloud_mu,
+//              eps_ff, c_star, n_sf_cm3, T_sf_K, hydrogen_fraction}
 #pragma once
 
 #include <string>
@@ -12,11 +12,17 @@ class Schema;
 
 enum class StarformKind { None, Clouds, Probabilistic, Katz };
 
+// When model clouds forms a star from a Jeans-unstable cloud: at the coalescence that made it
+// (PHYSICS.md section 6, the default), or with probability 1 - exp(-dt / t_ff) per step (a
+// free-fall clock).
+enum class CloudsTrigger { Coalescence, FreeFall };
+
 struct StarformParams {
   StarformKind kind = StarformKind::None;
-  // clouds: a Jeans-unstable cloud turns eps_sf of its mass into one star, once per free-fall
-  // time on average; the cloud's Jeans mass uses the temperature cloud_T_K and mean molecular
-  // weight cloud_mu.
+  // clouds: a cloud above its Jeans mass turns eps_sf of its mass into one star when a
+  // coalescence makes it (trigger coalescence) or once per free-fall time on average (free_fall);
+  // the cloud's Jeans mass uses the temperature cloud_T_K and mean molecular weight cloud_mu.
+  CloudsTrigger clouds_trigger = CloudsTrigger::Coalescence;
   double eps_sf = 0.05;
   double cloud_T_K = 100.0;
   double cloud_mu = 1.22;
@@ -46,7 +52,9 @@ const char* starform_model_name(StarformKind kind);
 
 void add_starform_params(Schema& schema);
 // Reads the starform section (and the keys of the other sections above). Throws mpsph::Error when
-// a cloud model is chosen without the cold phase (multiphase.model sticky_clouds).
+// a cloud model is chosen without the cold phase (multiphase.model sticky_clouds), and for
+// clouds_trigger coalescence when the clouds never coalesce (multiphase.cloud_interaction
+// viscosity).
 StarformParams starform_params_from(const Config& cfg);
 
 }  // namespace mpsph

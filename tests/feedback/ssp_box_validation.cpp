@@ -3,10 +3,13 @@
 // star lost exactly its returned mass, mass and metals are conserved, energy.csv carries the
 // E_feedback account and E_total stays constant to the run's SPH accuracy, and the snapshot header
 // flags feedback and metals.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "catch.hpp"
 #include "core/constants.hpp"
@@ -14,6 +17,7 @@
 #include "io/snapshot.hpp"
 #include "run/simulation.hpp"
 #include "run/simulation_test_support.hpp"
+#include "sfr_feedback_check.hpp"
 
 using namespace mpsph;
 
@@ -30,6 +34,13 @@ gravity: {enabled: false}
 timestep: {scheme: block, dt_max: 10.23, use_velocity: false}
 feedback: {model: ssp}
 )";
+
+std::string read_text(const std::string& path) {
+  std::ifstream f(path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
 
 }  // namespace
 
@@ -84,4 +95,29 @@ TEST_CASE("SSP box: [O/Fe] of the gas follows the population, energy balances wi
   read_snapshot(dir + "/snapshot_0001.h5", &meta);
   CHECK(meta.flag_feedback);
   CHECK(meta.flag_metals);
+}
+
+TEST_CASE(
+    "sfr.csv reports the feedback energy injected: energy.csv's account, the stars' SSP energy",
+    "[feedback][starform][validation]") {
+  const std::string da = test::scratch_dir("ssp_box_sfr_whole");
+  const std::string db = test::scratch_dir("ssp_box_sfr_restart");
+  {
+    Simulation sim(test::run_options(da, test::sfr_feedback_box(), {}, std::string("cpu")));
+    REQUIRE(sim.run());
+    // Measured (CPU): 29 stars formed, 26 of them with SNe by 20 Myr.
+    CHECK(test::check_sfr_feedback_column(da, sim.particles(), sim.time()) >= 10);
+  }
+  // A run continued from a checkpoint writes the same sfr.csv (rows after it trimmed, the account
+  // restored).
+  {
+    Simulation sim(
+        test::run_options(db, test::sfr_feedback_box(), {"run.max_steps=3"}, std::string("cpu")));
+    sim.run();
+  }
+  {
+    Simulation sim(test::restart_options(db, std::string("cpu")));
+    REQUIRE(sim.run());
+  }
+  CHECK(read_text(da + "/sfr.csv") == read_text(db + "/sfr.csv"));
 }

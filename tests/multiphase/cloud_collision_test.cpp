@@ -44,9 +44,10 @@ ParticleStore clouds(const std::vector<Cloud>& c) {
   return s;
 }
 
+// All clouds collide in (sub)step 6 (a merged cloud records coalescence_step 7).
 CloudCollisionStats collide_all(ParticleStore& s, const Box& box, const CloudCollisionParams& p,
                                 CpuCloudScratch& scratch) {
-  return collide_cloud_set(s.view(), ActiveSet{}, box, p, 0, s.size(), scratch);
+  return collide_cloud_set(s.view(), ActiveSet{}, box, p, 0, s.size(), 6, scratch);
 }
 
 // Two clouds, m = 1 and 2 (R = 1 and sqrt 2), overlapping (r = 2.0025 < 2.414) and approaching,
@@ -93,6 +94,8 @@ TEST_CASE("two clouds below the escape speed coalesce: mass, momentum and metals
   const double ek0 = 0.5 * kA.m * norm2(kA.v) + 0.5 * kB.m * norm2(kB.v);
   const double ek1 = 0.5 * M * norm2(s.vel[1]);
   CHECK(std::fabs(ek0 - ek1 - st.radiated) <= 1e-15 * ek0);
+  // The merged cloud records the coalescence's step (1 + index 6) for star formation.
+  CHECK(s.coalescence_step[1] == 7);
 }
 
 TEST_CASE("two clouds above the escape speed bounce with restitution in the centre-of-mass frame",
@@ -127,6 +130,9 @@ TEST_CASE("two clouds above the escape speed bounce with restitution in the cent
     // The corrector's base v0 carries the same change.
     CHECK(norm((s.vel0[0] - kA.v) - (s.vel[0] - kA.v)) == 0.0);
     CHECK(norm((s.vel0[1] - kB.v) - (s.vel[1] - kB.v)) == 0.0);
+    // A bounce is no coalescence.
+    CHECK(s.coalescence_step[0] == 0);
+    CHECK(s.coalescence_step[1] == 0);
   }
 }
 

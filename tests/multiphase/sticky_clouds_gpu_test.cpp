@@ -78,14 +78,14 @@ TEST_CASE("GPU cloud collisions choose the same partners and outcomes as the CPU
   ParticleStore cpu = start;
   CpuCloudScratch scratch;
   const CloudCollisionStats st =
-      collide_cloud_set(cpu.view(), ActiveSet{}, box, m.collision, 0, n, scratch);
+      collide_cloud_set(cpu.view(), ActiveSet{}, box, m.collision, 0, n, 4, scratch);
 
   ParticleStore gpu = start;
   DeviceParticles d;
   d.upload(gpu);
   d.set_counts(n, 0);
   GpuStickyClouds g(m);
-  g.collide(d.view(), ActiveSet{}, box, 0, n);
+  g.collide(d.view(), ActiveSet{}, box, 0, n, 4);
   const std::vector<int64_t> partners = g.partners();
   double radiated = 0;
   REQUIRE(cudaMemcpy(&radiated, g.device_interaction_energy(), sizeof(double),
@@ -101,7 +101,7 @@ TEST_CASE("GPU cloud collisions choose the same partners and outcomes as the CPU
     differ += cpu.type[i] != gpu.type[i] || cpu.mass[i] != gpu.mass[i] ||
               cpu.vel[i].x != gpu.vel[i].x || cpu.vel[i].y != gpu.vel[i].y ||
               cpu.vel[i].z != gpu.vel[i].z || cpu.pos[i].x != gpu.pos[i].x ||
-              cpu.z_fe[i] != gpu.z_fe[i];
+              cpu.z_fe[i] != gpu.z_fe[i] || cpu.coalescence_step[i] != gpu.coalescence_step[i];
   CHECK(differ == 0);
   CHECK(rel_diff(st.radiated, radiated) < 1e-13);
   std::printf(

@@ -66,6 +66,27 @@ TEST_CASE("particle_health flags each non-finite or impossible field", "[run][he
       {"mass NaN", [](ParticleStore& p) { p.mass[0] = g_nan; }, kBadMass},
       {"velocity inf", [](ParticleStore& p) { p.vel[1].x = g_inf; }, kBadVel},
       {"position NaN", [](ParticleStore& p) { p.pos[0].x = g_nan; }, kBadPos},
+      {"Fe fraction NaN", [](ParticleStore& p) { p.z_fe[1] = g_nan; }, kBadMetals},
+      {"O fraction < 0", [](ParticleStore& p) { p.z_o[0] = -1e-12; }, kBadMetals},
+      {"X_H > 1", [](ParticleStore& p) { p.x_h[0] = 1.5; }, kBadMetals},
+      {"star birth time inf",
+       [](ParticleStore& p) {
+         p.type[1] = kNewStar;
+         p.birth_time[1] = g_inf;
+       },
+       kBadStar},
+      {"star initial mass < 0",
+       [](ParticleStore& p) {
+         p.type[1] = kOldStar;
+         p.initial_mass[1] = -1.0;
+       },
+       kBadStar},
+      {"sink spin NaN",
+       [](ParticleStore& p) {
+         p.type[1] = kSink;
+         p.spin[1].z = g_nan;
+       },
+       kBadSpin},
   };
   for (const Case& c : cases) {
     INFO(c.what);
@@ -81,10 +102,19 @@ TEST_CASE("particle_health flags each non-finite or impossible field", "[run][he
   t.mass[1] = 0.0;
   t.type[1] = kRemoved;
   CHECK(check_health(t.view()).ok());
-  // Gas-only fields are not checked for other types.
+  // Gas-only fields are not checked for other types, nor star and sink fields for others.
   t = healthy();
   t.rho[1] = 0.0f;
   t.u[1] = -1.0;
+  t.initial_mass[1] = -1.0;
+  t.spin[1].x = nan;
+  CHECK(check_health(t.view()).ok());
+  // Limits are valid: metal fractions 0 and 1, a star without an SSP (initial mass 0).
+  t = healthy();
+  t.x_h[0] = 1.0;
+  t.z_o[1] = 0.0;
+  t.type[1] = kNewStar;
+  t.initial_mass[1] = 0.0;
   CHECK(check_health(t.view()).ok());
 }
 

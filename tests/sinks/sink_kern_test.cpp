@@ -164,6 +164,37 @@ TEST_CASE("sink creation: each criterion failing alone blocks creation", "[sinks
   }
 }
 
+TEST_CASE("sink creation: the step's short-circuit order gives the verdict of every criterion",
+          "[sinks]") {
+  // sink_step tests density, flow and isolation first, then sink_group_forms (potential minimum
+  // before the O(k^2) energies): for each criterion failing alone it must form no sink, and form
+  // one when none fails, exactly as sink_creation_failures(...) == 0 says.
+  using Change = void (*)(Group&);
+  const std::vector<Change> changes{
+      [](Group&) {},
+      [](Group& g) { g.s.pot[1] = g.s.pot[0] - 1e-6; },
+      [](Group& g) { g.set_motion(false, 0.8); },
+      [](Group& g) { g.set_alpha(0.7); },
+      [](Group& g) {
+        g.set_alpha(0.49);
+        g.set_motion(true, 0.5);
+      },
+      [](Group& g) {
+        g.s.pos[g.sink] = {0, 0.9, 0};
+      },
+  };
+  for (std::size_t c = 0; c < changes.size(); ++c) {
+    Group g;
+    changes[c](g);
+    const bool forms = g.failures() == 0u;
+    CHECK(forms == (c == 0));
+    CHECK(sink_group_forms(g.view(), 0, g.members.data(), int(g.members.size()), Box{},
+                           params()) == (forms || c == 5));  // isolation is not a group test
+    const SinkStepResult r = sink_step(g.view(), ActiveSet{}, Box{}, params(), 0.0);
+    CHECK(r.created == (forms ? 1u : 0u));
+  }
+}
+
 TEST_CASE("sink creation: of two candidates in one group the lower potential wins", "[sinks]") {
   Group g;
   // A second candidate 0.2 away with the same potential: the tie goes to the lower id (index 0).

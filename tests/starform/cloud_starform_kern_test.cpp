@@ -48,9 +48,10 @@ TEST_CASE("a cloud's Jeans mass and threshold agree with the cgs formulas", "[st
   CHECK(mJ < 900);
 }
 
-TEST_CASE("clouds: only a cloud above its Jeans mass forms a star, of eps_SF of its mass",
-          "[starform][unit]") {
-  const StarformModel m = test::sf_model(StarformKind::Clouds);
+TEST_CASE(
+    "clouds (free_fall): only a cloud above its Jeans mass forms a star, of eps_SF of its mass",
+    "[starform][unit]") {
+  const StarformModel m = test::sf_model(StarformKind::Clouds, false, CloudsTrigger::FreeFall);
   const double mJ = cloud_jeans_threshold(m.clouds.c_cloud, m.clouds.pi_sigma, m.clouds.G);
   // A step of 1e6 free-fall times: the probability is 1, only the criterion decides.
   const double dt = 1e6 * free_fall_time(cloud_mean_density(mJ, m.clouds.pi_sigma), m.clouds.G);

@@ -102,14 +102,25 @@ TEST_CASE("GPU katz forms the same stars as the CPU driver", "[gpu][starform]") 
 }
 
 TEST_CASE("GPU cloud models ask for and make the same stars as the CPU driver", "[gpu][starform]") {
-  for (StarformKind kind : {StarformKind::Clouds, StarformKind::Probabilistic}) {
-    const StarformModel m = test::sf_model(kind);
+  struct Case {
+    StarformKind kind;
+    CloudsTrigger trigger;
+  };
+  for (const Case k : {Case{StarformKind::Clouds, CloudsTrigger::Coalescence},
+                       Case{StarformKind::Clouds, CloudsTrigger::FreeFall},
+                       Case{StarformKind::Probabilistic, CloudsTrigger::Coalescence}}) {
+    const StarformKind kind = k.kind;
+    const StarformModel m = test::sf_model(kind, false, k.trigger);
     const double mJ = cloud_jeans_threshold(m.clouds.c_cloud, m.clouds.pi_sigma, m.clouds.G);
     const std::size_t n = 50000;
-    // Masses 10^(-0.5..0.5) m_J: about half Jeans unstable.
+    // Masses 10^(-0.5..0.5) m_J: about half Jeans unstable. A third coalesced in this step (step
+    // 9: coalescence_step 10), the others in an earlier (9) or a later (11) step or never (0):
+    // only the first can form stars with the coalescence trigger.
     ParticleStore s = test::cloud_box(n, mJ / std::sqrt(10.0), 0.0);
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < n; ++i) {
       s.mass[i] *= std::pow(10.0, random_uniform(i + 1, 32, kStreamSetup));
+      s.coalescence_step[i] = i % 3 == 0 ? 10 : (i % 3 == 1 ? 9 + 2 * int64_t(i % 2) : 0);
+    }
     all_on_one_step(s);
     // A step of one free-fall time of a cloud of m_J: probabilities ~0.6 (clouds), ~0.02
     // (probabilistic).
@@ -124,7 +135,9 @@ TEST_CASE("GPU cloud models ask for and make the same stars as the CPU driver", 
     GpuStarform g(m);
     g.form(d.view(), ActiveSet{}, tick_len, 9, 4.0);
     d.download(gpu);
-    REQUIRE(st.stars > 200);  // measured on the CPU: 14456 (clouds), 996 (probabilistic)
+    // Measured on the CPU: 14456 (clouds, free_fall), 996 (probabilistic); coalescence: the
+    // unstable clouds among the third that coalesced in this step.
+    REQUIRE(st.stars > 200);
     long differ = 0;
     for (std::size_t i = 0; i < n; ++i)
       differ += cpu.type[i] != gpu.type[i] || cpu.spawn_mass[i] != gpu.spawn_mass[i] ||
@@ -148,13 +161,18 @@ TEST_CASE("GPU cloud models ask for and make the same stars as the CPU driver", 
       differ += cpu.birth_time[i] != gpu.birth_time[i] ||
                 cpu.initial_mass[i] != gpu.initial_mass[i] || cpu.birth_z[i] != gpu.birth_z[i];
     CHECK(differ == 0);
-    std::printf("[gpu starform] %s: %ld of %zu clouds formed stars on both backends\n",
-                starform_model_name(kind), st.stars, n);
+    std::printf("[gpu starform] %s%s: %ld of %zu clouds formed stars on both backends\n",
+                starform_model_name(kind),
+                kind != StarformKind::Clouds              ? ""
+                : k.trigger == CloudsTrigger::Coalescence ? " (coalescence)"
+                                                          : " (free_fall)",
+                st.stars, n);
   }
 }
 
-TEST_CASE("cloud box forming stars: the GPU and CPU backends form the same stars",
-          "[gpu][starform][backend]") {
+namespace {
+
+void compare_cloud_box(const std::string& trigger) {
   const std::string yaml = R"(
 run: {t_end: 4.0}
 units: {system: physical, length: pc, mass: Msun, velocity: km/s}
@@ -169,8 +187,9 @@ starform: {model: clouds}
   };
   std::map<uint64_t, Star> cpu, gpu;
   for (const char* device : {"cpu", "gpu"}) {
-    const std::string dir = test::scratch_dir(std::string("gpu_starform_") + device);
-    Simulation sim(test::run_options(dir, yaml, {}, std::string(device)));
+    const std::string dir = test::scratch_dir("gpu_starform_" + trigger + "_" + device);
+    Simulation sim(
+        test::run_options(dir, yaml, {"starform.clouds_trigger=" + trigger}, std::string(device)));
     sim.run();
     const ParticleStore& s = sim.particles();
     auto& out = std::string(device) == "cpu" ? cpu : gpu;
@@ -179,7 +198,7 @@ starform: {model: clouds}
         out[s.id[i]] = {s.mass[i],  s.pos[i].x,      s.pos[i].y,
                         s.pos[i].z, s.birth_time[i], s.birth_z[i]};
   }
-  REQUIRE(cpu.size() > 100);
+  REQUIRE(cpu.size() >= (trigger == "coalescence" ? 10 : 100));  // measured on the CPU: 15, 644
   REQUIRE(gpu.size() == cpu.size());
   double worst = 0;
   for (const auto& [id, a] : cpu) {
@@ -193,9 +212,22 @@ starform: {model: clouds}
   // have the same masses and positions to round-off.
   CHECK(worst < 1e-12);
   std::printf(
-      "[gpu starform] cloud box, 40 steps: %zu stars with the same ids on both backends, "
-      "max rel diff of mass/position/metallicity %.2e\n",
-      cpu.size(), worst);
+      "[gpu starform] cloud box, 40 steps, trigger %s: %zu stars with the same ids on both "
+      "backends, max rel diff of mass/position/metallicity %.2e\n",
+      trigger.c_str(), cpu.size(), worst);
+}
+
+}  // namespace
+
+// The cloud box of starform_validation.cpp on both backends, with each trigger of model clouds:
+// the collisions pair the same clouds (docs/multiphase.md), so the same coalescences happen in the
+// same steps and the same stars form.
+TEST_CASE("cloud box forming stars: the GPU and CPU backends form the same stars",
+          "[gpu][starform][backend]") {
+  for (const std::string trigger : {"coalescence", "free_fall"}) {
+    INFO("starform.clouds_trigger " << trigger);
+    compare_cloud_box(trigger);
+  }
 }
 
 #endif

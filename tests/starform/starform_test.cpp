@@ -38,9 +38,10 @@ double sigmas(double measured, double F, std::size_t n) {
 
 }  // namespace
 
-TEST_CASE("clouds: children conserve mass, momentum and metals and get their birth records",
-          "[starform][unit]") {
-  const StarformModel m = test::sf_model(StarformKind::Clouds);
+TEST_CASE(
+    "clouds (free_fall): children conserve mass, momentum and metals and get their birth records",
+    "[starform][unit]") {
+  const StarformModel m = test::sf_model(StarformKind::Clouds, false, CloudsTrigger::FreeFall);
   const std::size_t n = 2000;
   // 1e4 .. 2e4 Msun: all above the Jeans mass (840 Msun); steps of 1e6 free-fall times.
   ParticleStore s = test::cloud_box(n, 1e4, 1.0);
@@ -149,9 +150,9 @@ TEST_CASE("probabilistic: a box of clouds forms stars at eps_ff m / t_ff within 
       n, mass / t0.mass, F, z);
 }
 
-TEST_CASE("clouds: unstable clouds form one star per free-fall time on average",
+TEST_CASE("clouds (free_fall): unstable clouds form one star per free-fall time on average",
           "[starform][unit]") {
-  const StarformModel m = test::sf_model(StarformKind::Clouds);
+  const StarformModel m = test::sf_model(StarformKind::Clouds, false, CloudsTrigger::FreeFall);
   const std::size_t n = 20000;
   ParticleStore s = test::cloud_box(n, 1e4);
   const double t_ff = free_fall_time(cloud_mean_density(1e4, m.clouds.pi_sigma), m.clouds.G);

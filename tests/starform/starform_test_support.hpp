@@ -20,11 +20,14 @@ inline const UnitSystem& sf_units() {
   return u;
 }
 
-inline StarformModel sf_model(StarformKind kind, bool cooling_on = false) {
+// The model `kind` at its defaults; model clouds with `trigger` (its default is coalescence).
+inline StarformModel sf_model(StarformKind kind, bool cooling_on = false,
+                              CloudsTrigger trigger = CloudsTrigger::Coalescence) {
   StarformParams p;
   p.kind = kind;
   p.multiphase_on = true;
   p.cooling_on = cooling_on;
+  p.clouds_trigger = trigger;
   return StarformModel(p, sf_units(), false);
 }
 
