@@ -38,14 +38,16 @@ sinks: {model: bate95, h_acc: 0.05}
 constexpr uint64_t kMergeSinkA = 1000001, kMergeSinkB = 1000002;
 
 // Writes the initial conditions to `path`: the sphere, with two gas particles turned into sinks of
-// mass 0.05 at (+-0.25, +-0.02, 0) moving at -+0.4 along x.
+// mass 0.05 at (+-0.1, +-0.01, 0) moving at -+0.1 along x (the sphere's
+// pull near its centre, G M(r) / r^2 = 1, brings them together at a relative speed ~0.8, below
+// the escape speed of the pair at r = 0.05).
 inline void write_sink_merge_ics(const std::string& path) {
   const Config cfg = Config::from_string(
       std::string(sink_merge_config()) + "setup: {type: evrard, n_particles: 400}\n", "ics.yaml",
       program_schema());
   InitialState init = make_initial_state(cfg);
   ParticleStore& s = init.particles;
-  const Vec3d at[2] = {{0.25, 0.02, 0.0}, {-0.25, -0.02, 0.0}};
+  const Vec3d at[2] = {{0.1, 0.01, 0.0}, {-0.1, -0.01, 0.0}};
   for (int k = 0; k < 2; ++k) {
     std::size_t best = 0;
     for (std::size_t i = 1; i < s.size(); ++i)
@@ -54,11 +56,14 @@ inline void write_sink_merge_ics(const std::string& path) {
     s.id[best] = k ? kMergeSinkB : kMergeSinkA;
     s.mass[best] = 0.05;
     s.pos[best] = at[k];
-    s.vel[best] = Vec3d{k ? 0.4 : -0.4, 0.0, 0.0};
+    s.vel[best] = Vec3d{k ? 0.1 : -0.1, 0.0, 0.0};
     s.spin[best] = Vec3d{0, 0, 0};
     s.accreted_mass[best] = 0.0;
     s.formation_time[best] = 0.0;
   }
+  // The file needs positive smoothing lengths (the first step computes them anew).
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (s.type[i] == kGas) s.h[i] = 0.1f, s.rho[i] = 1.0f;
   s.sort_by_type();
   SnapshotMeta meta;
   write_snapshot(path, s, meta);
