@@ -16,7 +16,7 @@
 
 using namespace mpsph;
 
-TEST_CASE("sinks: two sinks falling together merge; sink_merges.csv and sinks.csv record it",
+TEST_CASE("sinks: two sinks falling together merge, recorded in sink_merges.csv and sinks.csv",
           "[sinks][validation]") {
   const std::string dir = test::scratch_dir("sink_merge_cpu");
   const std::string ics = dir + "/ics.h5";
