@@ -145,6 +145,9 @@ class PhysicsModule {
   // Backend::Gpu; the GPU module reduces on the device and copies the few values back). Called at
   // diagnostics rows only.
   virtual std::vector<double> diagnostic_values(const ParticleView& /*p*/) { return {}; }
+  // Lines for the run's log of events since the last call (e.g. sink merges), taken after every
+  // diagnostics row; the run prints them in this order.
+  virtual std::vector<std::string> take_log_lines() { return {}; }
 };
 
 // What run/module_registry.cpp lists for each module.

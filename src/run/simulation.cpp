@@ -318,7 +318,16 @@ bool Simulation::run() {
     ++segment_;
 
     timer_.time("diagnostics / I/O", [&] {
-      if (segment_ % run_.diagnostics_every == 0 || hits_output) write_diagnostics_row();
+      if (segment_ % run_.diagnostics_every == 0 || hits_output) {
+        write_diagnostics_row();
+        bool first = true;
+        for (const auto& m : modules_)
+          for (const std::string& line : m->take_log_lines()) {
+            if (first && !quiet_) progress.finish();
+            first = false;
+            log(line);
+          }
+      }
       if (hits_output) write_snapshot_now();
       const double minutes =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint)

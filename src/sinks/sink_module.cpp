@@ -10,6 +10,7 @@
 #include "gravity/gravity_params.hpp"
 #include "setups/cloud_scales.hpp"
 #include "sinks/sink_csv.hpp"
+#include "sinks/sink_merge_csv.hpp"
 #include "sinks/sink_params.hpp"
 #include "sinks/sinks.hpp"
 #include "timestep/block_timeline_kern.hpp"
@@ -33,6 +34,10 @@ class SinkModule final : public PhysicsModule {
     kp_.G = units.G;
     kp_.eps_gas = grav.softening[kGas];
     kp_.kernel = grav.kernel;
+    mp_.r_merge = params.merging_radius();
+    mp_.G = units.G;
+    mp_.eps_sink = grav.softening[kSink];
+    mp_.kernel = grav.kernel;
     if (!params_.enabled() || backend == Backend::Cpu) return;
 #ifdef MPSPH_HAVE_CUDA
     gpu_ = std::make_unique<GpuSinks>();
@@ -64,16 +69,18 @@ class SinkModule final : public PhysicsModule {
       }
       if (index == 1) {
         const std::vector<SinkRow> rows = gpu_->rows(a.p);
-        if (csv_.is_open()) csv_.write(a.time, rows);
+        const std::vector<SinkMergeEvent> merges = gpu_->take_merges();
+        pending_.insert(pending_.end(), merges.begin(), merges.end());
+        write_outputs(a.time, rows);
         return;
       }
       if (kp_.rho_sink == 0.0) resolve_threshold(gpu_->max_gas_mass(a.p));
-      gpu_->step(a.p, a.active, a.box, kp_, a.time, wake);
+      gpu_->step(a.p, a.active, a.box, kp_, mp_, a.time, wake);
       return;
     }
 #endif
     if (index == 1) {
-      if (csv_.is_open()) csv_.write(a.time, sink_rows(a.p));
+      write_outputs(a.time, sink_rows(a.p));
       return;
     }
     if (index == 2) {
@@ -82,14 +89,23 @@ class SinkModule final : public PhysicsModule {
     }
     if (kp_.rho_sink == 0.0) resolve_threshold(max_gas_mass(a.p));
     sink_step(a.p, a.active, a.box, kp_, a.time);
+    for (const SinkMergeRecord& r : sink_merge_step(a.p, a.active, a.box, mp_))
+      pending_.push_back({a.time, r});
     wake_near_sinks(a.p, a.active, a.box, wake);
+  }
+  std::vector<std::string> take_log_lines() override {
+    std::vector<std::string> out;
+    out.swap(log_);
+    return out;
   }
   std::vector<int> particle_types() const override {
     if (!params_.enabled()) return {};
     return {int(kSink)};
   }
   void open_outputs(const std::string& dir, double time, bool restart) override {
-    if (params_.enabled()) csv_.open(dir, units_, time, restart);
+    if (!params_.enabled()) return;
+    csv_.open(dir, units_, time, restart);
+    if (mp_.r_merge > 0.0) merges_csv_.open(dir, units_, time, restart);
   }
 
  private:
@@ -98,6 +114,18 @@ class SinkModule final : public PhysicsModule {
     for (std::size_t i = 0; i < p.n_gas; ++i)
       if (p.type[i] == kGas) m = std::max(m, p.mass[i]);
     return m;
+  }
+  // The diagnostics row: sinks.csv, then the merges since the last row (by time, then the
+  // survivor's id: the GPU reports them in no fixed order) to sink_merges.csv and the log.
+  void write_outputs(double time, const std::vector<SinkRow>& rows) {
+    if (csv_.is_open()) csv_.write(time, rows);
+    std::stable_sort(
+        pending_.begin(), pending_.end(), [](const SinkMergeEvent& x, const SinkMergeEvent& y) {
+          return x.time < y.time || (x.time == y.time && x.rec.id_kept < y.rec.id_kept);
+        });
+    if (merges_csv_.is_open()) merges_csv_.write(pending_);
+    for (const SinkMergeEvent& e : pending_) log_.push_back(sink_merge_log_line(e));
+    pending_.clear();
   }
   // rho_sink = 0: from the resolution, with the largest gas mass of the first step's store.
   void resolve_threshold(double m_max) {
@@ -110,7 +138,11 @@ class SinkModule final : public PhysicsModule {
   UnitSystem units_;
   bool block_;  // timestep.scheme block: the sinks follow the gas steps (stage "sink steps")
   SinkKernParams kp_{};
+  SinkMergeParams mp_{};
   SinksCsv csv_;
+  SinkMergesCsv merges_csv_;
+  std::vector<SinkMergeEvent> pending_;  // merges not yet written
+  std::vector<std::string> log_;         // their log lines, for take_log_lines()
 #ifdef MPSPH_HAVE_CUDA
   std::unique_ptr<GpuSinks> gpu_;  // null on the CPU backend and for model none
 #endif

@@ -78,6 +78,18 @@ void add_sink_params(Schema& s) {
          "block steps: gas within this many h_acc of a sink takes steps no longer than the "
          "sink's, so it is active whenever the sink is",
          bate95});
+  s.add({"sinks.merge_radius",
+         ParamType::Double,
+         param_text(d.merge_radius),
+         0,
+         1e3,
+         false,
+         false,
+         {},
+         "h_acc",
+         "two sinks closer than this many h_acc and bound as a pair merge (mass, momentum and "
+         "angular momentum conserved; the lower id survives); 0 = no merging",
+         bate95});
 }
 
 SinkParams sink_params_from(const Config& c) {
@@ -88,6 +100,7 @@ SinkParams sink_params_from(const Config& c) {
   p.h_acc = c.get_double("sinks.h_acc");
   p.r_crit = c.get_double("sinks.r_crit");
   p.wake_radius = c.get_double("sinks.wake_radius");
+  p.merge_radius = c.get_double("sinks.merge_radius");
   p.n_neighbours = static_cast<int>(c.get_int("sph.n_neighbours"));
   const EosParams eos = eos_params_from(c);
   p.sound_speed = eos.kind == EosKind::Adiabatic ? 0.0 : eos.sound_speed;

@@ -1,5 +1,5 @@
 // Parameters of sink particles (PHYSICS.md section 8; docs/sinks.md): the `sinks:` section.
-//   sinks: {model: none|bate95, rho_sink, h_acc, r_crit, wake_radius}
+//   sinks: {model: none|bate95, rho_sink, h_acc, r_crit, wake_radius, merge_radius}
 // Member initialisers are the defaults. The sinks' gravitational softening is the type-5 entry of
 // gravity.softening (six values, one per type; one value sets all six).
 #pragma once
@@ -23,6 +23,10 @@ struct SinkParams {
   double r_crit = 0.0;       // no sink forms within r_crit of an existing sink; 0 = 2 h_acc
   double wake_radius = 3.0;  // block steps: gas within wake_radius h_acc of a sink takes a step
                              // no longer than the sink's (in units of h_acc)
+  // Two active sinks closer than merge_radius h_acc and bound as a pair merge (sink_merge_kern.hpp;
+  // in units of h_acc); 0 = no merging. Default 1: inside each other's accretion radius, as the
+  // FLASH sinks (Federrath et al. 2010).
+  double merge_radius = 1.0;
   // Read from the other sections, for the threshold from resolution:
   double sound_speed = 0.0;  // eos.sound_speed (code velocity); 0 for eos.type adiabatic
   int n_neighbours = 0;      // sph.n_neighbours (N_B)
@@ -30,6 +34,8 @@ struct SinkParams {
   bool enabled() const { return kind != SinkKind::None; }
   // r_crit with its default resolved.
   double critical_radius() const { return r_crit > 0.0 ? r_crit : 2.0 * h_acc; }
+  // The merging radius in code length (0: off).
+  double merging_radius() const { return merge_radius * h_acc; }
 };
 
 // "none" | "bate95"; any other name throws mpsph::Error listing the valid ones.

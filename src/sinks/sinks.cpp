@@ -132,6 +132,32 @@ SinkStepResult sink_step(const ParticleView& p, const ActiveSet& a, const Box& b
   return res;
 }
 
+std::vector<SinkMergeRecord> sink_merge_step(const ParticleView& p, const ActiveSet& a,
+                                             const Box& box, const SinkMergeParams& mp) {
+  std::vector<SinkMergeRecord> out;
+  if (!(mp.r_merge > 0.0)) return out;
+  const std::vector<uint32_t> sinks = sink_list(p);
+  const int n = int(sinks.size());
+  if (n < 2) return out;
+  std::vector<int64_t> partner(sinks.size());
+#pragma omp parallel for schedule(dynamic, 16)
+  for (int q = 0; q < n; ++q)
+    partner[std::size_t(q)] = choose_sink_partner(p, a, sinks.data(), n, box, mp, q);
+  // The pairs are disjoint: each is merged by its lower-id sink's iteration alone.
+  std::vector<SinkMergeRecord> rec(sinks.size());
+  std::vector<char> merged(sinks.size(), 0);
+#pragma omp parallel for schedule(static)
+  for (int q = 0; q < n; ++q)
+    merged[std::size_t(q)] =
+        resolve_sink_pair(p, sinks.data(), partner.data(), box, mp, q, &rec[std::size_t(q)]);
+  for (std::size_t q = 0; q < sinks.size(); ++q)
+    if (merged[q]) out.push_back(rec[q]);
+  std::sort(out.begin(), out.end(), [](const SinkMergeRecord& x, const SinkMergeRecord& y) {
+    return x.id_kept < y.id_kept;
+  });
+  return out;
+}
+
 std::size_t wake_near_sinks(const ParticleView& p, const ActiveSet& a, const Box& box,
                             double radius) {
   if (a.all()) return 0;  // global scheme: every particle is active

@@ -13,6 +13,7 @@
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
 #include "sinks/sink_kern.hpp"
+#include "sinks/sink_merge_kern.hpp"
 
 namespace mpsph {
 
@@ -33,6 +34,12 @@ uint32_t sink_creation_failures(const ParticleView& p, std::size_t i, const Box&
 // the accretion radius by the sink; then every active sink accretes the active gas bound to it.
 SinkStepResult sink_step(const ParticleView& p, const ActiveSet& a, const Box& box,
                          const SinkKernParams& sp, double time);
+
+// Sink-sink merging over the active sinks (sink_merge_kern.hpp: mutual-nearest bound pairs closer
+// than mp.r_merge, the lower id survives): one merge per sink and call. Returns the merges, by the
+// survivor's id.
+std::vector<SinkMergeRecord> sink_merge_step(const ParticleView& p, const ActiveSet& a,
+                                             const Box& box, const SinkMergeParams& mp);
 
 // Block steps: every inactive gas particle within `radius` of an active sink on a deeper rung
 // than its own is woken onto the sink's rung (timestep/block_step_kern.hpp wake_particle: its

@@ -23,8 +23,9 @@ constexpr unsigned kGroupBlocks = 64;
 constexpr unsigned kThreads = 128;
 
 // counters_: the device ints the kernels share.
-enum Counter { kNSinks, kNCand, kNMade, kNPairs, kOverflow, kCounters };
-enum Overflow { kOverSinks = 1, kOverCandidates = 2, kOverMembers = 4 };
+// kNMerges (after kOverflow) counts the merges since the last take_merges(), not per step.
+enum Counter { kNSinks, kNCand, kNMade, kNPairs, kOverflow, kNMerges, kCounters };
+enum Overflow { kOverSinks = 1, kOverCandidates = 2, kOverMembers = 4, kOverMerges = 8 };
 
 __device__ void flag(int* c, int bit) {
   atomicOr(&c[kOverflow], bit);
@@ -226,6 +227,30 @@ __global__ void merge_kernel(ParticleView p, Box box, const uint32_t* sinks, con
   }
 }
 
+// Merging (sink_merge_kern.hpp): each sink's choice of partner, then the mutual pairs, each merged
+// by the thread of its lower-id sink (the pairs are disjoint).
+__global__ void partner_kernel(ParticleView p, ActiveSet a, Box box, SinkMergeParams mp,
+                               const uint32_t* sinks, int64_t* partner, const int* c) {
+  const int n_sinks = min(c[kNSinks], kMaxSinks);
+  for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < n_sinks; q += gridDim.x * blockDim.x)
+    partner[q] = choose_sink_partner(p, a, sinks, n_sinks, box, mp, q);
+}
+
+__global__ void resolve_kernel(ParticleView p, Box box, SinkMergeParams mp, const uint32_t* sinks,
+                               const int64_t* partner, SinkMergeEvent* merges, int* c,
+                               double time) {
+  const int n_sinks = min(c[kNSinks], kMaxSinks);
+  for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < n_sinks; q += gridDim.x * blockDim.x) {
+    SinkMergeRecord rec;
+    if (!resolve_sink_pair(p, sinks, partner, box, mp, q, &rec)) continue;
+    const int slot = atomicAdd(&c[kNMerges], 1);
+    if (slot < kMaxSinks)
+      merges[slot] = SinkMergeEvent{time, rec};
+    else
+      flag(c, kOverMerges);
+  }
+}
+
 __global__ void wake_kernel(ParticleView p, ActiveSet a, Box box, double radius,
                             const uint32_t* sinks, const int* c) {
   const int n_sinks = min(c[kNSinks], kMaxSinks);
@@ -237,7 +262,8 @@ __global__ void wake_kernel(ParticleView p, ActiveSet a, Box box, double radius,
     int want = 0;
     for (int q = 0; q < n_sinks; ++q) {
       const std::size_t s = sinks[q];
-      if (a.contains(p.ti_end, s) && norm2(min_image(p.pos[j] - p.pos[s], box)) < r2)
+      if (p.type[s] == kSink && a.contains(p.ti_end, s) &&
+          norm2(min_image(p.pos[j] - p.pos[s], box)) < r2)
         want = max(want, int(p.rung[s]));
     }
     if (want <= int(p.rung[j])) continue;
@@ -319,11 +345,14 @@ GpuSinks::GpuSinks() {
   made_ = alloc(kMaxCandidates * sizeof(uint32_t), "allocation of the new sinks");
   rows_ = alloc(kMaxSinks * sizeof(SinkRow), "allocation of the sink rows");
   dt_gas_ = alloc(kMaxSinks * sizeof(unsigned long long), "allocation of the sink steps");
+  partner_ = alloc(kMaxSinks * sizeof(int64_t), "allocation of the sink partners");
+  merges_ = alloc(kMaxSinks * sizeof(SinkMergeEvent), "allocation of the sink merges");
   cuda_check(cudaMemset(counters_, 0, kCounters * sizeof(int)), "sink counters");
 }
 
 GpuSinks::~GpuSinks() {
-  for (void* p : {counters_, sinks_, cand_, ok_, pass_, members_, made_, pairs_, rows_, dt_gas_})
+  for (void* p : {counters_, sinks_, cand_, ok_, pass_, members_, made_, pairs_, rows_, dt_gas_,
+                  partner_, merges_})
     cudaFree(p);
 }
 
@@ -344,7 +373,8 @@ void GpuSinks::list_sinks(const ParticleView& d) {
 }
 
 void GpuSinks::step(const ParticleView& d, const ActiveSet& a, const Box& box,
-                    const SinkKernParams& sp, double time, double wake_radius) {
+                    const SinkKernParams& sp, const SinkMergeParams& mp, double time,
+                    double wake_radius) {
   int* c = static_cast<int*>(counters_);
   auto* sinks = static_cast<uint32_t*>(sinks_);
   auto* cand = static_cast<uint32_t*>(cand_);
@@ -377,6 +407,14 @@ void GpuSinks::step(const ParticleView& d, const ActiveSet& a, const Box& box,
     cuda_check_launch("target_kernel");
     merge_kernel<<<4, kThreads>>>(d, box, sinks, static_cast<const uint2*>(pairs_), c);
     cuda_check_launch("merge_kernel");
+  }
+  if (mp.r_merge > 0.0) {
+    auto* partner = static_cast<int64_t*>(partner_);
+    partner_kernel<<<grid_for(kMaxSinks), kThreads>>>(d, a, box, mp, sinks, partner, c);
+    cuda_check_launch("partner_kernel");
+    resolve_kernel<<<grid_for(kMaxSinks), kThreads>>>(
+        d, box, mp, sinks, partner, static_cast<SinkMergeEvent*>(merges_), c, time);
+    cuda_check_launch("resolve_kernel");
   }
   if (!a.all()) {
     wake_kernel<<<grid_for(d.n_gas), kThreads>>>(d, a, box, wake_radius, sinks, c);
@@ -417,12 +455,29 @@ std::vector<SinkRow> GpuSinks::rows(const ParticleView& d) {
     throw Error("sinks: more than " + std::to_string(kMaxMembers) +
                 " gas particles within sinks.h_acc of a sink candidate (GPU buffer); lower "
                 "sinks.h_acc");
+  if (host_c[kOverflow] & kOverMerges)
+    throw Error("sinks: more than " + std::to_string(kMaxSinks) +
+                " sink merges between two diagnostics rows (GPU buffer); lower "
+                "run.diagnostics_every");
   std::vector<SinkRow> rows(std::size_t(std::min(host_c[kNSinks], kMaxSinks)));
   cuda_check(cudaMemcpy(rows.data(), out, rows.size() * sizeof(SinkRow), cudaMemcpyDeviceToHost),
              "sink rows");
   std::sort(rows.begin(), rows.end(),
             [](const SinkRow& x, const SinkRow& y) { return x.id < y.id; });
   return rows;
+}
+
+std::vector<SinkMergeEvent> GpuSinks::take_merges() {
+  int* c = static_cast<int*>(counters_);
+  int n = 0;
+  cuda_check(cudaMemcpy(&n, c + kNMerges, sizeof n, cudaMemcpyDeviceToHost), "sink merge count");
+  std::vector<SinkMergeEvent> out(std::size_t(std::min(n, kMaxSinks)));
+  if (!out.empty())
+    cuda_check(cudaMemcpy(out.data(), merges_, out.size() * sizeof(SinkMergeEvent),
+                          cudaMemcpyDeviceToHost),
+               "sink merges");
+  cuda_check(cudaMemset(c + kNMerges, 0, sizeof(int)), "sink merge count");
+  return out;
 }
 
 }  // namespace mpsph

@@ -14,6 +14,8 @@
 #include "core/particle_store.hpp"
 #include "sinks/sink_csv.hpp"
 #include "sinks/sink_kern.hpp"
+#include "sinks/sink_merge_csv.hpp"
+#include "sinks/sink_merge_kern.hpp"
 
 namespace mpsph {
 
@@ -26,16 +28,19 @@ class GpuSinks {
 
   // The largest gas particle mass of `d` (one host synchronisation).
   double max_gas_mass(const ParticleView& d);
-  // Creation, accretion and (block steps: a.all() false) the wake-up of the gas within
-  // wake_radius of an active sink, as sink_step() and wake_near_sinks() of sinks.cpp.
+  // Creation, accretion, merging (mp.r_merge > 0) and (block steps: a.all() false) the wake-up
+  // of the gas within wake_radius of an active sink, as sink_step(), sink_merge_step() and
+  // wake_near_sinks() of sinks.cpp. The merges are kept on the device for take_merges().
   void step(const ParticleView& d, const ActiveSet& a, const Box& box, const SinkKernParams& sp,
-            double time, double wake_radius);
+            const SinkMergeParams& mp, double time, double wake_radius);
   // follow_gas_steps() of sinks.hpp on the device.
   void follow_gas_steps(const ParticleView& d, const ActiveSet& a, const Box& box, double radius,
                         double length);
   // The sinks of `d`, by id (a host synchronisation). Throws mpsph::Error when a device buffer
   // overflowed since the last call (too many sinks or candidates, or a group too large).
   std::vector<SinkRow> rows(const ParticleView& d);
+  // The merges since the last call, in no fixed order (a host synchronisation).
+  std::vector<SinkMergeEvent> take_merges();
 
  private:
   void list_sinks(const ParticleView& d);
@@ -48,8 +53,10 @@ class GpuSinks {
   void* made_ = nullptr;      // uint32 sinks made this step
   void* pairs_ = nullptr;     // uint2 (sink slot, gas index) to accrete
   std::size_t pairs_cap_ = 0;
-  void* rows_ = nullptr;    // SinkRow staging for rows()
-  void* dt_gas_ = nullptr;  // uint64 bits of the shortest gas step near each sink (kMaxSinks)
+  void* rows_ = nullptr;     // SinkRow staging for rows()
+  void* dt_gas_ = nullptr;   // uint64 bits of the shortest gas step near each sink (kMaxSinks)
+  void* partner_ = nullptr;  // int64 merging partner slot of each sink (kMaxSinks)
+  void* merges_ = nullptr;   // SinkMergeEvent since the last take_merges() (kMaxSinks)
 };
 
 }  // namespace mpsph

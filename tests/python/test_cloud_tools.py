@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The molecular-cloud setups start and run from their YAML files (a few steps at small N), and the
 cloud plot tools work on their outputs: column-density maps hold the gas mass and mark sinks from
-PartType5; the sink-mass plot reads a hand-made sinks.csv in the sink module's format.
+PartType5; the sink-mass plot and the binary summary read hand-made sinks.csv (and
+sink_merges.csv) files in the sink module's format.
 
 usage: test_cloud_tools.py <path to mpsph>   (run by ctest)"""
 import os
@@ -107,6 +108,31 @@ def main():
     if want not in stdout or os.path.getsize(os.path.join(out, "sink_masses.png")) < 1000:
         sys.exit("FAILED: plot_sink_masses.py printed\n%s\nnot\n%s" % (stdout, want))
     print("ok: plot_sink_masses.py: " + want)
+
+    # sink_binary.py on a hand-made binary (units pc, Msun from the copied snapshot): sinks 7 and 5
+    # of 0.3 and 0.2 Msun at x = +-0.001 pc from t = 1 (t_ff = 2) and a third of 0.1 Msun that
+    # merged into sink 5 at t = 1.5: separation 0.002 pc = 412.5 au.
+    out_b = os.path.join(tmp, "binary")
+    os.makedirs(out_b)
+    shutil.copy(snap, os.path.join(out_b, "snapshot_0000.h5"))
+    rows = ["1,5,0.1,-0.001,0,0,0,0,0,0,0,0,0", "1,7,0.3,0.001,0,0,0,0,0,0,0,0,0",
+            "1,9,0.1,-0.0011,0,0,0,0,0,0,0,0,0", "2,5,0.2,-0.001,0,0,0,0,0,0,0,0,0.1",
+            "2,7,0.3,0.001,0,0,0,0,0,0,0,0,0"]
+    with open(os.path.join(out_b, "sinks.csv"), "w") as f:
+        f.write("# sinks\ntime,id,mass,x,y,z,vx,vy,vz,spin_x,spin_y,spin_z,accreted_mass\n" +
+                "\n".join(rows) + "\n")
+    with open(os.path.join(out_b, "sink_merges.csv"), "w") as f:
+        f.write("# merges\ntime,id_kept,id_merged,mass_kept,mass_merged,separation,energy\n"
+                "1.5,5,9,0.1,0.1,0.0001,-1\n")
+    stdout = run([sys.executable, os.path.join(TOOLS, "sink_binary.py"), out_b, "--t-ff", "2"])
+    for want in ("first sink: 1 code time = 0.5000 t_ff (first sinks.csv row with a sink)",
+                 "sinks: 2", "total sink mass: 0.5 Msun", "sink 1 (id 7): mass 0.3 Msun",
+                 "sink 2 (id 5): mass 0.2 Msun",
+                 "separation of the two most massive: 0.002 code length = 412.5 au",
+                 "merges: 1"):
+        if want not in stdout:
+            sys.exit("FAILED: sink_binary.py printed\n%s\nwithout '%s'" % (stdout, want))
+    print("ok: sink_binary.py: the binary's masses, separation (412.5 au) and the merge")
     shutil.rmtree(tmp)
 
 

@@ -48,12 +48,18 @@ TEST_CASE("sink parameters: none by default, bate95 with its defaults", "[sinks]
   CHECK(p.r_crit == d.r_crit);
   CHECK(p.critical_radius() == 0.1);  // default: 2 h_acc
   CHECK(p.wake_radius == d.wake_radius);
+  CHECK(p.merge_radius == 1.0);       // default: merge inside each other's h_acc
+  CHECK(p.merging_radius() == 0.05);  // in code length
   CHECK(p.sound_speed == 0.2);
   CHECK(p.n_neighbours == 50);
   const SinkParams q =
       read(std::string(kIso) + "sinks: {model: bate95, h_acc: 0.05, r_crit: 0.07, rho_sink: 3}");
   CHECK(q.critical_radius() == 0.07);
   CHECK(q.rho_sink == 3.0);
+  CHECK(read(std::string(kIso) + "sinks: {model: bate95, h_acc: 0.05, merge_radius: 0}")
+            .merging_radius() == 0.0);  // off
+  CHECK(read(std::string(kIso) + "sinks: {model: bate95, h_acc: 0.05, merge_radius: 2}")
+            .merging_radius() == 0.1);
 }
 
 TEST_CASE("sink parameters: bad values are errors naming the key", "[sinks][params]") {
@@ -67,6 +73,11 @@ TEST_CASE("sink parameters: bad values are errors naming the key", "[sinks][para
                  "sinks.rho_sink"));
   CHECK(contains(error_of(iso + "sinks: {model: bate95, h_acc: 0.1, wake_radius: 0.5}"),
                  "sinks.wake_radius"));
+  CHECK(contains(error_of(iso + "sinks: {model: bate95, h_acc: 0.1, merge_radius: -1}"),
+                 "sinks.merge_radius"));
+  CHECK(contains(error_of(iso + "sinks: {model: bate95, h_acc: 0.1, merge_radius: yes}"),
+                 "sinks.merge_radius"));
+  CHECK(contains(error_of(iso + "sinks: {model: none, merge_radius: 1}"), "sinks.merge_radius"));
   CHECK(contains(error_of(iso + "sinks: {model: none, h_acc: 0.1}"), "sinks.h_acc"));
   CHECK(contains(error_of(iso + "sinks: {model: bate95, h_acc: 0.1, radius: 1}"), "sinks.radius"));
   // The threshold from resolution needs an EOS sound speed; an adiabatic run sets rho_sink.
