@@ -36,28 +36,6 @@ feedback: {model: ssp}
 )";
 }
 
-// Column `name` of the data rows of a module CSV (comment lines '#', the column line "time,...").
-inline std::vector<double> csv_column(const std::string& path, const std::string& name) {
-  std::ifstream f(path);
-  std::string line;
-  long col = -1;
-  std::vector<double> out;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) cells.push_back(cell);
-    if (line.rfind("time,", 0) == 0) {
-      for (std::size_t k = 0; k < cells.size(); ++k)
-        if (cells[k] == name) col = long(k);
-      continue;
-    }
-    if (col >= 0) out.push_back(std::stod(cells.at(std::size_t(col))));
-  }
-  return out;
-}
-
 // The run in `dir` (units pc, Msun, km/s; default SSP model) ended at `t_end` with the particles
 // `s`: sfr.csv's E_feedback_injected is minus energy.csv's E_feedback at every row (the same
 // account, printed with 17 digits: equal exactly), its erg column the conversion, and its last
