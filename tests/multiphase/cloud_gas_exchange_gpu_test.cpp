@@ -22,6 +22,7 @@
 #include "core/rng.hpp"
 #include "core/units.hpp"
 #include "multiphase/cloud_gas_exchange.hpp"
+#include "multiphase/conserved_totals.hpp"
 #include "multiphase/energy_column.hpp"
 #include "multiphase/sticky_clouds.hpp"
 #include "run/simulation.hpp"
@@ -138,24 +139,8 @@ gravity: {enabled: false}
 cooling: {model: sd93, metals: particles, floor_K: 100}
 multiphase: {model: sticky_clouds, evaporation: cowie_mckee, drag_coefficient: 1.0}
 )";
-  struct Result {
-    double mass = 0, fe = 0, o = 0, p_scale = 0;
-    Vec3d p{0, 0, 0};
-    std::size_t clouds = 0;
-  };
-  auto totals = [](const ParticleStore& s) {
-    Result t;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      if (s.type[i] == kRemoved) continue;
-      t.clouds += s.type[i] == kCloud;
-      t.mass += s.mass[i];
-      t.fe += s.mass[i] * s.z_fe[i];
-      t.o += s.mass[i] * s.z_o[i];
-      t.p += s.mass[i] * s.vel[i];
-      t.p_scale += s.mass[i] * norm(s.vel[i]);
-    }
-    return t;
-  };
+  using Result = test::ConservedTotals;
+  auto totals = [](const ParticleStore& s) { return test::conserved_totals(s); };
   Result r0[2], r1[2];
   std::string dirs[2] = {test::scratch_dir("gpu_multiphase_box_cpu"),
                          test::scratch_dir("gpu_multiphase_box_gpu")};

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "multiphase/conserved_totals.hpp"
 #include "multiphase/energy_column.hpp"
 #include "run/simulation.hpp"
 #include "run/simulation_test_support.hpp"
@@ -31,25 +32,10 @@ const std::vector<std::string> kColdPhase = {"multiphase.model=sticky_clouds",
                                              "multiphase.evaporation=cowie_mckee",
                                              "multiphase.drag_coefficient=1.0"};
 
-struct Totals {
-  double mass = 0, fe = 0, o = 0, p_scale = 0;
-  Vec3d p{0, 0, 0};
-  std::size_t gas = 0, clouds = 0;
-};
+using Totals = test::ConservedTotals;
 
 Totals totals(const ParticleStore& s) {
-  Totals t;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s.type[i] == kRemoved) continue;
-    t.gas += s.type[i] == kGas;
-    t.clouds += s.type[i] == kCloud;
-    t.mass += s.mass[i];
-    t.fe += s.mass[i] * s.z_fe[i];
-    t.o += s.mass[i] * s.z_o[i];
-    t.p += s.mass[i] * s.vel[i];
-    t.p_scale += s.mass[i] * norm(s.vel[i]);
-  }
-  return t;
+  return test::conserved_totals(s);
 }
 
 double worst_energy_error(const std::string& dir) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "multiphase/conserved_totals.hpp"
 #include "multiphase/energy_column.hpp"
 #include "run/simulation.hpp"
 #include "run/simulation_test_support.hpp"
@@ -25,24 +26,11 @@ timestep: {dt_max: 0.1}
 multiphase: {model: sticky_clouds, restitution: 0.7}
 )";
 
-struct Totals {
-  double mass = 0, fe = 0, o = 0, p_scale = 0;
-  Vec3d p{0, 0, 0};
-  std::size_t clouds = 0;
-};
+using Totals = test::ConservedTotals;
 
+// Only the clouds (the box has no other particles that count).
 Totals totals(const ParticleStore& s) {
-  Totals t;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s.type[i] != kCloud) continue;
-    ++t.clouds;
-    t.mass += s.mass[i];
-    t.fe += s.mass[i] * s.z_fe[i];
-    t.o += s.mass[i] * s.z_o[i];
-    t.p += s.mass[i] * s.vel[i];
-    t.p_scale += s.mass[i] * norm(s.vel[i]);
-  }
-  return t;
+  return test::conserved_totals(s, kCloud);
 }
 
 }  // namespace
