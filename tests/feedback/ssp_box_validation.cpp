@@ -35,13 +35,6 @@ timestep: {scheme: block, dt_max: 10.23, use_velocity: false}
 feedback: {model: ssp}
 )";
 
-std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST_CASE("SSP box: [O/Fe] of the gas follows the population, energy balances with E_feedback",
@@ -119,5 +112,5 @@ TEST_CASE(
     Simulation sim(test::restart_options(db, std::string("cpu")));
     REQUIRE(sim.run());
   }
-  CHECK(read_text(da + "/sfr.csv") == read_text(db + "/sfr.csv"));
+  CHECK(test::read_text(da + "/sfr.csv") == test::read_text(db + "/sfr.csv"));
 }

@@ -1,5 +1,5 @@
 // Helpers for tests that run whole simulations: scratch output directories, run options from an
-// inline YAML config, and energy.csv rows.
+// inline YAML config, energy.csv rows, and a run's output files as text.
 #pragma once
 
 #include <filesystem>
@@ -12,6 +12,15 @@
 #include "run/simulation.hpp"
 
 namespace mpsph::test {
+
+// The whole content of the file at `path` (empty when it cannot be read): compares a run's CSV
+// files and logs byte for byte.
+inline std::string read_text(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
 
 // An empty directory <build>/test_output/<name>.
 inline std::string scratch_dir(const std::string& name) {

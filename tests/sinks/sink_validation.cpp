@@ -41,13 +41,6 @@ timestep: {courant: 0.1}
 sinks: {model: bate95, h_acc: 0.05}
 )";
 
-std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST_CASE(
@@ -143,7 +136,7 @@ TEST_CASE("sinks: sinks.csv rows, PartType5 in snapshots, and a restart continue
     Simulation sim(test::run_options(whole, kCollapse, {}, std::string("cpu")));
     REQUIRE(sim.run());
   }
-  const std::string csv = read_text(whole + "/sinks.csv");
+  const std::string csv = test::read_text(whole + "/sinks.csv");
   REQUIRE(csv.find("\ntime,id,mass,x,y,z,vx,vy,vz,spin_x,spin_y,spin_z,accreted_mass\n") !=
           std::string::npos);
   // One row per sink per energy.csv row once the first sink has formed.
@@ -184,7 +177,7 @@ TEST_CASE("sinks: sinks.csv rows, PartType5 in snapshots, and a restart continue
     Simulation sim(test::restart_options(split, std::string("cpu")));
     REQUIRE(sim.run());
   }
-  CHECK(read_text(split + "/sinks.csv") == csv);
+  CHECK(test::read_text(split + "/sinks.csv") == csv);
 }
 
 // Block steps: sinks follow the steps of the gas near them (sinks/sink_timestep_kern.hpp). The

@@ -18,13 +18,6 @@ using namespace mpsph;
 
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 std::vector<std::string> data_rows(const std::string& text) {
   std::vector<std::string> rows;
   std::istringstream lines(text);
@@ -49,7 +42,7 @@ TEST_CASE("sfr.csv: units in the header, SFR and feedback energy in each row", "
     csv.write(1.0, 5.0, 3.0);   // 10 Msun formed in 1e6 yr: 1e-5 Msun/yr
     csv.write(3.0, 10.0, 7.5);  // 10 Msun more in 2e6 yr
   }
-  const std::string text = read_text(dir + "/sfr.csv");
+  const std::string text = test::read_text(dir + "/sfr.csv");
   CHECK(text.find("time,time_Myr,SFR_Msun_per_yr,M_formed_Msun,E_feedback_injected,"
                   "E_feedback_injected_erg\n") != std::string::npos);
   CHECK(text.find("1 code energy = 1.000000e+43 erg") != std::string::npos);
@@ -85,7 +78,7 @@ TEST_CASE("sfr.csv on restart: rows up to the checkpoint kept, older columns ref
     csv.open(dir, kYr, kMsun, kErg, 1.0, true);
     csv.write(2.0, 7.0, 5.0);  // 4 Msun since the kept row at t = 1: 4e-6 Msun/yr
   }
-  const std::vector<std::string> rows = data_rows(read_text(dir + "/sfr.csv"));
+  const std::vector<std::string> rows = data_rows(test::read_text(dir + "/sfr.csv"));
   REQUIRE(rows.size() == 3);
   double t, t_myr, sfr, m, e, e_erg;
   REQUIRE(std::sscanf(rows[2].c_str(), "%lf,%lf,%lf,%lf,%lf,%lf", &t, &t_myr, &sfr, &m, &e,

@@ -51,13 +51,6 @@ Totals totals(const ParticleStore& s) {
   return t;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 std::map<uint64_t, std::size_t> by_id(const ParticleStore& s) {
   std::map<uint64_t, std::size_t> m;
   for (std::size_t i = 0; i < s.size(); ++i) m[s.id[i]] = i;
@@ -99,7 +92,7 @@ void check_cloud_box(const std::string& trigger) {
   CHECK(std::fabs(t1.o - t0.o) <= 1e-12 * t0.o);
   CHECK(norm(t1.p - t0.p) <= 1e-12 * t0.p_scale);
   // sfr.csv: the last row's M_formed is the stars' initial mass plus the pending requests.
-  std::istringstream csv(read_text(dir + "/sfr.csv"));
+  std::istringstream csv(test::read_text(dir + "/sfr.csv"));
   std::string line, last;
   long rows = 0;
   while (std::getline(csv, line))
@@ -166,7 +159,7 @@ void check_cloud_box_restart(const std::string& trigger) {
   }
   CHECK(stars >= (trigger == "coalescence" ? 10 : 100));
   CHECK(differ == 0);
-  CHECK(read_text(da + "/sfr.csv") == read_text(db + "/sfr.csv"));
+  CHECK(test::read_text(da + "/sfr.csv") == test::read_text(db + "/sfr.csv"));
 }
 
 }  // namespace
@@ -245,7 +238,7 @@ starform: {model: katz}
               whole.pos[i].x != resumed.pos[j].x || whole.birth_time[i] != resumed.birth_time[j];
   }
   CHECK(differ == 0);
-  CHECK(read_text(da + "/sfr.csv") == read_text(db + "/sfr.csv"));
+  CHECK(test::read_text(da + "/sfr.csv") == test::read_text(db + "/sfr.csv"));
   std::printf(
       "[starform] katz cloud collision to t = 0.6: %ld stars, %.4g Msun; restart "
       "identical\n",
