@@ -92,7 +92,8 @@ __device__ int collect_block(const ParticleView& p, uint32_t* out, Take take) {
 }
 
 // One block per candidate: its group, the potential minimum tested by all threads, and only for
-// the minimum the group in store order (as sinks.cpp) and its energies (sink_group_forms).
+// the minimum the group in store order (as sinks.cpp) and its energies: sink_group_forms split
+// between the block and thread 0.
 __global__ void group_kernel(ParticleView p, Box box, SinkKernParams sp, const uint32_t* cand,
                              uint8_t* pass, uint32_t* members, int* c) {
   const int n_cand = min(c[kNCand], kMaxCandidates);
@@ -113,8 +114,9 @@ __global__ void group_kernel(ParticleView p, Box box, SinkKernParams sp, const u
       } else if (not_minimum) {
         pass[q] = 0;
       } else {
+        // The block found it the minimum: the rest of sink_group_forms, the energies.
         small_sort(m, k, [](uint32_t x, uint32_t y) { return x < y; });
-        pass[q] = sink_group_forms(p, i, m, k, box, sp);
+        pass[q] = sink_energy_criteria(group_energies(p, m, k, i, box, sp)) == 0;
       }
     }
     __syncthreads();
