@@ -41,10 +41,19 @@ FALLBACK_PKGS=(
   libldap-2.5-0 libsasl2-2
   libgnutls30 libhogweed6 libnettle8 libgmp10 libp11-kit0 libtasn1-6 libffi8
 )
-# 4) optional: CLI11 (header-only), fmt, spdlog
+# 4) MPI (issue #18, docs/mpi.md): Open MPI 4.1 from Debian, headers + the mpicxx wrapper + mpiexec,
+#    and the closure of libmpi and its plugins (PMIx, hwloc, libevent, libfabric, UCX, verbs, PSM).
+#    Not CUDA-aware (Debian builds it without CUDA): GPU ranks stage transfers through the host.
+MPI_PKGS=(
+  libopenmpi-dev openmpi-bin openmpi-common libopenmpi3
+  libpmix2 libhwloc15 libevent-core-2.1-7 libevent-pthreads-2.1-7 libmunge2
+  libfabric1 libucx0 libibverbs1 ibverbs-providers librdmacm1 libpsm2-2 libpsm-infinipath1
+  libnl-3-200 libnl-route-3-200 libnuma1 libudev1 libatomic1
+)
+# 5) optional: CLI11 (header-only), fmt, spdlog
 EXTRA_PKGS=(libcli11-dev libfmt-dev libfmt9 libspdlog-dev libspdlog1.10)
 
-PKGS=("${DEV_PKGS[@]}" "${RUNTIME_PKGS[@]}" "${FALLBACK_PKGS[@]}")
+PKGS=("${DEV_PKGS[@]}" "${RUNTIME_PKGS[@]}" "${FALLBACK_PKGS[@]}" "${MPI_PKGS[@]}")
 [ "$EXTRAS" = 1 ] && PKGS+=("${EXTRA_PKGS[@]}")
 
 . /etc/os-release
