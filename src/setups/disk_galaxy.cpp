@@ -97,7 +97,8 @@ std::string disk_profile_table(const DiskGalaxyModel& m) {
   const UnitSystem& u = m.units;
   const double L = u.length_cgs / cgs::kpc, V = u.velocity_cgs / cgs::km_s;
   const double S = u.mass_cgs / cgs::Msun / std::pow(u.length_cgs / cgs::pc, 2);
-  std::string out =
+  std::string out = m.params.derivation;
+  out +=
       "disk galaxy: circular velocity per component, surface densities, stellar sigma_R and "
       "Toomre Q\n"
       "    R[kpc]  vc_halo vc_bulge vc_stars  vc_gas vc_total [km/s]  Sigma_*  Sigma_gas "

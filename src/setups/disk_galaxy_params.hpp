@@ -41,6 +41,9 @@ struct DiskGalaxyParams {
   // The cylindrical (R, z) grid of the disks' potential (docs/galaxies.md section 3).
   int grid_n_R = 64;
   int grid_n_z = 48;
+  // How the masses and lengths above were derived, for the start-up output (empty: given
+  // explicitly; setup.parametrisation mmw98: setups/mmw_galaxy.hpp's summary).
+  std::string derivation;
 };
 
 // The keys of one galaxy under `prefix` ("setup." or "setup.galaxy1."), existing when `when`
