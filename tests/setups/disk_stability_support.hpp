@@ -20,6 +20,9 @@ struct DiskStructure {
   double gas_r50 = 0, gas_r80 = 0;
   double stars_zmed = 0;  // median |z| of disk stars at R_d < R < 3 R_d (disk frame)
   double gas_zmed = 0;
+  // Mean rotation velocity v_phi (disk frame, about the disk stars' angular momentum) at
+  // R_d < R < 3 R_d: the rotation curve where the disk dominates.
+  double stars_vphi = 0, gas_vphi = 0;
 };
 
 // Disk stars are the type-3 particles with ids up to n_gas + n_halo + n_disk (the bulge follows).
@@ -29,11 +32,11 @@ struct DiskStructure {
 inline DiskStructure measure_disk(const std::string& snap, std::size_t last_disk_id, double Rd) {
   SnapshotMeta meta;
   const ParticleStore s = read_snapshot(snap, &meta);
-  std::vector<Vec3d> xs, vs, xg;
+  std::vector<Vec3d> xs, vs, xg, vg;
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s.type[i] == kOldStar && s.id[i] <= last_disk_id)
       xs.push_back(s.pos[i]), vs.push_back(s.vel[i]);
-    if (s.type[i] == kGas) xg.push_back(s.pos[i]);
+    if (s.type[i] == kGas) xg.push_back(s.pos[i]), vg.push_back(s.vel[i]);
   }
   // Shrinking-sphere centre of the disk stars.
   Vec3d c{0, 0, 0};
@@ -70,8 +73,21 @@ inline DiskStructure measure_disk(const std::string& snap, std::size_t last_disk
     *r80 = R[R.size() * 4 / 5];
     *zmed = z[z.size() / 2];
   };
+  // Mean v_phi = (ez x R_hat) . (v - vc) at R_d < R < 3 R_d.
+  auto vphi = [&](const std::vector<Vec3d>& xv, const std::vector<Vec3d>& vv) {
+    double sum = 0, n = 0;
+    for (std::size_t k = 0; k < xv.size(); ++k) {
+      const Vec3d d = xv[k] - c;
+      const Vec3d Rv = d - dot(d, ez) * ez;
+      const double R = norm(Rv);
+      if (R > Rd && R < 3 * Rd) sum += dot(cross(ez, (1.0 / R) * Rv), vv[k] - vc), n += 1;
+    }
+    return n > 0 ? sum / n : 0.0;
+  };
   DiskStructure d;
   d.t = meta.time;
+  d.stars_vphi = vphi(xs, vs);
+  d.gas_vphi = vg.empty() ? 0.0 : vphi(xg, vg);
   radii(xs, &d.stars_r50, &d.stars_r80, &d.stars_zmed);
   radii(xg, &d.gas_r50, &d.gas_r80, &d.gas_zmed);
   return d;
@@ -79,9 +95,10 @@ inline DiskStructure measure_disk(const std::string& snap, std::size_t last_disk
 
 inline void print_disk(const char* label, const DiskStructure& d) {
   std::printf(
-      "%s t = %.3f: stars R50 %.3f R80 %.3f median|z| %.3f; gas R50 %.3f R80 %.3f median|z| "
-      "%.3f (kpc)\n",
-      label, d.t, d.stars_r50, d.stars_r80, d.stars_zmed, d.gas_r50, d.gas_r80, d.gas_zmed);
+      "%s t = %.4f: stars R50 %.3f R80 %.3f median|z| %.4f; gas R50 %.3f R80 %.3f median|z| "
+      "%.4f (kpc); mean v_phi at R_d..3 R_d: stars %.2f, gas %.2f (code velocity)\n",
+      label, d.t, d.stars_r50, d.stars_r80, d.stars_zmed, d.gas_r50, d.gas_r80, d.gas_zmed,
+      d.stars_vphi, d.gas_vphi);
 }
 
 }  // namespace mpsph::test
