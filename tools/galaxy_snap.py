@@ -13,7 +13,8 @@ TYPE_NAMES = {0: "gas", 1: "dark matter", 2: "cold clouds", 3: "stars (IC: disk 
 
 
 def load(path, galaxy=None):
-    """Returns (time in Myr, {type: dict with x [kpc], v [km/s], m [Msun], u [(km/s)^2]}).
+    """Returns (time in Myr, {type: dict with x [kpc], v [km/s], m [Msun], u [(km/s)^2], and for
+    star particles birth [Myr] and m0 [Msun] (BirthTime, InitialMass) where the snapshot has them}).
     galaxy: keep only particles with that GalaxyID (needs the GalaxyID dataset)."""
     out = {}
     with h5py.File(path, "r") as f:
@@ -31,6 +32,10 @@ def load(path, galaxy=None):
                  "m": g["Masses"][...] * M}
             if "InternalEnergy" in g:
                 d["u"] = g["InternalEnergy"][...] * V * V
+            if "BirthTime" in g:
+                d["birth"] = g["BirthTime"][...] * t_unit_myr
+            if "InitialMass" in g:
+                d["m0"] = g["InitialMass"][...] * M
             if galaxy is not None:
                 if "GalaxyID" not in g:
                     raise SystemExit("%s: no GalaxyID dataset to select galaxy %d" % (path, galaxy))
