@@ -398,8 +398,11 @@ bool Simulation::run() {
     if (ranks_.any(g_stop_requested)) {
       if (speaks_) progress.finish();
       write_checkpoint_now("interrupted");
-      log("stopped on request at t = " + std::to_string(time_) +
-          "; continue with: mpsph run --restart " + run_.output_dir + "/checkpoint.h5");
+      const std::string program = ranks_.distributed()
+                                      ? "mpiexec -n " + std::to_string(ranks_.size()) + " mpsph-mpi"
+                                      : std::string("mpsph");
+      log("stopped on request at t = " + std::to_string(time_) + "; continue with: " + program +
+          " run --restart " + run_.output_dir + "/checkpoint.h5");
       return false;
     }
   }
