@@ -6,7 +6,8 @@ Sod tube (lattice, 1 944 particles, periodic box):
            field bit for bit (the files list the particles sorted by type and id across ranks, in
            the order of the last order stage on one process: compared by id); energy.csv has the
            same header, the same step, time and dt columns character for character, and sums
-           within rounding (see ENERGY_REL_TOL).
+           within rounding (see ENERGY_REL_TOL). 1 rank (which runs as mpsph does): the same
+           snapshots and energy.csv identical.
   restart  a 2-rank run stopped by run.max_steps, restarted from its checkpoint on 1 process
            (mpsph) and on 3 ranks: both final snapshots and checkpoints equal the uninterrupted
            single-process run's bit for bit.
@@ -216,6 +217,15 @@ def mode_equal(tmp, mpsph, mpsph_mpi, launch):
         sys.exit("FAILED: config_resolved.yaml differs")
     print("2 ranks = 1 process: %s and checkpoint.h5 bit for bit (%d particles)" %
           (", ".join(snaps), count_particles(os.path.join(one, snaps[-1]))))
+    # One rank runs as the single process: energy.csv identical character for character.
+    rank1 = os.path.join(tmp, "rank1")
+    ranks(launch, 1, mpsph_mpi, [cfg, "--quiet"], rank1)
+    for s in snaps:
+        compare_h5(os.path.join(one, s), os.path.join(rank1, s), "1 rank: " + s)
+    if open(os.path.join(one, "energy.csv")).read() != \
+            open(os.path.join(rank1, "energy.csv")).read():
+        sys.exit("FAILED: energy.csv of mpsph-mpi on 1 rank differs from mpsph's")
+    print("1 rank = 1 process: the snapshots bit for bit, energy.csv identical")
 
 
 def mode_restart(tmp, mpsph, mpsph_mpi, launch):
