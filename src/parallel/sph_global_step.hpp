@@ -38,13 +38,18 @@ class SphGlobalStepper {
   // timestep.dt_max when that is set).
   double step(ParticleStore& store, double dt);
 
+  // The two collective stages of start() and step(), for a driver that runs the predictor and
+  // the corrector itself (the rank backend of `mpsph-mpi`, run/mpi/rank_backend.hpp):
+  // the decomposition (by count when `first`, else by cost) and migration, the order stage, the
+  // SPH passes and the end force; and the next dt, the minimum of the criteria over all ranks (at
+  // most timestep.dt_max when that is set).
+  void order_and_forces(ParticleStore& store, bool first);
+  double next_dt(ParticleStore& store);
+
   const DecompositionReport& last_decomposition() const { return decomposition_report_; }
   const DistributedSphReport& last_sph() const { return sph_report_; }
 
  private:
-  void order_and_forces(ParticleStore& store, bool first);
-  double next_dt(ParticleStore& store);
-
   Box box_;
   SphParams sph_;
   EosParams eos_;

@@ -51,10 +51,39 @@ void Simulation::request_stop() {
   g_stop_requested = true;
 }
 
-Simulation::Simulation(const RunOptions& opt) {
+template <class F>
+void Simulation::on_root(F&& f) const {
+  if (!ranks_.distributed()) {
+    f();
+    return;
+  }
+  std::string err;
+  if (ranks_.root()) try {
+      f();
+    } catch (const Error& e) {
+      err = e.what();
+      if (err.empty()) err = "error on rank 0";
+    }
+  ranks_.broadcast(err);
+  if (!err.empty()) throw Error(err);
+}
+
+ParticleStore& Simulation::file_particles(ParticleStore& scratch) {
+  backend_->sync_to_host();
+  if (!ranks_.distributed()) return store_;
+  scratch = ranks_.gather(store_);
+  return scratch;
+}
+
+Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : one_process()) {
   quiet_ = opt.quiet;
+  speaks_ = !quiet_ && ranks_.root();
   CheckpointState ckpt;
-  if (!opt.restart_path.empty()) store_ = read_checkpoint(opt.restart_path, &ckpt);
+  if (!opt.restart_path.empty()) {
+    // Across ranks rank 0 reads the particles; the first order stage scatters them.
+    on_root([&] { store_ = read_checkpoint(opt.restart_path, &ckpt); });
+    broadcast_checkpoint_state(ranks_, ckpt);
+  }
 
   config_ = load_config(opt, &ckpt.config_yaml);
   run_ = run_params_from(config_);
@@ -65,7 +94,9 @@ Simulation::Simulation(const RunOptions& opt) {
   tstep_ = timestep_params_from(config_);
   if (run_.threads > 0) omp_set_num_threads(run_.threads);
 
-  const Device device = resolve_device(parse_device(run_.device));
+  // Across ranks the backend is the ranks' (CPU only: a GPU asked for is refused there).
+  const Device requested = parse_device(run_.device);
+  const Device device = ranks_.distributed() ? Device::Cpu : resolve_device(requested);
   const Backend kind = device == Device::Gpu ? Backend::Gpu : Backend::Cpu;
   modules_ = make_modules(config_, units_, kind);
   for (const auto& m : modules_) {
@@ -75,7 +106,10 @@ Simulation::Simulation(const RunOptions& opt) {
   energy_accounts_.assign(energy_terms_.size(), 0.0);
   check_eos_compatibility();
   const StepContext ctx{store_, box_, sph_, eos_, grav_, tstep_, units_.G, energy_terms_};
-  backend_ = kind == Backend::Gpu ? make_gpu_backend(ctx) : make_cpu_backend(ctx);
+  if (ranks_.distributed())
+    backend_ = ranks_.make_backend(ctx, requested, modules_);
+  else
+    backend_ = kind == Backend::Gpu ? make_gpu_backend(ctx) : make_cpu_backend(ctx);
   if (run_.timing_sync) timer_.set_fence([this] { backend_->fence(); });
 
   // Every input is read and checked before the output directory is touched, so that a bad input
@@ -89,30 +123,39 @@ Simulation::Simulation(const RunOptions& opt) {
   const bool restart = !opt.restart_path.empty();
   std::vector<std::string> setup_notes;
   if (restart) {
-    validate_checkpoint_particles(store_, rules, opt.restart_path);
+    on_root([&] { validate_checkpoint_particles(store_, rules, opt.restart_path); });
     restore_state(ckpt, opt.restart_path);
   } else {
-    InitialState init = make_initial_state(config_);
-    if (!init.file.empty())
-      validate_initial_conditions(init.particles, init.box, rules, init.file, init.datasets);
-    store_ = std::move(init.particles);
-    setup_notes = std::move(init.notes);
-    box_ = init.box;
-    time_ = t_start_ = init.time;
+    // Across ranks rank 0 makes or reads the initial conditions; the first order stage scatters
+    // them.
+    on_root([&] {
+      InitialState init = make_initial_state(config_);
+      if (!init.file.empty())
+        validate_initial_conditions(init.particles, init.box, rules, init.file, init.datasets);
+      store_ = std::move(init.particles);
+      setup_notes = std::move(init.notes);
+      box_ = init.box;
+      time_ = t_start_ = init.time;
+    });
+    broadcast_box_and_time(ranks_, box_, time_);
+    t_start_ = time_;
     if (run_.t_end <= time_)
       throw Error("run.t_end = " + std::to_string(run_.t_end) +
                   " must be later than the initial time " + std::to_string(time_));
   }
 
-  std::error_code ec;
-  std::filesystem::create_directories(run_.output_dir, ec);
-  if (ec || !std::filesystem::is_directory(run_.output_dir))
-    throw Error("cannot create output directory '" + run_.output_dir +
-                "': " + (ec ? ec.message() : "a file of that name is in the way"));
-  write_text_durably(run_.output_dir + "/config_resolved.yaml", config_.resolved_yaml());
+  on_root([&] {
+    std::error_code ec;
+    std::filesystem::create_directories(run_.output_dir, ec);
+    if (ec || !std::filesystem::is_directory(run_.output_dir))
+      throw Error("cannot create output directory '" + run_.output_dir +
+                  "': " + (ec ? ec.message() : "a file of that name is in the way"));
+    write_text_durably(run_.output_dir + "/config_resolved.yaml", config_.resolved_yaml());
+  });
 
   log("mpsph " MPSPH_VERSION ", backend " + std::string(device_name(device)) + ", " +
-      std::to_string(omp_get_max_threads()) + " OpenMP threads");
+      std::to_string(omp_get_max_threads()) + " OpenMP threads" +
+      (ranks_.distributed() ? " per rank, " + std::to_string(ranks_.size()) + " MPI ranks" : ""));
   log("units: " + units_.describe());
   {
     std::string line = "physics modules:";
@@ -129,11 +172,13 @@ Simulation::Simulation(const RunOptions& opt) {
     log("restarted from '" + opt.restart_path + "' at t = " + std::to_string(time_) + ", step " +
         std::to_string(step_));
     // Rows a killed run wrote after this checkpoint are computed again: drop them first.
-    const std::string csv = run_.output_dir + "/energy.csv";
-    trim_energy_csv(csv, step_);
-    energy_csv_ = std::fopen(csv.c_str(), "a");
-    if (!energy_csv_) throw Error(write_error("cannot append to '" + csv + "'", csv, errno));
-    for (const auto& m : modules_) m->open_outputs(run_.output_dir, time_, true);
+    on_root([&] {
+      const std::string csv = run_.output_dir + "/energy.csv";
+      trim_energy_csv(csv, step_);
+      energy_csv_ = std::fopen(csv.c_str(), "a");
+      if (!energy_csv_) throw Error(write_error("cannot append to '" + csv + "'", csv, errno));
+      for (const auto& m : modules_) m->open_outputs(run_.output_dir, time_, true);
+    });
     backend_->sync_from_host();
     backend_->assume_previous_gravity();
     return;
@@ -164,6 +209,12 @@ Simulation::Simulation(const RunOptions& opt) {
   check_health();
   conserved0_ = conserved();
 
+  on_root([&] { write_energy_csv_header(); });
+  write_diagnostics_row();
+  write_snapshot_now();
+}
+
+void Simulation::write_energy_csv_header() {
   const std::string csv = run_.output_dir + "/energy.csv";
   energy_csv_ = std::fopen(csv.c_str(), "w");
   if (!energy_csv_) throw Error(write_error("cannot write '" + csv + "'", csv, errno));
@@ -202,8 +253,6 @@ Simulation::Simulation(const RunOptions& opt) {
   columns += "\n";
   std::fputs(columns.c_str(), energy_csv_);
   for (const auto& m : modules_) m->open_outputs(run_.output_dir, time_, false);
-  write_diagnostics_row();
-  write_snapshot_now();
 }
 
 void Simulation::restore_state(const CheckpointState& ckpt, const std::string& path) {
@@ -298,7 +347,7 @@ bool Simulation::run() {
       timer_.end_step(n_active, backend_->particle_count());
       ++steps_this_run;
       updates_this_run += double(n_active);
-      if (!quiet_)
+      if (speaks_)
         progress.update(step_, time_, dt_, n_active, backend_->particle_count(), rel_error);
       if (now == kTicks) break;
       // Checkpoints come at synchronisation points only: a stop asked for inside a block
@@ -310,7 +359,7 @@ bool Simulation::run() {
                       "stop requested: finishing the current segment (to t = %.9g, the next "
                       "synchronisation point) before the checkpoint",
                       t0 + length);
-        if (!quiet_) progress.finish();
+        if (speaks_) progress.finish();
         log(msg);
       }
     }
@@ -323,7 +372,7 @@ bool Simulation::run() {
         bool first = true;
         for (const auto& m : modules_)
           for (const std::string& line : m->take_log_lines()) {
-            if (first && !quiet_) progress.finish();
+            if (first && speaks_) progress.finish();
             first = false;
             log(line);
           }
@@ -333,8 +382,10 @@ bool Simulation::run() {
           std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint)
               .count() /
           60.0;
-      if ((run_.checkpoint_every_steps > 0 && segment_ % run_.checkpoint_every_steps == 0) ||
-          (run_.checkpoint_every_minutes > 0 && minutes >= run_.checkpoint_every_minutes)) {
+      // Across ranks the clocks differ: a checkpoint when any rank's says it is due.
+      if (ranks_.any(
+              (run_.checkpoint_every_steps > 0 && segment_ % run_.checkpoint_every_steps == 0) ||
+              (run_.checkpoint_every_minutes > 0 && minutes >= run_.checkpoint_every_minutes))) {
         write_checkpoint_now("periodic");
         last_checkpoint = std::chrono::steady_clock::now();
       }
@@ -344,15 +395,18 @@ bool Simulation::run() {
       const double e0 = conserved0_.total();
       rel_error = e0 != 0 ? (c.total() - e0) / std::fabs(e0) : 0.0;
     }
-    if (g_stop_requested) {
-      if (!quiet_) progress.finish();
+    if (ranks_.any(g_stop_requested)) {
+      if (speaks_) progress.finish();
       write_checkpoint_now("interrupted");
-      log("stopped on request at t = " + std::to_string(time_) +
-          "; continue with: mpsph run --restart " + run_.output_dir + "/checkpoint.h5");
+      const std::string program = ranks_.distributed()
+                                      ? "mpiexec -n " + std::to_string(ranks_.size()) + " mpsph-mpi"
+                                      : std::string("mpsph");
+      log("stopped on request at t = " + std::to_string(time_) + "; continue with: " + program +
+          " run --restart " + run_.output_dir + "/checkpoint.h5");
       return false;
     }
   }
-  if (!quiet_) progress.finish();
+  if (speaks_) progress.finish();
   write_checkpoint_now("end of run");
   char tail[256];
   std::snprintf(tail, sizeof tail,
@@ -365,8 +419,10 @@ bool Simulation::run() {
       std::to_string(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count()) +
       " s):\n" + table);
-  write_text_durably(run_.output_dir + "/timing.txt", table);
-  write_text_durably(run_.output_dir + "/step_profile.txt", timer_.step_profile());
+  on_root([&] {
+    write_text_durably(run_.output_dir + "/timing.txt", table);
+    write_text_durably(run_.output_dir + "/step_profile.txt", timer_.step_profile());
+  });
   return reached_end;
 }
 
@@ -456,16 +512,28 @@ void Simulation::check_health() {
   const HealthReport h = backend_->health();
   const bool dt_ok = std::isfinite(dt_) && dt_ > 0.0;
   if (h.ok() && dt_ok) return;
-  backend_->sync_to_host();
+  // Across ranks (h.bits and dt are the same on every rank) the particles are gathered on rank 0,
+  // which finds the first offender among them, writes the diagnostic snapshot and sends the
+  // diagnosis to every rank.
+  ParticleStore gathered;
+  ParticleStore& all = file_particles(gathered);
+  std::string msg;
+  if (ranks_.root()) msg = health_diagnosis(all, h);
+  ranks_.broadcast(msg);
+  throw HealthError(msg);
+}
+
+std::string Simulation::health_diagnosis(ParticleStore& all, HealthReport h) {
+  if (ranks_.distributed() && !h.ok()) h = mpsph::check_health(all.view());
   char where[128];
   std::snprintf(where, sizeof where, "step %ld (t = %.9g)", step_, time_);
   std::string msg;
   if (!h.ok()) {
-    const uint32_t own = particle_health(store_.view(), h.first);
+    const uint32_t own = particle_health(all.view(), h.first);
     msg = std::string(where) + ": " + health_field_name(own) +
           " is not finite or not physical (the earliest stage of the step whose output is bad); "
           "first offending " +
-          describe_particle_health(store_, h.first) +
+          describe_particle_health(all, h.first) +
           "\n  bad fields anywhere in the run: " + health_fields(h.bits);
   } else {
     char b[96];
@@ -482,14 +550,14 @@ void Simulation::check_health() {
     meta.units = units_;
     meta.box = box_;
     meta.config_yaml = config_.resolved_yaml();
-    write_snapshot(path, store_, meta, optional_snapshot_fields());
+    write_snapshot(path, all, meta, optional_snapshot_fields());
     msg += "\n  diagnostic snapshot with every field: " + path;
   } catch (const Error& e) {
     msg += "\n  the diagnostic snapshot could not be written: " + std::string(e.what());
   }
   msg += "\n  the last good checkpoint, if one was written, is " + run_.output_dir +
          "/checkpoint.h5 (not overwritten)";
-  throw HealthError(msg);
+  return msg;
 }
 
 std::array<std::size_t, kNumTypes> Simulation::count_by_type() {
@@ -551,31 +619,12 @@ double Simulation::next_output_time() const {
 }
 
 void Simulation::write_diagnostics_row() {
-  // energy.csv stays open: rows would go on into a directory removed or moved away (and be lost
-  // with it) until the next snapshot or checkpoint noticed. Stop at once instead.
-  std::error_code ec;
-  if (!std::filesystem::is_directory(run_.output_dir, ec))
-    throw Error("the output directory '" + run_.output_dir +
-                "' no longer exists (removed or moved while the run was going?); stopping at "
-                "step " +
-                std::to_string(step_) + ", t = " + std::to_string(time_));
+  // Across ranks the sums are over all ranks and rank 0 writes the row.
   const Conserved c = conserved();
-  const double e0 = conserved0_.total();
-  std::fprintf(energy_csv_, "%ld,%.17g,%.10g,%.17g,%.17g,%.17g,", step_, time_, dt_, c.kinetic,
-               c.thermal, c.potential);
-  for (double e : energy_accounts_) std::fprintf(energy_csv_, "%.17g,", e);
-  std::fprintf(energy_csv_, "%.17g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g", c.total(),
-               e0 != 0 ? (c.total() - e0) / std::fabs(e0) : 0.0, c.momentum.x, c.momentum.y,
-               c.momentum.z, c.angular_momentum.x, c.angular_momentum.y, c.angular_momentum.z);
+  std::vector<std::vector<double>> module_values;
   for (const auto& m : modules_)
-    if (!m->diagnostic_columns().empty())
-      for (double x : backend_->module_diagnostics(*m)) std::fprintf(energy_csv_, ",%.17g", x);
-  std::fputc('\n', energy_csv_);
-  // One row is one write(2) (the buffer is empty before it); a full disk fails it here.
-  if (std::fflush(energy_csv_) != 0 || std::ferror(energy_csv_)) {
-    const std::string csv = run_.output_dir + "/energy.csv";
-    throw Error(write_error("cannot write '" + csv + "'", csv, errno));
-  }
+    if (!m->diagnostic_columns().empty()) module_values.push_back(backend_->module_diagnostics(*m));
+  on_root([&] { write_diagnostics_line(c, module_values); });
   // The modules' own rows (sinks.csv, sfr.csv), timed with the rest of "diagnostics / I/O"; they
   // see the accounts of this energy.csv row.
   std::vector<EnergyAccount> accounts;
@@ -589,9 +638,42 @@ void Simulation::write_diagnostics_row() {
   }
 }
 
+void Simulation::write_diagnostics_line(const Conserved& c,
+                                        const std::vector<std::vector<double>>& module_values) {
+  // energy.csv stays open: rows would go on into a directory removed or moved away (and be lost
+  // with it) until the next snapshot or checkpoint noticed. Stop at once instead.
+  std::error_code ec;
+  if (!std::filesystem::is_directory(run_.output_dir, ec))
+    throw Error("the output directory '" + run_.output_dir +
+                "' no longer exists (removed or moved while the run was going?); stopping at "
+                "step " +
+                std::to_string(step_) + ", t = " + std::to_string(time_));
+  const double e0 = conserved0_.total();
+  std::fprintf(energy_csv_, "%ld,%.17g,%.10g,%.17g,%.17g,%.17g,", step_, time_, dt_, c.kinetic,
+               c.thermal, c.potential);
+  for (double e : energy_accounts_) std::fprintf(energy_csv_, "%.17g,", e);
+  std::fprintf(energy_csv_, "%.17g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g", c.total(),
+               e0 != 0 ? (c.total() - e0) / std::fabs(e0) : 0.0, c.momentum.x, c.momentum.y,
+               c.momentum.z, c.angular_momentum.x, c.angular_momentum.y, c.angular_momentum.z);
+  for (const std::vector<double>& values : module_values)
+    for (double x : values) std::fprintf(energy_csv_, ",%.17g", x);
+  std::fputc('\n', energy_csv_);
+  // One row is one write(2) (the buffer is empty before it); a full disk fails it here.
+  if (std::fflush(energy_csv_) != 0 || std::ferror(energy_csv_)) {
+    const std::string csv = run_.output_dir + "/energy.csv";
+    throw Error(write_error("cannot write '" + csv + "'", csv, errno));
+  }
+}
+
 void Simulation::write_snapshot_now() {
-  backend_->sync_to_host();
-  for (const auto& m : modules_) m->prepare_output(store_);
+  ParticleStore gathered;
+  ParticleStore& all = file_particles(gathered);
+  on_root([&] { write_snapshot_file(all); });
+  ++next_snapshot_;
+}
+
+void Simulation::write_snapshot_file(ParticleStore& all) {
+  for (const auto& m : modules_) m->prepare_output(all);
   char name[64];
   std::snprintf(name, sizeof name, "/snapshot_%04ld.h5", next_snapshot_);
   SnapshotMeta meta;
@@ -602,8 +684,7 @@ void Simulation::write_snapshot_now() {
   meta.config_yaml = config_.resolved_yaml();
   for (const auto& m : modules_)
     for (const std::string& flag : m->snapshot_flags()) set_snapshot_flag(meta, flag);
-  write_snapshot(run_.output_dir + name, store_, meta, run_.snapshot_fields);
-  ++next_snapshot_;
+  write_snapshot(run_.output_dir + name, all, meta, run_.snapshot_fields);
 }
 
 void Simulation::write_checkpoint_now(const char* reason) {
@@ -629,14 +710,15 @@ void Simulation::write_checkpoint_now(const char* reason) {
   st.scalars["box_size_y"] = box_.size.y;
   st.scalars["box_size_z"] = box_.size.z;
   st.config_yaml = config_.resolved_yaml();
-  backend_->sync_to_host();
+  ParticleStore gathered;
+  const ParticleStore& all = file_particles(gathered);
   const std::string path = run_.output_dir + "/checkpoint.h5";
-  write_checkpoint(path, store_, st);
+  on_root([&] { write_checkpoint(path, all, st); });
   if (std::string(reason) != "periodic") log(std::string("checkpoint (") + reason + "): " + path);
 }
 
 void Simulation::log(const std::string& line) const {
-  if (!quiet_) std::printf("%s\n", line.c_str());
+  if (speaks_) std::printf("%s\n", line.c_str());
 }
 
 }  // namespace mpsph

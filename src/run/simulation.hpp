@@ -20,6 +20,7 @@
 #include "core/units.hpp"
 #include "gravity/gravity_params.hpp"
 #include "run/diagnostics.hpp"
+#include "run/ranks.hpp"
 #include "run/run_params.hpp"
 #include "run/stage_timer.hpp"
 #include "run/step_backend.hpp"
@@ -38,6 +39,8 @@ struct RunOptions {
   std::optional<std::string> output_dir;  // --output-dir overrides run.output_dir
   std::string restart_path;               // --restart <checkpoint>
   bool quiet = false;                     // no progress line (tests)
+  // The processes of the run (run/ranks.hpp): null = one process; `mpsph-mpi` gives its MPI ranks.
+  const Ranks* ranks = nullptr;
 };
 
 class Simulation {
@@ -77,6 +80,9 @@ class Simulation {
   // Stops the run (HealthError, exit code 4) with a diagnosis and a diagnostic snapshot when the
   // last time step found a non-finite or impossible value or dt is not finite and positive.
   void check_health();
+  // The diagnosis of a failed health check from the particles of the whole run (and the
+  // diagnostic snapshot beside the outputs).
+  std::string health_diagnosis(ParticleStore& all, HealthReport h);
   // The module stages of `slot`, in registration order, at code time `time`.
   void run_module_stages(Slot slot, double time);
   // One (sub)step at tick `now` of the segment [t0, t0 + length): predict all, forces of the
@@ -87,14 +93,27 @@ class Simulation {
   void check_eos_compatibility() const;
   std::string too_short_message(double length, double t0) const;
   // Output.
+  void write_energy_csv_header();
+  // Collective across ranks; rank 0 writes the files.
   void write_diagnostics_row();
+  void write_diagnostics_line(const Conserved& c,
+                              const std::vector<std::vector<double>>& module_values);
   void write_snapshot_now();
+  void write_snapshot_file(ParticleStore& all);
   void write_checkpoint_now(const char* reason);
   // The next output time after time_ (more than output_eps() later).
   double next_output_time() const;
   // Times closer than this count as the same output time.
   double output_eps() const;
   void log(const std::string& line) const;
+  // Runs f on rank 0 (on one process: just runs it); an mpsph::Error there is thrown on every
+  // rank, so that no rank waits in a collective call for one that stopped.
+  template <class F>
+  void on_root(F&& f) const;
+  // The particles for a file: the store on one process; across ranks every rank's particles
+  // gathered into `scratch` on rank 0, sorted by (type, id), and an empty store on the other
+  // ranks (collective).
+  ParticleStore& file_particles(ParticleStore& scratch);
 
   Config config_;
   RunParams run_;
@@ -120,7 +139,9 @@ class Simulation {
   long segment_ = 0;        // synchronisation segments completed (= steps, global scheme)
   long next_snapshot_ = 0;  // index of the next snapshot file
   Conserved conserved0_;
-  bool quiet_ = false;
+  const Ranks& ranks_;
+  bool quiet_ = false;   // the --quiet option: no progress line, no log (same on every rank)
+  bool speaks_ = false;  // this process prints the log and the progress line (rank 0, not quiet)
   bool told_no_sph_ = false;  // the log said the gas became too few for SPH
   std::FILE* energy_csv_ = nullptr;
 };

@@ -1,0 +1,61 @@
+#include "run/mpi/mpi_ranks.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <numeric>
+
+#include "parallel/mpi_comm.hpp"
+#include "parallel/particle_exchange.hpp"
+#include "run/mpi/rank_backend.hpp"
+
+namespace mpsph {
+
+namespace {
+
+class MpiRanks final : public Ranks {
+ public:
+  int rank() const override { return comm_.rank(); }
+  int size() const override { return comm_.size(); }
+  // One rank runs as mpsph does (every backend and feature of the single process).
+  bool distributed() const override { return comm_.size() > 1; }
+
+  void broadcast(std::string& text) const override {
+    uint64_t n = text.size();
+    MPI_Bcast(&n, 1, MPI_UINT64_T, 0, comm_.get());
+    if (n > uint64_t(INT_MAX)) throw Error("MPI: a broadcast text of more than 2^31 - 1 bytes");
+    text.resize(std::size_t(n));
+    MPI_Bcast(text.data(), int(n), MPI_CHAR, 0, comm_.get());
+  }
+  bool any(bool flag) const override { return comm_.any(flag); }
+  std::unique_ptr<StepBackend> make_backend(
+      const StepContext& ctx, Device requested,
+      const std::vector<std::unique_ptr<PhysicsModule>>& modules) const override {
+    return make_rank_backend(ctx, requested, modules, comm_);
+  }
+  // Every field of every particle migrates to rank 0 (particle_exchange.hpp), which sorts them
+  // by (type, id).
+  ParticleStore gather(const ParticleStore& local) const override {
+    ParticleStore all = local;
+    migrate_particles(all, std::vector<int>(all.size(), 0), comm_);
+    std::vector<std::size_t> perm(all.size());
+    std::iota(perm.begin(), perm.end(), std::size_t(0));
+    std::sort(perm.begin(), perm.end(), [&](std::size_t a, std::size_t b) {
+      return all.type[a] != all.type[b] ? all.type[a] < all.type[b] : all.id[a] < all.id[b];
+    });
+    all.permute(perm);
+    return all;
+  }
+
+ private:
+  MpiComm comm_{MPI_COMM_WORLD};
+};
+
+}  // namespace
+
+std::unique_ptr<Ranks> make_mpi_ranks() {
+  return std::make_unique<MpiRanks>();
+}
+
+}  // namespace mpsph

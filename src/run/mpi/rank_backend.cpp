@@ -1,0 +1,167 @@
+#include "run/mpi/rank_backend.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "core/active_set.hpp"
+#include "parallel/sph_global_step.hpp"
+#include "run/ranks.hpp"
+#include "timestep/block_timeline_kern.hpp"
+#include "timestep/integrator.hpp"
+
+namespace mpsph {
+
+namespace {
+
+class RankBackend final : public StepBackend {
+ public:
+  RankBackend(const StepContext& ctx, const MpiComm& comm) : c_(ctx), comm_(comm) {}
+  const char* name() const override { return "cpu (MPI ranks)"; }
+  Backend kind() const override { return Backend::Cpu; }
+
+  bool begin_segment(double length, bool single_rung) override {
+    tick_len_ = length / double(kTicks);  // exact: a power of two
+    return !comm_.any(!mpsph::begin_segment(c_.store, length, single_rung));
+  }
+  int64_t next_tick() override { return kTicks; }  // the global scheme: one step per segment
+  void predict(int64_t now) override { predict_to(c_.store, now, tick_len_, c_.box, c_.eos); }
+  void order() override {
+    stepper_->order_and_forces(c_.store, first_);
+    first_ = false;
+    count();
+  }
+  std::size_t active_count() const override { return n_total_; }
+  // Done by order() (SphGlobalStepper::order_and_forces).
+  void smoothing_lengths() override {}
+  void density() override {}
+  void prepare_force() override {}
+  void sph_forces() override {}
+  void gravity() override {}
+  void end_force() override {}
+  // Only modules of model `none` pass make_rank_backend, and they have no stages; a stage would
+  // see this rank's particles only.
+  void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
+    m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_,
+                                 type_begin(), false});
+  }
+  void run_module_output(PhysicsModule& m, std::size_t index, double time, long step,
+                         const std::vector<EnergyAccount>& accounts) override {
+    m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_,
+                                 type_begin(), false, &accounts});
+  }
+  std::vector<double> module_diagnostics(PhysicsModule& m) override {
+    return m.diagnostic_values(c_.store.view());
+  }
+  void correct(bool integrate_u) override {
+    correct_active(c_.store, ActiveSet{}, tick_len_, c_.box, integrate_u);
+  }
+  void limit_steps() override { dt_ = stepper_->next_dt(c_.store); }
+  StepTimes timestep() override {
+    StepTimes st;
+    st.dt = dt_;
+    return st;
+  }
+  std::vector<double> energy_last_step() override {
+    std::vector<double> e;
+    for (const EnergyTerm& t : c_.energy_terms) e.push_back(comm_.sum(*t.last_step));
+    return e;
+  }
+  Conserved conserved() override {
+    const Conserved c = measure_conserved(c_.store, c_.grav.enabled);
+    std::vector<double> v = {c.kinetic,
+                             c.thermal,
+                             c.potential,
+                             c.mass,
+                             c.momentum.x,
+                             c.momentum.y,
+                             c.momentum.z,
+                             c.angular_momentum.x,
+                             c.angular_momentum.y,
+                             c.angular_momentum.z};
+    comm_.sum(v);
+    Conserved t;
+    t.kinetic = v[0], t.thermal = v[1], t.potential = v[2], t.mass = v[3];
+    t.momentum = {v[4], v[5], v[6]};
+    t.angular_momentum = {v[7], v[8], v[9]};
+    return t;
+  }
+  // The bits of every rank; `first` is this rank's (the driver gathers the particles to find the
+  // run's first offender).
+  HealthReport health() override {
+    HealthReport h = check_health(c_.store.view());
+    uint32_t all = 0;
+    MPI_Allreduce(&h.bits, &all, 1, MPI_UINT32_T, MPI_BOR, comm_.get());
+    h.bits = all;
+    return h;
+  }
+  std::size_t gas_count() const override { return n_gas_; }
+  std::size_t particle_count() const override { return n_total_; }
+  uint64_t next_id() const override { return next_id_; }
+  // Collective: the largest of the ranks' values (rank 0 alone holds the initial conditions).
+  void set_next_id(uint64_t id) override {
+    MPI_Allreduce(&id, &next_id_, 1, MPI_UINT64_T, MPI_MAX, comm_.get());
+  }
+  void assume_previous_gravity() override {}
+  void sync_to_host() override {}
+  // The initial conditions or the checkpoint are in place, and with them the box (which the
+  // stepper keeps a copy of).
+  void sync_from_host() override {
+    stepper_.emplace(c_.box, c_.sph, c_.eos, c_.grav, c_.tstep, DecompositionParams{}, comm_);
+    first_ = true;
+    count();
+  }
+
+ private:
+  // The particle counts of the whole run (collective); the CLI's progress line and the timer read
+  // them on rank 0 only.
+  void count() {
+    n_gas_ = std::size_t(comm_.sum(uint64_t(c_.store.n_gas())));
+    n_total_ = std::size_t(comm_.sum(uint64_t(c_.store.size())));
+  }
+  std::array<std::size_t, kNumTypes + 1> type_begin() const {
+    std::array<std::size_t, kNumTypes + 1> b{};
+    const std::vector<uint8_t>& t = c_.store.type;
+    for (int k = 0; k <= kNumTypes; ++k)
+      b[std::size_t(k)] = std::size_t(std::lower_bound(t.begin(), t.end(), uint8_t(k)) - t.begin());
+    return b;
+  }
+
+  StepContext c_;
+  MpiComm comm_;
+  std::optional<SphGlobalStepper> stepper_;
+  bool first_ = true;  // the next order stage is the first of this process: cut by count
+  double tick_len_ = 0.0;
+  double dt_ = 0.0;
+  std::size_t n_gas_ = 0, n_total_ = 0;
+  uint64_t next_id_ = 1;
+};
+
+}  // namespace
+
+std::unique_ptr<StepBackend> make_rank_backend(
+    const StepContext& ctx, Device requested,
+    const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiComm& comm) {
+  if (requested == Device::Gpu)
+    throw NotAcrossRanks(
+        "MPI: the GPU backend across ranks is not supported yet (docs/mpi.md); set run.device: "
+        "cpu (or auto) or run on one rank");
+  for (const auto& m : modules)
+    if (m->model() != "none")
+      throw NotAcrossRanks(
+          "MPI: physics modules across ranks are not supported yet "
+          "(docs/mpi.md); set " +
+          m->section() + ".model: none (it is " + m->model() + ") or run on one rank");
+  try {
+    // Built again by sync_from_host() with the run's box; here for its refusals.
+    SphGlobalStepper(ctx.box, ctx.sph, ctx.eos, ctx.grav, ctx.tstep, DecompositionParams{}, comm);
+  } catch (const Error& e) {
+    // The stepper refuses only what does not work across ranks yet (gravity, block time steps).
+    throw NotAcrossRanks(e.what());
+  }
+  return std::make_unique<RankBackend>(ctx, comm);
+}
+
+}  // namespace mpsph

@@ -1,0 +1,28 @@
+// The step backend of the MPI ranks (`mpsph-mpi`, docs/mpi.md): the stages of the CPU backend under
+// the global time-step scheme on this rank's particles, with SphGlobalStepper
+// (parallel/sph_global_step.hpp) for what crosses ranks. Its order stage does the domain
+// decomposition and migration, the order, every SPH pass with the halos and the end force (so
+// timing.txt shows them under "order + trees"); the time step is the minimum over all ranks; the
+// conserved sums, the health bits and the particle counts are reduced over all ranks, so every
+// rank sees the values of the whole run. The particles of the initial conditions or of a
+// checkpoint may all sit on rank 0: the first order stage scatters them.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/physics_module.hpp"
+#include "parallel/mpi_comm.hpp"
+#include "run/device.hpp"
+#include "run/step_backend.hpp"
+
+namespace mpsph {
+
+// NotAcrossRanks (run/ranks.hpp) on every rank for what cannot run across ranks yet: `requested`
+// gpu, a module whose model is not `none`, and what SphGlobalStepper refuses (gravity, block time
+// steps).
+std::unique_ptr<StepBackend> make_rank_backend(
+    const StepContext& ctx, Device requested,
+    const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiComm& comm);
+
+}  // namespace mpsph

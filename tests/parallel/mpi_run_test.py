@@ -1,0 +1,301 @@
+#!/usr/bin/python3
+"""`mpsph-mpi run` across MPI ranks against `mpsph run` on one process (docs/mpi.md), on a small
+Sod tube (lattice, 1 944 particles, periodic box):
+
+  equal    2 ranks: every snapshot and the final checkpoint hold the same particles with every
+           field bit for bit (the files list the particles sorted by type and id across ranks, in
+           the order of the last order stage on one process: compared by id); energy.csv has the
+           same header, the same step, time and dt columns character for character, and sums
+           within rounding (see ENERGY_REL_TOL). 1 rank (which runs as mpsph does): the same
+           snapshots and energy.csv identical.
+  restart  a 2-rank run stopped by run.max_steps, restarted from its checkpoint on 1 process
+           (mpsph) and on 3 ranks: both final snapshots and checkpoints equal the uninterrupted
+           single-process run's bit for bit.
+  refuse   gravity, block time steps, a physics module and the GPU backend across ranks: exit code
+           2 and one line on stderr from each rank, naming the feature; no output directory.
+
+usage: mpi_run_test.py MODE <mpsph> <mpsph-mpi> <mpiexec> <its -n flag> [mpiexec flags...]
+(run by ctest)"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+
+CONFIG = """run:
+  t_end: 0.06
+  output_dir: out
+  snapshot_times: [0.03]
+setup:
+  type: sod
+  nx_left: 12
+  ny_left: 12
+  arrangement: lattice
+eos:
+  type: adiabatic
+  gamma: 1.6666666666666667
+gravity:
+  enabled: false
+timestep:
+  use_velocity: false
+"""
+
+# energy.csv sums (energies, momenta) are summed per rank and then over the ranks, in another order
+# than on one process: they agree to rounding. Each of the ~2 000 terms carries a relative error
+# of ~1e-16 and the sums are of terms of one sign (energies) or of the scale of the largest term
+# (momenta, which cancel): 1e-12 of the column's largest magnitude bounds the difference with
+# room. rel_error = (E - E0) / |E0| inherits it: 1e-12 absolute.
+ENERGY_REL_TOL = 1e-12
+EXACT_COLUMNS = ("step", "time", "dt")
+
+
+def run(cmd, env_extra=None, expect=0):
+    env = dict(os.environ, OMP_NUM_THREADS="1", OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                       timeout=300)
+    if p.returncode != expect:
+        sys.exit("FAILED: %s\nexit code %d (expected %d)\nstdout:\n%s\nstderr:\n%s" %
+                 (" ".join(cmd), p.returncode, expect, p.stdout[-3000:], p.stderr[-3000:]))
+    return p
+
+
+def by_id(group):
+    """Every dataset of a PartType group (or a checkpoint's particle group), rows sorted by id.
+    A checkpoint array of fewer rows (a gas-only field) holds the first particles of the store,
+    which both orders sort by type first: it is sorted by their ids."""
+    ids = group["ParticleIDs"][()] if "ParticleIDs" in group else group["id"][()]
+    out = {}
+    for name in group:
+        if isinstance(group[name], h5py.Dataset):
+            v = group[name][()]
+            out[name] = v[np.argsort(ids[:len(v)], kind="stable")]
+    return out
+
+
+def compare_h5(a_path, b_path, what):
+    """Same groups, datasets and attributes; every dataset bit for bit after sorting by id."""
+    diffs = []
+    with h5py.File(a_path, "r") as a, h5py.File(b_path, "r") as b:
+        def attrs(x, y, where):
+            if sorted(x.attrs) != sorted(y.attrs):
+                diffs.append("%s: attributes %s vs %s" % (where, sorted(x.attrs), sorted(y.attrs)))
+                return
+            for k in x.attrs:
+                if where == "/State/Scalars" and k.startswith("E0_"):
+                    # the energies at t0, sums like energy.csv's: equal to rounding
+                    d = abs(x.attrs[k] - y.attrs[k]) / max(abs(x.attrs[k]), 1e-300)
+                    if d > ENERGY_REL_TOL:
+                        diffs.append("%s attribute %s: %r vs %r" % (where, k, x.attrs[k],
+                                                                    y.attrs[k]))
+                    continue
+                if np.asarray(x.attrs[k]).tobytes() != np.asarray(y.attrs[k]).tobytes():
+                    diffs.append("%s attribute %s: %.300r vs %.300r" %
+                                 (where, k, x.attrs[k], y.attrs[k]))
+
+        def walk(x, y, where):
+            attrs(x, y, where)
+            names = sorted(x)
+            if names != sorted(y):
+                diffs.append("%s: members %s vs %s" % (where, names, sorted(y)))
+                return
+            per_particle = "ParticleIDs" in x or "id" in x
+            if per_particle:
+                dx, dy = by_id(x), by_id(y)
+            for n in names:
+                if isinstance(x[n], h5py.Group):
+                    walk(x[n], y[n], where + "/" + n)
+                    continue
+                va = dx[n] if per_particle else x[n][()]
+                vb = dy[n] if per_particle else y[n][()]
+                if va.shape != vb.shape or va.dtype != vb.dtype or va.tobytes() != vb.tobytes():
+                    bad = "shape" if va.shape != vb.shape else int(np.sum(
+                        np.asarray(va != vb).reshape(len(va), -1).any(axis=1)))
+                    diffs.append("%s/%s: differs (%s rows)" % (where, n, bad))
+                attrs(x[n], y[n], where + "/" + n)
+        walk(a, b, "")
+    if diffs:
+        sys.exit("FAILED: %s: %s and %s differ:\n  %s" % (what, a_path, b_path,
+                                                          "\n  ".join(diffs[:30])))
+    return True
+
+
+def count_particles(path):
+    with h5py.File(path, "r") as f:
+        return int(sum(f[g]["ParticleIDs"].shape[0] for g in f if g.startswith("PartType")))
+
+
+def compare_energy(a_path, b_path, snapshot):
+    a = open(a_path).read().splitlines()
+    b = open(b_path).read().splitlines()
+    head_a = [l for l in a if l.startswith("#")]
+    head_b = [l for l in b if l.startswith("#")]
+    if head_a != head_b:
+        sys.exit("FAILED: energy.csv headers differ")
+    rows_a = [l for l in a if not l.startswith("#")]
+    rows_b = [l for l in b if not l.startswith("#")]
+    if rows_a[0] != rows_b[0] or len(rows_a) != len(rows_b):
+        sys.exit("FAILED: energy.csv columns or row counts differ: %d vs %d rows" %
+                 (len(rows_a), len(rows_b)))
+    cols = rows_a[0].split(",")
+    va = np.array([[float(x) for x in r.split(",")] for r in rows_a[1:]])
+    vb = np.array([[float(x) for x in r.split(",")] for r in rows_b[1:]])
+    sa = [r.split(",") for r in rows_a[1:]]
+    sb = [r.split(",") for r in rows_b[1:]]
+    # The scale of each sum: its largest magnitude for the energies; for the momenta, whose terms
+    # cancel, the bound sum m |v| <= sqrt(2 M E_kin), and that times the largest |x| for the
+    # angular momenta (M and |x| from a snapshot of the run).
+    with h5py.File(snapshot, "r") as f:
+        mass = sum(float(np.sum(f[g]["Masses"][()])) for g in f if g.startswith("PartType"))
+        rmax = max(float(np.max(np.linalg.norm(f[g]["Coordinates"][()], axis=1)))
+                   for g in f if g.startswith("PartType"))
+    p_scale = np.sqrt(2.0 * mass * np.max(np.abs(va[:, cols.index("E_kinetic")])))
+    worst = {}
+    for k, c in enumerate(cols):
+        if c in EXACT_COLUMNS:
+            if [r[k] for r in sa] != [r[k] for r in sb]:
+                sys.exit("FAILED: energy.csv column %s differs (must be exact)" % c)
+            continue
+        scale = {"rel_error": 1.0, "px": p_scale, "py": p_scale, "pz": p_scale,
+                 "Lx": p_scale * rmax, "Ly": p_scale * rmax, "Lz": p_scale * rmax}.get(
+                     c, max(np.max(np.abs(va[:, k])), 1e-300))
+        d = np.max(np.abs(va[:, k] - vb[:, k])) / scale
+        worst[c] = d
+        if d > ENERGY_REL_TOL:
+            sys.exit("FAILED: energy.csv column %s differs by %.3e of its scale (> %g)" %
+                     (c, d, ENERGY_REL_TOL))
+    print("energy.csv: %d rows; step, time, dt identical; largest difference of the sums "
+          "(relative to each column's largest magnitude): %s" %
+          (len(rows_a) - 1, ", ".join("%s %.1e" % kv for kv in worst.items())))
+
+
+def write_config(tmp):
+    path = os.path.join(tmp, "sod.yaml")
+    with open(path, "w") as f:
+        f.write(CONFIG)
+    return path
+
+
+# Every run writes into <tmp>/out (the resolved config in each file names it) and is moved away
+# after it.
+def single(mpsph, args, out):
+    work = os.path.join(os.path.dirname(out), "out")
+    run([mpsph, "run"] + args + ["--quiet", "--device", "cpu", "--output-dir", work])
+    os.rename(work, out)
+
+
+def ranks(launch, n, mpsph_mpi, args, out, expect=0):
+    work = os.path.join(os.path.dirname(out), "out")
+    device = [] if "--device" in args else ["--device", "cpu"]
+    p = run(launch(n) + [mpsph_mpi, "run"] + args + device + ["--output-dir", work], expect=expect)
+    if os.path.exists(work):
+        os.rename(work, out)
+    return p
+
+
+def mode_equal(tmp, mpsph, mpsph_mpi, launch):
+    cfg = write_config(tmp)
+    one, two = os.path.join(tmp, "one"), os.path.join(tmp, "two")
+    single(mpsph, [cfg], one)
+    p = ranks(launch, 2, mpsph_mpi, [cfg], two)
+    if "2 MPI ranks" not in p.stdout:
+        sys.exit("FAILED: the log does not name the 2 MPI ranks:\n" + p.stdout[-2000:])
+    snaps = sorted(f for f in os.listdir(one) if f.startswith("snapshot_"))
+    if snaps != sorted(f for f in os.listdir(two) if f.startswith("snapshot_")) or len(snaps) != 3:
+        sys.exit("FAILED: snapshot files differ: %s vs %s" % (os.listdir(one), os.listdir(two)))
+    for s in snaps:
+        compare_h5(os.path.join(one, s), os.path.join(two, s), s)
+    compare_h5(os.path.join(one, "checkpoint.h5"), os.path.join(two, "checkpoint.h5"),
+               "checkpoint")
+    compare_energy(os.path.join(one, "energy.csv"), os.path.join(two, "energy.csv"),
+                   os.path.join(one, snaps[0]))
+    if open(os.path.join(one, "config_resolved.yaml")).read() != \
+            open(os.path.join(two, "config_resolved.yaml")).read():
+        sys.exit("FAILED: config_resolved.yaml differs")
+    print("2 ranks = 1 process: %s and checkpoint.h5 bit for bit (%d particles)" %
+          (", ".join(snaps), count_particles(os.path.join(one, snaps[-1]))))
+    # One rank runs as the single process: energy.csv identical character for character.
+    rank1 = os.path.join(tmp, "rank1")
+    ranks(launch, 1, mpsph_mpi, [cfg, "--quiet"], rank1)
+    for s in snaps:
+        compare_h5(os.path.join(one, s), os.path.join(rank1, s), "1 rank: " + s)
+    if open(os.path.join(one, "energy.csv")).read() != \
+            open(os.path.join(rank1, "energy.csv")).read():
+        sys.exit("FAILED: energy.csv of mpsph-mpi on 1 rank differs from mpsph's")
+    print("1 rank = 1 process: the snapshots bit for bit, energy.csv identical")
+
+
+def mode_restart(tmp, mpsph, mpsph_mpi, launch):
+    cfg = write_config(tmp)
+    ref = os.path.join(tmp, "ref")
+    single(mpsph, [cfg], ref)
+    stopped = os.path.join(tmp, "stopped")
+    # exit code 3: stopped before t_end, with a checkpoint
+    ranks(launch, 2, mpsph_mpi, [cfg, "--set", "run.max_steps=7"], stopped, expect=3)
+    with h5py.File(os.path.join(stopped, "checkpoint.h5"), "r") as f:
+        step = int(f["State"].attrs["Step"])
+    if step != 7:
+        sys.exit("FAILED: the 2-rank checkpoint is at step %d, not 7" % step)
+    on1, on3 = os.path.join(tmp, "on1"), os.path.join(tmp, "on3")
+    work = os.path.join(tmp, "out")
+    ckpt = os.path.join(work, "checkpoint.h5")
+    shutil.copytree(stopped, work)
+    # With the config file (not the checkpoint's copy): the files then name the same origin.
+    single(mpsph, ["--restart", ckpt, cfg], on1)
+    shutil.copytree(stopped, work)
+    ranks(launch, 3, mpsph_mpi, ["--restart", ckpt, cfg, "--quiet"], on3)
+    final = sorted(f for f in os.listdir(ref) if f.startswith("snapshot_"))[-1]
+    for d, what in ((on1, "restart on 1 process"), (on3, "restart on 3 ranks")):
+        compare_h5(os.path.join(ref, final), os.path.join(d, final), what + ": " + final)
+        compare_h5(os.path.join(ref, "checkpoint.h5"), os.path.join(d, "checkpoint.h5"),
+                   what + ": checkpoint")
+        compare_energy(os.path.join(ref, "energy.csv"), os.path.join(d, "energy.csv"),
+                       os.path.join(ref, final))
+    print("2-rank checkpoint at step 7, restarted on 1 process and on 3 ranks: %s and the final "
+          "checkpoint bit for bit equal to the uninterrupted single-process run" % final)
+
+
+def mode_refuse(tmp, mpsph, mpsph_mpi, launch):
+    cfg = write_config(tmp)
+    cases = [("--set gravity.enabled=true --set gravity.softening=0.01", "gravity"),
+             ("--set timestep.scheme=block", "block time steps"),
+             ("--set cooling.model=sd93 --set units.system=physical --set units.length=pc --set "
+              "units.mass=Msun --set units.velocity=km/s", "cooling.model"),
+             ("--device gpu", "GPU")]
+    for setting, word in cases:
+        out = os.path.join(tmp, "refused")
+        p = ranks(launch, 2, mpsph_mpi, [cfg] + setting.split(), out, expect=2)
+        # mpsph-mpi's lines (mpiexec adds its own report of the non-zero exit codes)
+        lines = [l for l in p.stderr.splitlines() if l.startswith("mpsph-mpi")]
+        if len(lines) != 2 or not all(word in l and "not supported" in l for l in lines):
+            sys.exit("FAILED: %s: expected one line naming '%s' from each of 2 ranks, got:\n%s" %
+                     (setting, word, p.stderr))
+        if not {"rank 0 of 2", "rank 1 of 2"} <= {l[l.find("rank"):l.find(")")] for l in lines}:
+            sys.exit("FAILED: %s: the lines do not come from ranks 0 and 1:\n%s" %
+                     (setting, p.stderr))
+        if os.path.exists(out):
+            sys.exit("FAILED: %s: the refused run created its output directory" % setting)
+        print("refused (exit code 2): %s" % lines[0])
+
+
+def main():
+    mode, mpsph, mpsph_mpi, mpiexec, numproc_flag = sys.argv[1:6]
+    flags = sys.argv[6:]
+
+    def launch(n):
+        return [mpiexec, numproc_flag, str(n)] + flags
+
+    tmp = tempfile.mkdtemp(prefix="mpsph_mpi_run_")
+    try:
+        {"equal": mode_equal, "restart": mode_restart, "refuse": mode_refuse}[mode](
+            tmp, os.path.abspath(mpsph), os.path.abspath(mpsph_mpi), launch)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
