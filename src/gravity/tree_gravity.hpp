@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/vec3.hpp"
 #include "gravity/gravity_kern.hpp"
@@ -17,11 +18,24 @@ struct TreeWalkParams {
   int group_size = 32;  // maximum targets sharing one interaction list
 };
 
+// Particles [begin, end) in tree order.
+struct TargetRange {
+  int32_t begin, end;
+};
+
 struct TreeWalkStats {
   std::size_t groups = 0;
   std::size_t node_interactions = 0;      // target-node multipole evaluations
   std::size_t particle_interactions = 0;  // target-particle pair evaluations
+  // Nodes of source trees that a group's criterion would open but that were sent without their
+  // children (a locally essential tree built for a larger box must never need this; the MPI
+  // driver treats a non-zero count as an error).
+  std::size_t closed_opened = 0;
 };
+
+// The target groups of the walk: the largest nodes holding <= group_size particles, and leaves
+// that hold more cut into chunks of group_size; they tile [0, n) in tree order.
+std::vector<TargetRange> tree_target_groups(const OctreeView& tree, int group_size);
 
 // Gravitational acceleration and potential of every tree particle, written to acc[order[k]] and
 // pot[order[k]] (the caller's order) with G applied. acc_old (caller's order, may be null) holds
@@ -29,8 +43,13 @@ struct TreeWalkStats {
 // criterion. `active` (caller's order, may be null = all): only particles with active[i] != 0 are
 // targets (groups without one are skipped, the others are bounded by their active members); the
 // tree still holds every particle as a source.
+// `sources` (n_sources trees, may be null): further trees of sources only (their `order` unused),
+// walked by every group after `tree` with the same criterion - the locally essential trees other
+// MPI ranks send (parallel/distributed_gravity.hpp). In such a tree a node with n_child = 0 and
+// begin == end carries only its moments (its children were not sent).
 TreeWalkStats tree_gravity(const OctreeView& tree, const TreeWalkParams& params, double G,
                            const double* acc_old, Vec3d* acc, double* pot,
-                           const uint8_t* active = nullptr);
+                           const uint8_t* active = nullptr, const OctreeView* sources = nullptr,
+                           int n_sources = 0);
 
 }  // namespace mpsph
