@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "parallel/domain_decomposition.hpp"
 
 namespace mpsph {
 
@@ -169,7 +170,12 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   const double t0 = now_s();
   eps_.resize(n);
   for (std::size_t i = 0; i < n; ++i) eps_[i] = float(p.softening[s.type[i]]);
-  tree_.build(s.pos.data(), s.mass.data(), eps_.data(), n, p.leaf_size);
+  // Keys in the cube the one-process octree builds from all particles (the global bounding cube,
+  // widened by 1e-9 as Octree does): every node of a local tree is then a cell of the
+  // one-process tree, or a part of one that straddles the domain boundary.
+  const KeyCube cube = global_key_cube(s, Box{}, comm);
+  tree_.build(s.pos.data(), s.mass.data(), eps_.data(), n, p.leaf_size, cube.lo,
+              cube.edge * (1.0 + 1e-9));
   const OctreeView t = tree_.view();
   const bool relative = p.criterion == OpeningCriterion::Relative && have_previous_;
   rep.relative = relative;
