@@ -3,6 +3,13 @@
 // tree (LET) - the part of its tree that the other rank's targets need - and each rank walks its
 // own tree plus the received ones with the single-process walk (gravity/tree_gravity.hpp).
 //
+// Local trees. Keys are computed in the cube the one-process octree would use (the bounding cube
+// of all ranks' particles): since a domain is a Morton key range, every node of a local tree is
+// a cell of the one-process tree, except the few top nodes that straddle domain boundaries (the
+// part of the cell on this rank). Built in each rank's own bounding cube instead, the nodes are
+// cut differently and the relative criterion gave median errors up to 1.5x (force) and 2.8x
+// (potential) those of one process on 2 ranks (measured, gas + dark-matter test).
+//
 // Target boxes. A rank describes its targets by at most kMaxGravityBoxes boxes, each the union
 // of consecutive target groups of its tree walk (tree order): bounding box, largest softening,
 // and the smallest previous |a| of its particles (the relative criterion) - split into the
