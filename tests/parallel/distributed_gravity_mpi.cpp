@@ -102,7 +102,7 @@ void compare(const char* name, const ParticleStore& all, const GravityParams& p)
     } else {
       // The same criterion, the same cells (the local trees use the one-process key cube), but
       // targets grouped in each rank's own tree and top nodes cut at the domain boundaries.
-      // Measured on 2 and 3 ranks: medians within 1% of one process, p99 within 4%; bounds 5%
+      // Measured on 2 and 3 ranks: medians within 3% of one process, p99 within 8%; bounds 5%
       // and 15% (p99 is the 40th largest of 4 000 errors, ~1/sqrt(40) = 16% sampling noise).
       CHECK(an.median <= 1.05 * a1.median);
       CHECK(an.p99 <= 1.15 * a1.p99);
