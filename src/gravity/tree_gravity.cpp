@@ -7,7 +7,9 @@ namespace mpsph {
 
 namespace {
 
-using Range = TargetRange;
+struct Range {
+  int32_t begin, end;
+};
 
 // Target groups tile [0, n): the largest nodes holding <= group_size particles, and leaves that
 // hold more (possible when group_size < leaf_size) cut into consecutive chunks.
@@ -202,10 +204,6 @@ void walk(const OctreeView& t, const TargetGroup& tg, const Vec3d& centre, const
 }
 
 }  // namespace
-
-std::vector<TargetRange> tree_target_groups(const OctreeView& t, int group_size) {
-  return make_groups(t, std::max(1, group_size));
-}
 
 TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, double G,
                            const double* acc_old, Vec3d* acc, double* pot, const uint8_t* active,

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "core/vec3.hpp"
 #include "gravity/gravity_kern.hpp"
@@ -18,11 +17,6 @@ struct TreeWalkParams {
   int group_size = 32;  // maximum targets sharing one interaction list
 };
 
-// Particles [begin, end) in tree order.
-struct TargetRange {
-  int32_t begin, end;
-};
-
 struct TreeWalkStats {
   std::size_t groups = 0;
   std::size_t node_interactions = 0;      // target-node multipole evaluations
@@ -32,10 +26,6 @@ struct TreeWalkStats {
   // driver treats a non-zero count as an error).
   std::size_t closed_opened = 0;
 };
-
-// The target groups of the walk: the largest nodes holding <= group_size particles, and leaves
-// that hold more cut into chunks of group_size; they tile [0, n) in tree order.
-std::vector<TargetRange> tree_target_groups(const OctreeView& tree, int group_size);
 
 // Gravitational acceleration and potential of every tree particle, written to acc[order[k]] and
 // pot[order[k]] (the caller's order) with G applied. acc_old (caller's order, may be null) holds

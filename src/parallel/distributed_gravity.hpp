@@ -10,12 +10,13 @@
 // cut differently and the relative criterion gave median errors up to 1.5x (force) and 2.8x
 // (potential) those of one process on 2 ranks (measured, gas + dark-matter test).
 //
-// Target boxes. A rank describes its targets by at most kMaxGravityBoxes boxes, each the union
-// of consecutive target groups of its tree walk (tree order): bounding box, largest softening,
-// and the smallest previous |a| of its particles (the relative criterion) - split into the
-// smallest non-zero one and whether any is zero, since a group holding a zero uses the geometric
-// criterion. Every rank's boxes are gathered (MpiComm::all_gather, as the SPH halos gather their
-// search boxes).
+// Target boxes. A rank describes its targets by at most kMaxGravityBoxes boxes: nodes of its tree,
+// found from the root by splitting the node of largest extent (only nodes of more than
+// group_size particles, so that every target group of the walk lies inside one box), each with
+// the bounding box of its particles, their largest softening, and their smallest previous |a|
+// (the relative criterion) - split into the smallest non-zero one and whether any is zero, since
+// a group holding a zero uses the geometric criterion. Every rank's boxes are gathered
+// (MpiComm::all_gather, as the SPH halos gather their search boxes).
 // LET. Rank q walks its tree once per box b of rank r with the walk's own test
 // (node_accepted): a node is accepted for b only when it is accepted for the box enlarged by a
 // relative 1e-5 of the node's distance (float round-off of the group-centred coordinates) and
