@@ -70,7 +70,7 @@ void radix_sort_pairs(std::vector<uint64_t>& keys, std::vector<uint32_t>& vals,
 }  // namespace
 
 void Octree::build(const Vec3d* pos, const double* mass, const float* eps, std::size_t n,
-                   int leaf_size) {
+                   int leaf_size, const Vec3d& cube_lo, double cube_size) {
   if (n >= std::size_t(std::numeric_limits<int32_t>::max())) {
     throw Error("gravity octree: " + std::to_string(n) + " particles exceed the 2^31 limit");
   }
@@ -80,7 +80,7 @@ void Octree::build(const Vec3d* pos, const double* mass, const float* eps, std::
   nodes_.clear();
   gen_begin_.assign(1, 0);
   leaf_size_ = leaf_size;
-  compute_keys(pos, n);
+  compute_keys(pos, n, cube_lo, cube_size);
   sort_keys();
   pos_.resize(n);
   mass_.resize(n);
@@ -110,7 +110,8 @@ void Octree::gather(const Vec3d* pos, const double* mass, const float* eps) {
   }
 }
 
-void Octree::compute_keys(const Vec3d* pos, std::size_t n) {
+void Octree::compute_keys(const Vec3d* pos, std::size_t n, const Vec3d& given_lo,
+                          double given_size) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   double lx = inf, ly = inf, lz = inf, hx = -inf, hy = -inf, hz = -inf;
 #pragma omp parallel for reduction(min : lx, ly, lz) reduction(max : hx, hy, hz)
@@ -122,6 +123,14 @@ void Octree::compute_keys(const Vec3d* pos, std::size_t n) {
   const double extent = std::max({hx - lx, hy - ly, hz - lz});
   cube_size_ = extent > 0.0 ? extent * (1.0 + 1e-9) : 1.0;
   cube_lo_ = n ? Vec3d{lx, ly, lz} : Vec3d{0, 0, 0};
+  if (given_size > 0.0) {
+    if (n &&
+        (lx < given_lo.x || ly < given_lo.y || lz < given_lo.z || hx >= given_lo.x + given_size ||
+         hy >= given_lo.y + given_size || hz >= given_lo.z + given_size))
+      throw Error("gravity octree: a particle lies outside the given key cube");
+    cube_lo_ = given_lo;
+    cube_size_ = given_size;
+  }
   keys_.resize(n);
   order_.resize(n);
 #pragma omp parallel for schedule(static)

@@ -34,7 +34,11 @@ class Octree {
  public:
   // Builds the tree over n particles given in the caller's order (leaves hold <= leaf_size
   // particles unless their keys coincide). Throws mpsph::Error for n >= 2^31 or leaf_size < 1.
-  void build(const Vec3d* pos, const double* mass, const float* eps, std::size_t n, int leaf_size);
+  // cube_size > 0: the Morton keys are computed in the given cube [cube_lo, cube_lo + size)^3,
+  // which must contain every particle (MPI ranks use the run's common cube, so that their nodes
+  // are cells of the one-process tree); otherwise in the particles' own bounding cube.
+  void build(const Vec3d* pos, const double* mass, const float* eps, std::size_t n, int leaf_size,
+             const Vec3d& cube_lo = {0, 0, 0}, double cube_size = 0.0);
   // The last build's topology with the particles (same caller order, same n) at their current
   // positions: gathers them again and redoes the upward pass (TreeUpdate::Refit). Returns false,
   // doing nothing, when there is no build of n particles with this leaf_size to refit.
@@ -53,7 +57,7 @@ class Octree {
   double cube_size() const { return cube_size_; }
 
  private:
-  void compute_keys(const Vec3d* pos, std::size_t n);
+  void compute_keys(const Vec3d* pos, std::size_t n, const Vec3d& cube_lo, double cube_size);
   void sort_keys();
   void build_nodes(int leaf_size);
   void upward_pass();

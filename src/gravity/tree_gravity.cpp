@@ -44,14 +44,15 @@ struct Lists {
   // mass, quadrupole (xx xy xz yy yz zz), trace, mean eps^2 (Plummer).
   std::vector<float> nx, ny, nz, nm, nq0, nq1, nq2, nq3, nq4, nq5, ntr, ne2;
 
-  // Fills the node arrays from `accepted` (sized once, no per-element capacity checks).
+  // Appends the nodes of tree t listed in `accepted` to the node arrays (sized once, no
+  // per-element capacity checks).
   void gather_nodes(const OctreeView& t, const Vec3d& centre) {
-    const std::size_t n = accepted.size();
+    const std::size_t k0 = nm.size(), n = k0 + accepted.size();
     for (auto* v : {&nx, &ny, &nz, &nm, &nq0, &nq1, &nq2, &nq3, &nq4, &nq5, &ntr, &ne2}) {
       v->resize(n);
     }
-    for (std::size_t k = 0; k < n; ++k) {
-      const OctreeNode& nd = t.nodes[accepted[k]];
+    for (std::size_t k = k0; k < n; ++k) {
+      const OctreeNode& nd = t.nodes[accepted[k - k0]];
       const Vec3f c = vec_cast<float>(nd.com - centre);
       nx[k] = c.x, ny[k] = c.y, nz[k] = c.z, nm[k] = nd.mp.mass;
       nq0[k] = nd.mp.qxx, nq1[k] = nd.mp.qxy, nq2[k] = nd.mp.qxz;
@@ -60,18 +61,18 @@ struct Lists {
     }
   }
 
-  // Fills the direct-source arrays from `leaves` and records each target's slot.
-  void gather_particles(const OctreeView& t, const Vec3d& centre, Range g) {
-    std::size_t n = 0;
+  // Fills the direct-source arrays from the `leaves` of the targets' tree t and records each
+  // target's slot (targets = true), or appends those of a source tree (targets = false).
+  void gather_particles(const OctreeView& t, const Vec3d& centre, Range g, bool targets) {
+    std::size_t k = targets ? 0 : sm.size(), n = k;
     for (const Range& r : leaves) n += std::size_t(r.end - r.begin);
     for (auto* v : {&sx, &sy, &sz, &sm, &se2}) v->resize(n);
     // Every target sits in a leaf that overlaps the group box, so it is never accepted as a
     // multipole and has exactly one slot in the direct list.
-    self_slot.assign(std::size_t(g.end - g.begin), -1);
-    std::size_t k = 0;
+    if (targets) self_slot.assign(std::size_t(g.end - g.begin), -1);
     for (const Range& r : leaves) {
       for (int32_t j = r.begin; j < r.end; ++j, ++k) {
-        if (j >= g.begin && j < g.end) self_slot[std::size_t(j - g.begin)] = int32_t(k);
+        if (targets && j >= g.begin && j < g.end) self_slot[std::size_t(j - g.begin)] = int32_t(k);
         const Vec3f d = vec_cast<float>(t.particles.pos[j] - centre);
         sx[k] = d.x, sy[k] = d.y, sz[k] = d.z;
         sm[k] = float(t.particles.mass[j]);
@@ -168,16 +169,51 @@ void evaluate_group(const OctreeView& t, Range g, const Vec3d& centre, const Lis
   }
 }
 
+// One tree walk for a group: accepted nodes of t into L.accepted, unaccepted leaves into L.leaves.
+// A node of a source tree that was sent without its children or particles (n_child = 0 and
+// begin == end) is never opened: it is used as a multipole and counted in `closed_opened` when the
+// criterion would have opened it.
+void walk(const OctreeView& t, const TargetGroup& tg, const Vec3d& centre, const OpeningParams& op,
+          Lists& L, std::size_t& closed_opened) {
+  L.leaves.clear();
+  L.accepted.clear();
+  if (t.n_nodes == 0) return;
+  L.stack.assign(1, 0);
+  while (!L.stack.empty()) {
+    const int32_t ni = L.stack.back();
+    const OctreeNode& n = t.nodes[ni];
+    L.stack.pop_back();
+    NodeView nv;
+    nv.com = vec_cast<float>(n.com - centre);
+    nv.box_centre = vec_cast<float>(n.box_centre - centre);
+    nv.box_half = n.box_half;
+    nv.size = n.size;
+    nv.mass = n.mp.mass;
+    nv.eps_max = n.eps_max;
+    if (node_accepted(tg, nv, op)) {
+      L.accepted.push_back(ni);
+    } else if (n.n_child == 0 && n.end == n.begin) {
+      ++closed_opened;
+      L.accepted.push_back(ni);
+    } else if (n.n_child == 0) {
+      L.leaves.push_back({n.begin, n.end});
+    } else {
+      for (int32_t c = n.child_begin + n.n_child - 1; c >= n.child_begin; --c) L.stack.push_back(c);
+    }
+  }
+}
+
 }  // namespace
 
 TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, double G,
-                           const double* acc_old, Vec3d* acc, double* pot, const uint8_t* active) {
+                           const double* acc_old, Vec3d* acc, double* pot, const uint8_t* active,
+                           const OctreeView* sources, int n_sources) {
   TreeWalkStats stats;
   if (t.n_nodes == 0) return stats;
   const std::vector<Range> groups = make_groups(t, std::max(1, params.group_size));
   stats.groups = groups.size();
-  std::size_t n_node_int = 0, n_part_int = 0;
-#pragma omp parallel reduction(+ : n_node_int, n_part_int)
+  std::size_t n_node_int = 0, n_part_int = 0, n_closed = 0;
+#pragma omp parallel reduction(+ : n_node_int, n_part_int, n_closed)
   {
     Lists L;
 #pragma omp for schedule(dynamic, 8)
@@ -209,33 +245,18 @@ TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, do
       tg.eps_max = eps_max;
       tg.acc_min = float(a_min / G);
 
-      // Walk: accepted nodes go to the multipole list, unaccepted leaves to the direct list.
-      L.leaves.clear();
-      L.accepted.clear();
-      L.stack.assign(1, 0);
-      while (!L.stack.empty()) {
-        const int32_t ni = L.stack.back();
-        const OctreeNode& n = t.nodes[ni];
-        L.stack.pop_back();
-        NodeView nv;
-        nv.com = vec_cast<float>(n.com - centre);
-        nv.box_centre = vec_cast<float>(n.box_centre - centre);
-        nv.box_half = n.box_half;
-        nv.size = n.size;
-        nv.mass = n.mp.mass;
-        nv.eps_max = n.eps_max;
-        if (node_accepted(tg, nv, params.opening)) {
-          L.accepted.push_back(ni);
-        } else if (n.n_child == 0) {
-          L.leaves.push_back({n.begin, n.end});
-        } else {
-          for (int32_t c = n.child_begin + n.n_child - 1; c >= n.child_begin; --c) {
-            L.stack.push_back(c);
-          }
-        }
-      }
+      // Walk: accepted nodes go to the multipole list, unaccepted leaves to the direct list; the
+      // targets' own tree first, then each source tree.
+      L.nm.clear();
+      L.sm.clear();
+      walk(t, tg, centre, params.opening, L, n_closed);
       L.gather_nodes(t, centre);
-      L.gather_particles(t, centre, g);
+      L.gather_particles(t, centre, g, true);
+      for (int s = 0; s < n_sources; ++s) {
+        walk(sources[s], tg, centre, params.opening, L, n_closed);
+        L.gather_nodes(sources[s], centre);
+        L.gather_particles(sources[s], centre, g, false);
+      }
       if (params.opening.kernel == SofteningKernel::Spline) {
         evaluate_group<SofteningKernel::Spline>(t, g, centre, L, G, active, acc, pot);
       } else {
@@ -248,6 +269,7 @@ TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, do
   }
   stats.node_interactions = n_node_int;
   stats.particle_interactions = n_part_int;
+  stats.closed_opened = n_closed;
   return stats;
 }
 

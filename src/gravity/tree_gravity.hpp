@@ -21,6 +21,10 @@ struct TreeWalkStats {
   std::size_t groups = 0;
   std::size_t node_interactions = 0;      // target-node multipole evaluations
   std::size_t particle_interactions = 0;  // target-particle pair evaluations
+  // Nodes of source trees that a group's criterion would open but that were sent without their
+  // children (a locally essential tree built for a larger box must never need this; the MPI
+  // driver treats a non-zero count as an error).
+  std::size_t closed_opened = 0;
 };
 
 // Gravitational acceleration and potential of every tree particle, written to acc[order[k]] and
@@ -29,8 +33,13 @@ struct TreeWalkStats {
 // criterion. `active` (caller's order, may be null = all): only particles with active[i] != 0 are
 // targets (groups without one are skipped, the others are bounded by their active members); the
 // tree still holds every particle as a source.
+// `sources` (n_sources trees, may be null): further trees of sources only (their `order` unused),
+// walked by every group after `tree` with the same criterion - the locally essential trees other
+// MPI ranks send (parallel/distributed_gravity.hpp). In such a tree a node with n_child = 0 and
+// begin == end carries only its moments (its children were not sent).
 TreeWalkStats tree_gravity(const OctreeView& tree, const TreeWalkParams& params, double G,
                            const double* acc_old, Vec3d* acc, double* pot,
-                           const uint8_t* active = nullptr);
+                           const uint8_t* active = nullptr, const OctreeView* sources = nullptr,
+                           int n_sources = 0);
 
 }  // namespace mpsph

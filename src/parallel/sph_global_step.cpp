@@ -14,17 +14,23 @@ namespace mpsph {
 
 SphGlobalStepper::SphGlobalStepper(const Box& box, const SphParams& sph, const EosParams& eos,
                                    const GravityParams& grav, const TimestepParams& tstep,
-                                   const DecompositionParams& decomposition, const MpiComm& comm)
+                                   const DecompositionParams& decomposition, const MpiComm& comm,
+                                   double G)
     : box_(box),
       sph_(sph),
       eos_(eos),
       grav_(grav),
       tstep_(tstep),
       decomposition_(decomposition),
-      comm_(comm) {
-  if (grav.enabled)
+      comm_(comm),
+      G_(G) {
+  if (grav.enabled && grav.method != GravityMethod::Tree)
     throw Error(
-        "MPI: gravity across ranks is not supported yet (docs/mpi.md); set "
+        "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
+        "gravity.method: tree or run on one rank");
+  if (grav.enabled && box.periodic)
+    throw Error(
+        "MPI: gravity in a periodic box is not supported across ranks (docs/mpi.md); set "
         "gravity.enabled: false or run on one rank");
   if (tstep.scheme != TimestepScheme::Global)
     throw Error(
@@ -45,18 +51,27 @@ void SphGlobalStepper::order_and_forces(ParticleStore& store, bool first) {
   decomposition_report_ = decomposition_.update(
       store, box_, first ? std::vector<double>{} : sph_cost_weights(store), comm_);
   order_particles(store, box_);
-  sph_report_ = distributed_sph_forces(store, box_, sph_, eos_, comm_);
-  // end force without gravity (run/end_force_kern.hpp): acc of gas is the hydro one, others 0.
   const std::size_t n_gas = store.n_gas();
+  hydro_ = sph_.enough_gas(std::size_t(comm_.sum(uint64_t(n_gas))));
+  if (hydro_) {
+    sph_report_ = distributed_sph_forces(store, box_, sph_, eos_, comm_);
+  } else {
+    // Too few gas particles for SPH (an N-body run): they move without pressure forces
+    // (run/end_force_kern.hpp, clear_hydro_particle).
+    sph_report_ = DistributedSphReport{};
+    for (std::size_t i = 0; i < n_gas; ++i) store.acc[i] = {0, 0, 0}, store.dudt[i] = 0.0;
+  }
+  gravity_report_ = gravity_.compute(store, grav_, G_, comm_);
+  // end force (run/end_force_kern.hpp): the hydro acc of gas plus gravity; without gravity the
+  // gravity fields are zero.
   for (std::size_t i = 0; i < store.size(); ++i) {
     if (i >= n_gas) store.acc[i] = {0, 0, 0};
-    store.acc_grav[i] = {0, 0, 0};
-    store.pot[i] = 0.0;
+    if (grav_.enabled) store.acc[i] += store.acc_grav[i];
   }
 }
 
 double SphGlobalStepper::next_dt(ParticleStore& store) {
-  double dt = comm_.min(compute_timestep_criteria(store, ActiveSet{}, tstep_, grav_));
+  double dt = comm_.min(compute_timestep_criteria(store, ActiveSet{}, tstep_, grav_, hydro_));
   if (tstep_.dt_max > 0.0) dt = std::min(dt, tstep_.dt_max);
   return dt;
 }

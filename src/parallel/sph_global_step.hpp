@@ -1,13 +1,17 @@
-// Pure-SPH time steps across MPI ranks (docs/mpi.md): the stages of Simulation::substep on the
-// CPU backend under the global scheme (run/cpu_backend.cpp) - predict, order, smoothing lengths,
-// density, prepare force, SPH forces, end force, correct, time step - with the domain
-// decomposition and migration after the predictor, the SPH passes of distributed_sph.hpp, and
-// the time step the minimum over all ranks. A run on N ranks gives the particles, bit for bit,
-// of the same run on one process (tests/parallel/sph_global_step_mpi.cpp).
+// SPH and gravity time steps across MPI ranks (docs/mpi.md): the stages of Simulation::substep on
+// the CPU backend under the global scheme (run/cpu_backend.cpp) - predict, order, smoothing
+// lengths, density, prepare force, SPH forces, gravity, end force, correct, time step - with the
+// domain decomposition and migration after the predictor, the SPH passes of distributed_sph.hpp,
+// the tree gravity of distributed_gravity.hpp, and the time step the minimum over all ranks.
+// Without gravity a run on N ranks gives the particles, bit for bit, of the same run on one
+// process (tests/parallel/sph_global_step_mpi.cpp); with gravity the forces carry the tree error
+// of the single-process criterion (tests/parallel/gravity_global_step_mpi.cpp). With N_B or fewer
+// gas particles over all ranks (an N-body run) the SPH stages are skipped, as on one process.
 //
-// What is not supported across ranks yet is refused, never computed wrongly: gravity, block time
-// steps, and particle creation or removal (spawn requests, removed particles) - mpsph::Error.
-// Physics modules are the caller's: this stepper runs none.
+// What is not supported across ranks yet is refused, never computed wrongly: gravity by direct
+// summation or in a periodic box, block time steps, and particle creation or removal (spawn
+// requests, removed particles) - mpsph::Error. Physics modules are the caller's: this stepper
+// runs none.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +19,7 @@
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
 #include "gravity/gravity_params.hpp"
+#include "parallel/distributed_gravity.hpp"
 #include "parallel/distributed_sph.hpp"
 #include "parallel/domain_decomposition.hpp"
 #include "parallel/mpi_comm.hpp"
@@ -26,10 +31,11 @@ namespace mpsph {
 
 class SphGlobalStepper {
  public:
-  // mpsph::Error when gravity is on or the time-step scheme is not the global one.
+  // mpsph::Error when the time-step scheme is not the global one, or gravity is on with the
+  // direct method or in a periodic box. G: the gravitational constant in code units (Units::G).
   SphGlobalStepper(const Box& box, const SphParams& sph, const EosParams& eos,
                    const GravityParams& grav, const TimestepParams& tstep,
-                   const DecompositionParams& decomposition, const MpiComm& comm);
+                   const DecompositionParams& decomposition, const MpiComm& comm, double G = 1.0);
 
   // The first decomposition, the forces of the initial state and the first dt (what
   // Simulation::run does before its loop). `store`: this rank's particles, any of them.
@@ -48,6 +54,9 @@ class SphGlobalStepper {
 
   const DecompositionReport& last_decomposition() const { return decomposition_report_; }
   const DistributedSphReport& last_sph() const { return sph_report_; }
+  const DistributedGravityReport& last_gravity() const { return gravity_report_; }
+  // The store's acc_grav is a previous evaluation's (a restart from a checkpoint).
+  void assume_previous_gravity() { gravity_.assume_previous(); }
 
  private:
   Box box_;
@@ -57,8 +66,12 @@ class SphGlobalStepper {
   TimestepParams tstep_;
   DomainDecomposition decomposition_;
   MpiComm comm_;
+  double G_;
+  bool hydro_ = true;  // more than N_B gas particles over all ranks: the SPH stages run
+  DistributedGravity gravity_;
   DecompositionReport decomposition_report_;
   DistributedSphReport sph_report_;
+  DistributedGravityReport gravity_report_;
 };
 
 }  // namespace mpsph

@@ -144,6 +144,7 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
                   " must be later than the initial time " + std::to_string(time_));
   }
 
+  backend_->check_box();
   on_root([&] {
     std::error_code ec;
     std::filesystem::create_directories(run_.output_dir, ec);

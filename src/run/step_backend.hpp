@@ -121,6 +121,10 @@ class StepBackend {
   virtual void sync_to_host() = 0;
   // Backend <- host store, after the host store changed (initial conditions, restart, tests).
   virtual void sync_from_host() = 0;
+  // Once the run's box is known (initial conditions or checkpoint), before any output is
+  // written: mpsph::Error for what this backend cannot run in it (gravity in a periodic box
+  // across MPI ranks). Nothing by default.
+  virtual void check_box() {}
   // Waits until the work queued so far is done (GPU: a device synchronisation; CPU: nothing, its
   // stages return when done). Only for stage timing (run.timing_sync).
   virtual void fence() {}

@@ -11,10 +11,10 @@
 
 #include "catch.hpp"
 #include "core/error.hpp"
+#include "parallel/global_step_reference.hpp"
 #include "parallel/mpi_comm.hpp"
 #include "parallel/mpi_test_setup.hpp"
 #include "parallel/sph_global_step.hpp"
-#include "run/step_backend.hpp"
 #include "setups/sod.hpp"
 #include "sph/eos_kern.hpp"
 #include "sph/sph_test_setup.hpp"
@@ -31,38 +31,6 @@ SodSetup small_sod() {
   p.ny_left = 12;
   p.glass = false;
   return make_sod(p);
-}
-
-// The global scheme on the CPU backend, as Simulation::run drives it without modules.
-void single_process(ParticleStore& s, const Box& box, const SphParams& sph, const EosParams& eos,
-                    const GravityParams& grav, const TimestepParams& tstep, int steps,
-                    std::vector<double>& dts) {
-  const StepContext ctx{s, box, sph, eos, grav, tstep, 1.0, {}};
-  const auto b = make_cpu_backend(ctx);
-  b->set_next_id(s.size() + 1);
-  b->sync_from_host();
-  auto forces = [&] {
-    b->order();
-    b->smoothing_lengths();
-    b->density();
-    b->prepare_force();
-    b->sph_forces();
-    b->gravity();
-    b->end_force();
-  };
-  forces();
-  b->limit_steps();
-  double dt = b->timestep().dt;
-  for (int k = 0; k < steps; ++k) {
-    dts.push_back(dt);
-    REQUIRE(b->begin_segment(dt, true));
-    REQUIRE(b->next_tick() == kTicks);
-    b->predict(kTicks);
-    forces();
-    b->correct(eos_evolves_u(eos));
-    b->limit_steps();
-    dt = b->timestep().dt;
-  }
 }
 
 // `steps` global steps of `initial` on this run's ranks and on one process; every field of every
@@ -154,13 +122,18 @@ TEST_CASE(
   compare_steps("stirred box", s, box, 20, DecompositionParams{0.001}, true);
 }
 
-TEST_CASE("across ranks, gravity, block steps and particle creation are refused",
+TEST_CASE("across ranks, periodic or direct gravity, block steps and particle creation are refused",
           "[mpi][sph][step]") {
   const MpiComm comm;
   const SodSetup sod = small_sod();
   GravityParams grav;  // on by default
   TimestepParams tstep;
+  REQUIRE(sod.box.periodic);
   CHECK_THROWS_AS(SphGlobalStepper(sod.box, {}, {}, grav, tstep, {}, comm), Error);
+  grav.method = GravityMethod::Direct;
+  CHECK_THROWS_AS(SphGlobalStepper(Box{}, {}, {}, grav, tstep, {}, comm), Error);
+  grav.method = GravityMethod::Tree;
+  CHECK_NOTHROW(SphGlobalStepper(Box{}, {}, {}, grav, tstep, {}, comm));
   grav.enabled = false;
   tstep.scheme = TimestepScheme::Block;
   CHECK_THROWS_AS(SphGlobalStepper(sod.box, {}, {}, grav, tstep, {}, comm), Error);

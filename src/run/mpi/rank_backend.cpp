@@ -104,17 +104,34 @@ class RankBackend final : public StepBackend {
   void set_next_id(uint64_t id) override {
     MPI_Allreduce(&id, &next_id_, 1, MPI_UINT64_T, MPI_MAX, comm_.get());
   }
-  void assume_previous_gravity() override {}
+  // A restart: the checkpoint's acc_grav is the previous evaluation's (the relative criterion
+  // reads it); called after sync_from_host(), which built the stepper.
+  void assume_previous_gravity() override {
+    if (stepper_) stepper_->assume_previous_gravity();
+  }
   void sync_to_host() override {}
   // The initial conditions or the checkpoint are in place, and with them the box (which the
   // stepper keeps a copy of).
+  void check_box() override { make_stepper(); }
   void sync_from_host() override {
-    stepper_.emplace(c_.box, c_.sph, c_.eos, c_.grav, c_.tstep, DecompositionParams{}, comm_);
+    make_stepper();
     first_ = true;
     count();
   }
 
  private:
+  // The stepper for the run's box (c_.box refers to the driver's, final once the initial
+  // conditions or the checkpoint are in place).
+  void make_stepper() {
+    try {
+      stepper_.emplace(c_.box, c_.sph, c_.eos, c_.grav, c_.tstep, DecompositionParams{}, comm_,
+                       c_.G);
+    } catch (const Error& e) {
+      // What depends on the box (gravity in a periodic box) is known only now; every rank
+      // refuses it alike, before any output is written (check_box).
+      throw NotAcrossRanks(e.what());
+    }
+  }
   // The particle counts of the whole run (collective); the CLI's progress line and the timer read
   // them on rank 0 only.
   void count() {
@@ -156,9 +173,11 @@ std::unique_ptr<StepBackend> make_rank_backend(
           m->section() + ".model: none (it is " + m->model() + ") or run on one rank");
   try {
     // Built again by sync_from_host() with the run's box; here for its refusals.
-    SphGlobalStepper(ctx.box, ctx.sph, ctx.eos, ctx.grav, ctx.tstep, DecompositionParams{}, comm);
+    SphGlobalStepper(ctx.box, ctx.sph, ctx.eos, ctx.grav, ctx.tstep, DecompositionParams{}, comm,
+                     ctx.G);
   } catch (const Error& e) {
-    // The stepper refuses only what does not work across ranks yet (gravity, block time steps).
+    // The stepper refuses only what does not work across ranks yet (direct or periodic gravity,
+    // block time steps).
     throw NotAcrossRanks(e.what());
   }
   return std::make_unique<RankBackend>(ctx, comm);

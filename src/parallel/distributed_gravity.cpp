@@ -1,0 +1,282 @@
+#include "parallel/distributed_gravity.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <string>
+
+#include "core/error.hpp"
+#include "parallel/domain_decomposition.hpp"
+
+namespace mpsph {
+
+namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// A box of consecutive target groups of one rank (see the header).
+struct GravityBox {
+  Vec3d lo, hi;
+  float eps_max;
+  float acc_min;     // smallest non-zero float(|a_old| / G) of its particles; 0: none
+  uint8_t has_zero;  // some particle has no previous |a| (its group uses the geometric criterion)
+};
+
+// A particle of an opened leaf, as sent.
+struct LetParticle {
+  Vec3d pos;
+  double mass;
+  float eps;
+};
+
+// Relative slack of the sender's test: the group-centred float coordinates of one process differ
+// from the box-centred ones by ~1e-7 of the distance; 1e-5 makes the box test strictly the
+// more conservative one.
+constexpr float kLetSlack = 1e-5f;
+
+// The nodes whose particles form the boxes: from the root, the node with the largest extent is
+// replaced by its children while there are at most kMaxGravityBoxes. Only nodes holding more
+// than group_size particles are split, so every target group (the largest nodes with at most
+// group_size particles, or chunks of a larger leaf) lies inside one box node. Splitting by extent
+// keeps the boxes compact: a box of consecutive groups in key order can span the sparse outskirts
+// on both sides of a dense core, and then needs most of the other ranks' particles (measured: the
+// whole remote sphere of 10^5 particles was sent).
+std::vector<int32_t> box_nodes(const OctreeView& t, int group_size) {
+  std::vector<int32_t> out;
+  if (t.n_nodes == 0) return out;
+  auto splittable = [&](int32_t i) {
+    return t.nodes[i].n_child > 0 && t.nodes[i].end - t.nodes[i].begin > group_size;
+  };
+  auto larger = [&](int32_t a, int32_t b) { return t.nodes[a].size < t.nodes[b].size; };
+  std::priority_queue<int32_t, std::vector<int32_t>, decltype(larger)> open(larger);
+  std::size_t count = 1;
+  if (splittable(0))
+    open.push(0);
+  else
+    out.push_back(0);
+  while (!open.empty()) {
+    const OctreeNode& n = t.nodes[open.top()];
+    if (count + std::size_t(n.n_child) - 1 > kMaxGravityBoxes) break;
+    open.pop();
+    count += std::size_t(n.n_child) - 1;
+    for (int32_t c = n.child_begin; c < n.child_begin + n.n_child; ++c) {
+      if (splittable(c))
+        open.push(c);
+      else
+        out.push_back(c);
+    }
+  }
+  for (; !open.empty(); open.pop()) out.push_back(open.top());
+  return out;
+}
+
+std::vector<GravityBox> target_boxes(const OctreeView& t, int group_size, const double* acc_old,
+                                     double G) {
+  std::vector<GravityBox> boxes;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  for (const int32_t ni : box_nodes(t, std::max(1, group_size))) {
+    GravityBox b{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0f, 0.0f, 0};
+    float a_nz = std::numeric_limits<float>::infinity();
+    for (int32_t i = t.nodes[ni].begin; i < t.nodes[ni].end; ++i) {
+      const Vec3d& x = t.particles.pos[i];
+      b.lo = {std::min(b.lo.x, x.x), std::min(b.lo.y, x.y), std::min(b.lo.z, x.z)};
+      b.hi = {std::max(b.hi.x, x.x), std::max(b.hi.y, x.y), std::max(b.hi.z, x.z)};
+      b.eps_max = std::max(b.eps_max, t.particles.eps[i]);
+      // The walk's group value float(min |a_old| / G) is the minimum of these (rounding is
+      // monotone).
+      const float a = acc_old ? float(acc_old[t.order[i]] / G) : 0.0f;
+      if (a > 0.0f)
+        a_nz = std::min(a_nz, a);
+      else
+        b.has_zero = 1;
+    }
+    b.acc_min = std::isfinite(a_nz) ? a_nz : 0.0f;
+    boxes.push_back(b);
+  }
+  return boxes;
+}
+
+// True when node n is accepted for every target group that lies inside box b (see the header).
+bool accepted_for_box(const GravityBox& b, const OctreeNode& n, const OpeningParams& op,
+                      bool relative) {
+  const Vec3d centre = 0.5 * (b.lo + b.hi);
+  NodeView nv;
+  nv.com = vec_cast<float>(n.com - centre);
+  nv.box_centre = vec_cast<float>(n.box_centre - centre);
+  nv.box_half = n.box_half;
+  nv.size = n.size;
+  nv.mass = n.mp.mass;
+  nv.eps_max = n.eps_max;
+  auto inf_norm = [](const Vec3f& v) {
+    return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
+  };
+  const float grow = kLetSlack * (inf_norm(nv.com) + inf_norm(nv.box_centre) + n.size);
+  TargetGroup tg;
+  tg.half = {round_up_half(0.5 * (b.hi.x - b.lo.x)) * (1.0f + kLetSlack) + grow,
+             round_up_half(0.5 * (b.hi.y - b.lo.y)) * (1.0f + kLetSlack) + grow,
+             round_up_half(0.5 * (b.hi.z - b.lo.z)) * (1.0f + kLetSlack) + grow};
+  tg.eps_max = b.eps_max;
+  OpeningParams strict = op;
+  strict.theta *= 1.0f - kLetSlack;
+  strict.rel_tol *= 1.0f - kLetSlack;
+  // Groups with a previous |a| everywhere use the relative criterion with their own (larger or
+  // equal) minimum; groups holding a zero, or every group before the first evaluation, the
+  // geometric one.
+  if (relative && b.acc_min > 0.0f) {
+    tg.acc_min = b.acc_min;
+    if (!node_accepted(tg, nv, strict)) return false;
+  }
+  if (!relative || b.has_zero) {
+    tg.acc_min = 0.0f;
+    if (!node_accepted(tg, nv, strict)) return false;
+  }
+  return true;
+}
+
+constexpr uint8_t kVisited = 1, kOpened = 2;
+
+// The LET of tree t for the boxes [b0, b1): nodes in breadth-first order (children contiguous;
+// child_begin and begin/end relative to this LET's first node and particle) and the particles of
+// opened leaves, appended to `nodes` and `parts`.
+void build_let(const OctreeView& t, const GravityBox* b0, const GravityBox* b1,
+               const OpeningParams& op, bool relative, std::vector<uint8_t>& flag,
+               std::vector<OctreeNode>& nodes, std::vector<LetParticle>& parts) {
+  if (t.n_nodes == 0 || b0 == b1) return;
+  flag.assign(std::size_t(t.n_nodes), 0);
+  std::vector<int32_t> stack;
+  for (const GravityBox* b = b0; b != b1; ++b) {
+    stack.assign(1, 0);
+    while (!stack.empty()) {
+      const int32_t ni = stack.back();
+      stack.pop_back();
+      const OctreeNode& n = t.nodes[ni];
+      flag[ni] |= kVisited;
+      if (accepted_for_box(*b, n, op, relative)) continue;
+      flag[ni] |= kOpened;
+      for (int32_t c = n.child_begin; c < n.child_begin + n.n_child; ++c) stack.push_back(c);
+    }
+  }
+  // Breadth-first copy of the visited part: node k of `queue` becomes LET node k.
+  const std::size_t part0 = parts.size();
+  std::vector<int32_t> queue{0};
+  for (std::size_t k = 0; k < queue.size(); ++k) {
+    const OctreeNode& n = t.nodes[queue[k]];
+    OctreeNode out = n;
+    out.begin = out.end = 0;
+    out.child_begin = 0;
+    out.n_child = 0;
+    if (flag[queue[k]] & kOpened) {
+      if (n.n_child > 0) {
+        out.child_begin = int32_t(queue.size());
+        out.n_child = n.n_child;
+        for (int32_t c = n.child_begin; c < n.child_begin + n.n_child; ++c) queue.push_back(c);
+      } else {
+        out.begin = int32_t(parts.size() - part0);
+        for (int32_t j = n.begin; j < n.end; ++j)
+          parts.push_back({t.particles.pos[j], t.particles.mass[j], t.particles.eps[j]});
+        out.end = int32_t(parts.size() - part0);
+      }
+    }
+    nodes.push_back(out);
+  }
+}
+
+}  // namespace
+
+DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const GravityParams& p,
+                                                     double G, const MpiComm& comm) {
+  DistributedGravityReport rep;
+  const std::size_t n = s.size();
+  if (!p.enabled) {
+    std::fill(s.acc_grav.begin(), s.acc_grav.end(), Vec3d{0, 0, 0});
+    std::fill(s.pot.begin(), s.pot.end(), 0.0);
+    return rep;
+  }
+  if (p.method != GravityMethod::Tree)
+    throw Error(
+        "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
+        "gravity.method: tree or run on one rank");
+  const double t0 = now_s();
+  eps_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) eps_[i] = float(p.softening[s.type[i]]);
+  // Keys in the cube the one-process octree builds from all particles (the global bounding cube,
+  // widened by 1e-9 as Octree does): every node of a local tree is then a cell of the
+  // one-process tree, or a part of one that straddles the domain boundary.
+  const KeyCube cube = global_key_cube(s, Box{}, comm);
+  tree_.build(s.pos.data(), s.mass.data(), eps_.data(), n, p.leaf_size, cube.lo,
+              cube.edge * (1.0 + 1e-9));
+  const OctreeView t = tree_.view();
+  const bool relative = p.criterion == OpeningCriterion::Relative && have_previous_;
+  rep.relative = relative;
+  if (relative) {
+    acc_old_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) acc_old_[i] = norm(s.acc_grav[i]);
+  }
+  const double* acc_old = relative ? acc_old_.data() : nullptr;
+  const double t1 = now_s();
+
+  // Target boxes of every rank, then this rank's LET for each other rank.
+  TreeWalkParams wp;
+  wp.opening = {p.criterion, p.kernel, float(p.theta), float(p.rel_tol)};
+  wp.group_size = p.group_size;
+  const std::vector<GravityBox> mine = target_boxes(t, p.group_size, acc_old, G);
+  rep.boxes = mine.size();
+  std::vector<std::size_t> box_off;
+  const std::vector<GravityBox> boxes = comm.all_gather(mine, &box_off);
+  const int P = comm.size();
+  std::vector<OctreeNode> send_nodes;
+  std::vector<LetParticle> send_parts;
+  std::vector<std::size_t> node_off(P + 1, 0), part_off(P + 1, 0);
+  std::vector<uint8_t> flag;
+  for (int r = 0; r < P; ++r) {
+    if (r != comm.rank())
+      build_let(t, boxes.data() + box_off[r], boxes.data() + box_off[r + 1], wp.opening, relative,
+                flag, send_nodes, send_parts);
+    node_off[r + 1] = send_nodes.size();
+    part_off[r + 1] = send_parts.size();
+  }
+  rep.let_nodes_sent = send_nodes.size();
+  rep.let_particles_sent = send_parts.size();
+  rep.let_bytes_sent =
+      send_nodes.size() * sizeof(OctreeNode) + send_parts.size() * sizeof(LetParticle);
+  std::vector<std::size_t> rnode_off, rpart_off;
+  const std::vector<OctreeNode> rnodes = comm.all_to_all(send_nodes, node_off, &rnode_off);
+  const std::vector<LetParticle> rparts = comm.all_to_all(send_parts, part_off, &rpart_off);
+  rep.let_nodes_received = rnodes.size();
+  rep.let_particles_received = rparts.size();
+  std::vector<Vec3d> rpos(rparts.size());
+  std::vector<double> rmass(rparts.size());
+  std::vector<float> reps(rparts.size());
+  for (std::size_t k = 0; k < rparts.size(); ++k)
+    rpos[k] = rparts[k].pos, rmass[k] = rparts[k].mass, reps[k] = rparts[k].eps;
+  std::vector<OctreeView> sources;
+  for (int r = 0; r < P; ++r) {
+    if (rnode_off[r + 1] == rnode_off[r]) continue;
+    const std::size_t pb = rpart_off[r];
+    sources.push_back({rnodes.data() + rnode_off[r], int32_t(rnode_off[r + 1] - rnode_off[r]),
+                       TreeParticles{rpos.data() + pb, rmass.data() + pb, reps.data() + pb,
+                                     int32_t(rpart_off[r + 1] - pb)},
+                       nullptr});
+  }
+  const double t2 = now_s();
+
+  rep.walk = tree_gravity(t, wp, G, acc_old, s.acc_grav.data(), s.pot.data(), nullptr,
+                          sources.data(), int(sources.size()));
+  const double t3 = now_s();
+  rep.build_s = t1 - t0;
+  rep.let_s = t2 - t1;
+  rep.walk_s = t3 - t2;
+  have_previous_ = true;
+  if (comm.any(rep.walk.closed_opened > 0))
+    throw Error(
+        "gravity across ranks: a target group needed a node that its locally essential tree did "
+        "not open (" +
+        std::to_string(rep.walk.closed_opened) + " on this rank) - a bug of the LET selection");
+  return rep;
+}
+
+}  // namespace mpsph
