@@ -7,6 +7,10 @@
 // not depend on the order cells or particles are visited: the CPU and the GPU drivers share this
 // code and get the same neighbours.
 //
+// The same grid serves range searches (every gas particle within r of a point: the groups of sink
+// candidates, sinks/sinks.hpp): with cells at least feedback_range_cell(r) wide, such a particle
+// lies in the 3 x 3 x 3 cells around the point's cell (feedback_cells_near).
+//
 // Open boxes: the grid spans the gas bounding box (a star outside it takes the nearest cell; the
 // ring bound still holds). Periodic boxes: floor(L / cell) cells per dimension, offsets taken
 // modulo so that no cell is visited twice. Cell indices are packed into 21 bits per dimension
@@ -74,6 +78,49 @@ MPSPH_HD uint64_t feedback_cell_key(int64_t cx, int64_t cy, int64_t cz) {
 MPSPH_HD uint64_t feedback_key(const FeedbackGrid& g, const Vec3d& x) {
   return feedback_cell_key(feedback_cell_index(g, 0, x.x), feedback_cell_index(g, 1, x.y),
                            feedback_cell_index(g, 2, x.z));
+}
+
+// The cell width for range searches of radius r (> 0): r widened by 1e-6 relative. A particle
+// within r of x (through min_image, rounded) is then less than 1 - 1e-6 cells away from x along
+// each axis, while the rounding of the cell coordinates (x - lo) / cell is below 2^-52 x 2^21
+// cells: its cell index differs from that of x by at most 1 (modulo ncell in a periodic box).
+MPSPH_HD double feedback_range_cell(double r) {
+  return r * (1.0 + 1e-6);
+}
+
+// The distinct cells next to or at the cell of x (at most 27, in ascending key order): on a grid
+// of cells at least feedback_range_cell(r) wide, every gas particle within r of x lies in one of
+// them. Open boxes: the neighbours that exist (a point outside the grid takes the nearest cell;
+// clamping cannot move a particle's cell away from it). Periodic boxes: the offsets -1, 0, 1
+// modulo ncell, each cell once when ncell < 3. Returns the count.
+MPSPH_HD int feedback_cells_near(const FeedbackGrid& g, const Vec3d& x, uint64_t key[27]) {
+  int64_t cell[3][3];
+  int n[3];
+  const double xk[3] = {x.x, x.y, x.z};
+  for (int k = 0; k < 3; ++k) {
+    const int64_t c = feedback_cell_index(g, k, xk[k]), nc = g.ncell[k];
+    n[k] = 0;
+    if (g.periodic && nc < 3) {
+      for (int64_t d = 0; d < nc; ++d) cell[k][n[k]++] = d;
+    } else if (g.periodic) {
+      for (int64_t d = -1; d <= 1; ++d) cell[k][n[k]++] = (c + d + nc) % nc;
+      // ascending: the wrapped neighbour goes to its place
+      for (int a = 1; a < 3; ++a)
+        for (int b = a; b > 0 && cell[k][b] < cell[k][b - 1]; --b) {
+          const int64_t t = cell[k][b];
+          cell[k][b] = cell[k][b - 1];
+          cell[k][b - 1] = t;
+        }
+    } else {
+      for (int64_t d = c > 0 ? c - 1 : 0; d <= c + 1 && d < nc; ++d) cell[k][n[k]++] = d;
+    }
+  }
+  int m = 0;
+  for (int a = 0; a < n[0]; ++a)
+    for (int b = 0; b < n[1]; ++b)
+      for (int d = 0; d < n[2]; ++d)
+        key[m++] = feedback_cell_key(cell[0][a], cell[1][b], cell[2][d]);
+  return m;
 }
 
 // The K nearest neighbours found so far, ascending in (d2, id).

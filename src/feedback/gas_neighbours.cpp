@@ -7,7 +7,7 @@
 
 namespace mpsph {
 
-HostGasGrid build_gas_grid(const ParticleView& p, const Box& box) {
+HostGasGrid build_gas_grid(const ParticleView& p, const Box& box, double cell) {
   HostGasGrid g;
   std::vector<uint32_t> gas;
   Vec3d lo{HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
@@ -19,10 +19,10 @@ HostGasGrid build_gas_grid(const ParticleView& p, const Box& box) {
     const Vec3d& x = p.pos[j];
     lo = {std::min(lo.x, x.x), std::min(lo.y, x.y), std::min(lo.z, x.z)};
     hi = {std::max(hi.x, x.x), std::max(hi.y, x.y), std::max(hi.z, x.z)};
-    if (p.h[j] > 0.0f) log_h += std::log(double(p.h[j])), ++n_h;
+    if (!(cell > 0.0) && p.h[j] > 0.0f) log_h += std::log(double(p.h[j])), ++n_h;
   }
   if (gas.empty()) return g;
-  double w = n_h ? std::exp(log_h / double(n_h)) : 0.0;
+  double w = cell > 0.0 ? cell : (n_h ? std::exp(log_h / double(n_h)) : 0.0);
   if (!(w > 0.0))
     w = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, 1e-300}) / std::cbrt(double(gas.size()));
   g.grid = make_feedback_grid(w, lo, hi, box);
