@@ -76,6 +76,7 @@ __device__ void small_sort(uint32_t* v, int k, Less less) {
 // Collects with the whole block the gas j of the grid cells near x (feedback_cells_near: all gas
 // within h_acc of x on the sinks' grid) for which take(j) holds into `out`, in no fixed order;
 // returns the count (all threads), or -1 when it exceeds kMaxMembers.
+static_assert(kThreads >= 27, "collect_block: one thread per cell of the 27");
 template <class Take>
 __device__ int collect_block(const FeedbackGrid& g, const Vec3d& x, uint32_t* out, Take take) {
   __shared__ int count, n_cells;
