@@ -159,6 +159,30 @@ MPSPH_HD void feedback_offset_range(const FeedbackGrid& g, int k, int64_t c, int
   }
 }
 
+// Offers to s the gas of the cells (cx, cy, z) for z = z0 .. z1 (at most ncell[2] cells; periodic:
+// taken modulo ncell[2]). z is the key's lowest field, so the cells of a run are one range of the
+// sorted keys: one binary search (two across the periodic wrap) for the whole run.
+MPSPH_HD void feedback_offer_z_run(const FeedbackGrid& g, const Box& box, const Vec3d* pos,
+                                   const uint64_t* id, const Vec3d& x, int64_t cx, int64_t cy,
+                                   int64_t z0, int64_t z1, NeighbourSet& s) {
+  const int64_t nz = g.ncell[2];
+  int64_t run[2][2] = {{z0, z1}, {0, -1}};  // the second only across the wrap
+  if (g.periodic) {
+    const int64_t shift = z0 < 0 ? nz : (z0 >= nz ? -nz : 0);
+    run[0][0] += shift, run[0][1] += shift;
+    if (run[0][1] >= nz) run[1][1] = run[0][1] - nz, run[0][1] = nz - 1;
+  }
+  for (int q = 0; q < 2; ++q) {
+    if (run[q][0] > run[q][1]) continue;
+    const uint64_t last = feedback_cell_key(cx, cy, run[q][1]);
+    for (std::size_t p = lower_bound_key(g.keys, g.n, feedback_cell_key(cx, cy, run[q][0]));
+         p < g.n && g.keys[p] <= last; ++p) {
+      const uint32_t j = g.idx[p];
+      neighbour_offer(s, norm2(min_image(pos[j] - x, box)), j, id[j]);
+    }
+  }
+}
+
 // Fills s with the K = s.k nearest gas particles of position x (d2 = squared distance through
 // min_image). pos, id: the store's positions and ids.
 MPSPH_HD void feedback_neighbours(const FeedbackGrid& g, const Box& box, const Vec3d* pos,
@@ -181,23 +205,17 @@ MPSPH_HD void feedback_neighbours(const FeedbackGrid& g, const Box& box, const V
     const int64_t za = -r > dmin[2] ? -r : dmin[2], zb = r < dmax[2] ? r : dmax[2];
     for (int64_t dx = xa; dx <= xb; ++dx)
       for (int64_t dy = ya; dy <= yb; ++dy) {
-        const bool face = dx == -r || dx == r || dy == -r || dy == r;
-        // On the ring's faces every z; inside them only the two z caps.
-        for (int64_t dz = face ? za : -r; dz <= (face ? zb : r);
-             dz += (face || r == 0) ? 1 : 2 * r) {
-          if (dz < za || dz > zb) continue;
-          int64_t cc[3] = {c[0] + dx, c[1] + dy, c[2] + dz};
-          if (g.periodic)
-            for (int k = 0; k < 3; ++k) {
-              if (cc[k] < 0) cc[k] += g.ncell[k];
-              if (cc[k] >= g.ncell[k]) cc[k] -= g.ncell[k];
-            }
-          const uint64_t key = feedback_cell_key(cc[0], cc[1], cc[2]);
-          for (std::size_t p = lower_bound_key(g.keys, g.n, key); p < g.n && g.keys[p] == key;
-               ++p) {
-            const uint32_t j = g.idx[p];
-            neighbour_offer(s, norm2(min_image(pos[j] - x, box)), j, id[j]);
-          }
+        int64_t cx = c[0] + dx, cy = c[1] + dy;
+        if (g.periodic) {
+          cx += cx < 0 ? g.ncell[0] : (cx >= g.ncell[0] ? -g.ncell[0] : 0);
+          cy += cy < 0 ? g.ncell[1] : (cy >= g.ncell[1] ? -g.ncell[1] : 0);
+        }
+        // On the ring's faces every z (one run of keys); inside them only the two z caps.
+        if (dx == -r || dx == r || dy == -r || dy == r) {
+          feedback_offer_z_run(g, box, pos, id, x, cx, cy, c[2] + za, c[2] + zb, s);
+        } else {
+          if (-r >= za) feedback_offer_z_run(g, box, pos, id, x, cx, cy, c[2] - r, c[2] - r, s);
+          if (r <= zb) feedback_offer_z_run(g, box, pos, id, x, cx, cy, c[2] + r, c[2] + r, s);
         }
       }
     const double w = g.cell[0] < g.cell[1] ? g.cell[0] : g.cell[1];

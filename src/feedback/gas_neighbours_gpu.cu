@@ -190,12 +190,16 @@ void GpuGasNeighbours::reserve_slots(std::size_t n_slots, int nb) {
   reserve_temp(gas_cap_, pair_cap_);
 }
 
-void GpuGasNeighbours::sort_pairs(std::size_t n_pairs) {
+void GpuGasNeighbours::sort_pairs(std::size_t n_pairs, std::size_t n_gas) {
+  // The receivers are < n_gas < 2^bits, kNoReceiver's low bits are 2^bits - 1: sorting on the low
+  // bits alone (fewer radix passes) gives the order of the full keys.
+  int bits = 1;
+  while (bits < 32 && (std::size_t(1) << bits) <= n_gas) ++bits;
   std::size_t bytes = temp_bytes_;
-  cuda_check(
-      cub::DeviceRadixSort::SortPairs(temp_, bytes, recv_in(), static_cast<uint32_t*>(pair_key_),
-                                      slot_in(), static_cast<uint32_t*>(pair_val_), int(n_pairs)),
-      "gas-neighbour pair sort");
+  cuda_check(cub::DeviceRadixSort::SortPairs(
+                 temp_, bytes, recv_in(), static_cast<uint32_t*>(pair_key_), slot_in(),
+                 static_cast<uint32_t*>(pair_val_), int(n_pairs), 0, bits),
+             "gas-neighbour pair sort");
 }
 
 }  // namespace mpsph

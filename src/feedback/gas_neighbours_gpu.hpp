@@ -42,8 +42,8 @@ class GpuGasNeighbours {
   double* h() { return static_cast<double*>(h_); }
 
   // Sorts the n_pairs (receiver, slot) pairs by receiver, stably: recv() ascending (kNoReceiver
-  // last), slot() the slot values alongside.
-  void sort_pairs(std::size_t n_pairs);
+  // last), slot() the slot values alongside. Every receiver is below n_gas.
+  void sort_pairs(std::size_t n_pairs, std::size_t n_gas);
   const uint32_t* recv() const { return static_cast<const uint32_t*>(pair_key_); }
   const uint32_t* slot() const { return static_cast<const uint32_t*>(pair_val_); }
 
