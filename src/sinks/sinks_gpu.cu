@@ -421,8 +421,8 @@ void GpuSinks::step(const ParticleView& d, const ActiveSet& a, const Box& box,
                                                            c);
     cuda_check_launch("candidate_kernel");
     // The candidates' groups from a grid of cells h_acc wide over the gas, built at every call
-    // with active gas (its sort is O(N_gas); the scan of all gas it replaces was O(N_gas) per
-    // candidate).
+    // with active gas (a sort of the N_gas keys, O(N_gas log N_gas) once; the scan of all gas it
+    // replaces was O(N_gas) per candidate).
     grid_.build_grid(d, box, feedback_range_cell(sp.h_acc));
     group_kernel<<<kGroupBlocks, kThreads>>>(d, box, sp, grid_.grid(), cand,
                                              static_cast<uint8_t*>(pass_), members, c);
