@@ -23,6 +23,7 @@
 #include "core/rng.hpp"
 #include "sinks/sinks.hpp"
 #include "sinks/sinks_gpu.hpp"
+#include "timestep/block_timeline_kern.hpp"
 
 using namespace mpsph;
 
