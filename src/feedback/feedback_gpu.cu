@@ -118,7 +118,7 @@ void GpuFeedback::apply(const ParticleView& d, const ActiveSet& a, const Box& bo
   energy_kernel<<<1, kThreads>>>(rel, n_slots, injected);
   cuda_check_launch("energy_kernel");
   // --- each receiver takes its shares in star order (the radix sort is stable)
-  ngb_.sort_pairs(n_pairs);
+  ngb_.sort_pairs(n_pairs, d.n_gas);
   receive_kernel<<<cuda_blocks(n_pairs, kThreads), kThreads>>>(
       d, n_pairs, ngb_.recv(), ngb_.slot(), n_ngb_, rel, ngb_.weight(), ft, a.tick,
       double(kTicks) * tick_len, a.all());

@@ -7,6 +7,10 @@
 // not depend on the order cells or particles are visited: the CPU and the GPU drivers share this
 // code and get the same neighbours.
 //
+// The same grid serves range searches (every gas particle within r of a point: the groups of sink
+// candidates, sinks/sinks.hpp): with cells at least feedback_range_cell(r) wide, such a particle
+// lies in the 3 x 3 x 3 cells around the point's cell (feedback_cells_near).
+//
 // Open boxes: the grid spans the gas bounding box (a star outside it takes the nearest cell; the
 // ring bound still holds). Periodic boxes: floor(L / cell) cells per dimension, offsets taken
 // modulo so that no cell is visited twice. Cell indices are packed into 21 bits per dimension
@@ -76,6 +80,49 @@ MPSPH_HD uint64_t feedback_key(const FeedbackGrid& g, const Vec3d& x) {
                            feedback_cell_index(g, 2, x.z));
 }
 
+// The cell width for range searches of radius r (> 0): r widened by 1e-6 relative. A particle
+// within r of x (through min_image, rounded) is then less than 1 - 1e-6 cells away from x along
+// each axis, while the rounding of the cell coordinates (x - lo) / cell is below 2^-52 x 2^21
+// cells: its cell index differs from that of x by at most 1 (modulo ncell in a periodic box).
+MPSPH_HD double feedback_range_cell(double r) {
+  return r * (1.0 + 1e-6);
+}
+
+// The distinct cells next to or at the cell of x (at most 27, in ascending key order): on a grid
+// of cells at least feedback_range_cell(r) wide, every gas particle within r of x lies in one of
+// them. Open boxes: the neighbours that exist (a point outside the grid takes the nearest cell;
+// clamping cannot move a particle's cell away from it). Periodic boxes: the offsets -1, 0, 1
+// modulo ncell, each cell once when ncell < 3. Returns the count.
+MPSPH_HD int feedback_cells_near(const FeedbackGrid& g, const Vec3d& x, uint64_t key[27]) {
+  int64_t cell[3][3];
+  int n[3];
+  const double xk[3] = {x.x, x.y, x.z};
+  for (int k = 0; k < 3; ++k) {
+    const int64_t c = feedback_cell_index(g, k, xk[k]), nc = g.ncell[k];
+    n[k] = 0;
+    if (g.periodic && nc < 3) {
+      for (int64_t d = 0; d < nc; ++d) cell[k][n[k]++] = d;
+    } else if (g.periodic) {
+      for (int64_t d = -1; d <= 1; ++d) cell[k][n[k]++] = (c + d + nc) % nc;
+      // ascending: the wrapped neighbour goes to its place
+      for (int a = 1; a < 3; ++a)
+        for (int b = a; b > 0 && cell[k][b] < cell[k][b - 1]; --b) {
+          const int64_t t = cell[k][b];
+          cell[k][b] = cell[k][b - 1];
+          cell[k][b - 1] = t;
+        }
+    } else {
+      for (int64_t d = c > 0 ? c - 1 : 0; d <= c + 1 && d < nc; ++d) cell[k][n[k]++] = d;
+    }
+  }
+  int m = 0;
+  for (int a = 0; a < n[0]; ++a)
+    for (int b = 0; b < n[1]; ++b)
+      for (int d = 0; d < n[2]; ++d)
+        key[m++] = feedback_cell_key(cell[0][a], cell[1][b], cell[2][d]);
+  return m;
+}
+
 // The K nearest neighbours found so far, ascending in (d2, id).
 struct NeighbourSet {
   int n = 0;
@@ -112,6 +159,30 @@ MPSPH_HD void feedback_offset_range(const FeedbackGrid& g, int k, int64_t c, int
   }
 }
 
+// Offers to s the gas of the cells (cx, cy, z) for z = z0 .. z1 (at most ncell[2] cells; periodic:
+// taken modulo ncell[2]). z is the key's lowest field, so the cells of a run are one range of the
+// sorted keys: one binary search (two across the periodic wrap) for the whole run.
+MPSPH_HD void feedback_offer_z_run(const FeedbackGrid& g, const Box& box, const Vec3d* pos,
+                                   const uint64_t* id, const Vec3d& x, int64_t cx, int64_t cy,
+                                   int64_t z0, int64_t z1, NeighbourSet& s) {
+  const int64_t nz = g.ncell[2];
+  int64_t run[2][2] = {{z0, z1}, {0, -1}};  // the second only across the wrap
+  if (g.periodic) {
+    const int64_t shift = z0 < 0 ? nz : (z0 >= nz ? -nz : 0);
+    run[0][0] += shift, run[0][1] += shift;
+    if (run[0][1] >= nz) run[1][1] = run[0][1] - nz, run[0][1] = nz - 1;
+  }
+  for (int q = 0; q < 2; ++q) {
+    if (run[q][0] > run[q][1]) continue;
+    const uint64_t last = feedback_cell_key(cx, cy, run[q][1]);
+    for (std::size_t p = lower_bound_key(g.keys, g.n, feedback_cell_key(cx, cy, run[q][0]));
+         p < g.n && g.keys[p] <= last; ++p) {
+      const uint32_t j = g.idx[p];
+      neighbour_offer(s, norm2(min_image(pos[j] - x, box)), j, id[j]);
+    }
+  }
+}
+
 // Fills s with the K = s.k nearest gas particles of position x (d2 = squared distance through
 // min_image). pos, id: the store's positions and ids.
 MPSPH_HD void feedback_neighbours(const FeedbackGrid& g, const Box& box, const Vec3d* pos,
@@ -134,23 +205,17 @@ MPSPH_HD void feedback_neighbours(const FeedbackGrid& g, const Box& box, const V
     const int64_t za = -r > dmin[2] ? -r : dmin[2], zb = r < dmax[2] ? r : dmax[2];
     for (int64_t dx = xa; dx <= xb; ++dx)
       for (int64_t dy = ya; dy <= yb; ++dy) {
-        const bool face = dx == -r || dx == r || dy == -r || dy == r;
-        // On the ring's faces every z; inside them only the two z caps.
-        for (int64_t dz = face ? za : -r; dz <= (face ? zb : r);
-             dz += (face || r == 0) ? 1 : 2 * r) {
-          if (dz < za || dz > zb) continue;
-          int64_t cc[3] = {c[0] + dx, c[1] + dy, c[2] + dz};
-          if (g.periodic)
-            for (int k = 0; k < 3; ++k) {
-              if (cc[k] < 0) cc[k] += g.ncell[k];
-              if (cc[k] >= g.ncell[k]) cc[k] -= g.ncell[k];
-            }
-          const uint64_t key = feedback_cell_key(cc[0], cc[1], cc[2]);
-          for (std::size_t p = lower_bound_key(g.keys, g.n, key); p < g.n && g.keys[p] == key;
-               ++p) {
-            const uint32_t j = g.idx[p];
-            neighbour_offer(s, norm2(min_image(pos[j] - x, box)), j, id[j]);
-          }
+        int64_t cx = c[0] + dx, cy = c[1] + dy;
+        if (g.periodic) {
+          cx += cx < 0 ? g.ncell[0] : (cx >= g.ncell[0] ? -g.ncell[0] : 0);
+          cy += cy < 0 ? g.ncell[1] : (cy >= g.ncell[1] ? -g.ncell[1] : 0);
+        }
+        // On the ring's faces every z (one run of keys); inside them only the two z caps.
+        if (dx == -r || dx == r || dy == -r || dy == r) {
+          feedback_offer_z_run(g, box, pos, id, x, cx, cy, c[2] + za, c[2] + zb, s);
+        } else {
+          if (-r >= za) feedback_offer_z_run(g, box, pos, id, x, cx, cy, c[2] - r, c[2] - r, s);
+          if (r <= zb) feedback_offer_z_run(g, box, pos, id, x, cx, cy, c[2] + r, c[2] + r, s);
         }
       }
     const double w = g.cell[0] < g.cell[1] ? g.cell[0] : g.cell[1];

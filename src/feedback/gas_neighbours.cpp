@@ -7,7 +7,7 @@
 
 namespace mpsph {
 
-HostGasGrid build_gas_grid(const ParticleView& p, const Box& box) {
+HostGasGrid build_gas_grid(const ParticleView& p, const Box& box, double cell) {
   HostGasGrid g;
   std::vector<uint32_t> gas;
   Vec3d lo{HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
@@ -19,10 +19,10 @@ HostGasGrid build_gas_grid(const ParticleView& p, const Box& box) {
     const Vec3d& x = p.pos[j];
     lo = {std::min(lo.x, x.x), std::min(lo.y, x.y), std::min(lo.z, x.z)};
     hi = {std::max(hi.x, x.x), std::max(hi.y, x.y), std::max(hi.z, x.z)};
-    if (p.h[j] > 0.0f) log_h += std::log(double(p.h[j])), ++n_h;
+    if (!(cell > 0.0) && p.h[j] > 0.0f) log_h += std::log(double(p.h[j])), ++n_h;
   }
   if (gas.empty()) return g;
-  double w = n_h ? std::exp(log_h / double(n_h)) : 0.0;
+  double w = cell > 0.0 ? cell : (n_h ? std::exp(log_h / double(n_h)) : 0.0);
   if (!(w > 0.0))
     w = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, 1e-300}) / std::cbrt(double(gas.size()));
   g.grid = make_feedback_grid(w, lo, hi, box);
@@ -74,12 +74,37 @@ void find_gas_shares(const ParticleView& p, const Box& box, const HostGasGrid& g
 ReceiverRuns receiver_runs(const GasShares& sh) {
   ReceiverRuns r;
   const std::size_t nb = std::size_t(sh.nb);
+  std::size_t total = 0;
+  uint32_t top = 0;  // largest receiver + 1
   for (std::size_t s = 0; s < sh.n_recv.size(); ++s)
     for (int k = 0; k < sh.n_recv[s]; ++k)
-      r.pairs.push_back({sh.recv[s * nb + std::size_t(k)], uint64_t(s * nb + std::size_t(k))});
-  std::sort(r.pairs.begin(), r.pairs.end());
-  for (std::size_t k = 0; k < r.pairs.size(); ++k)
-    if (k == 0 || r.pairs[k].first != r.pairs[k - 1].first) r.first.push_back(k);
+      top = std::max(top, sh.recv[s * nb + std::size_t(k)] + 1), ++total;
+  r.pairs.resize(total);
+  if (total * 4 < std::size_t(top)) {
+    // Few shares among many gas particles: sort the pairs.
+    std::size_t q = 0;
+    for (std::size_t s = 0; s < sh.n_recv.size(); ++s)
+      for (int k = 0; k < sh.n_recv[s]; ++k)
+        r.pairs[q++] = {sh.recv[s * nb + std::size_t(k)], uint64_t(s * nb + std::size_t(k))};
+    std::sort(r.pairs.begin(), r.pairs.end());
+    for (std::size_t k = 0; k < r.pairs.size(); ++k)
+      if (k == 0 || r.pairs[k].first != r.pairs[k - 1].first) r.first.push_back(k);
+  } else {
+    // A counting sort by receiver, O(shares + receivers): the slots are placed in ascending
+    // order, so every run is in slot order, the order of the sort above.
+    std::vector<std::size_t> start(std::size_t(top) + 1, 0);
+    for (std::size_t s = 0; s < sh.n_recv.size(); ++s)
+      for (int k = 0; k < sh.n_recv[s]; ++k) ++start[sh.recv[s * nb + std::size_t(k)] + 1];
+    for (std::size_t j = 0; j < top; ++j) {
+      if (start[j + 1] > 0) r.first.push_back(start[j]);
+      start[j + 1] += start[j];
+    }
+    for (std::size_t s = 0; s < sh.n_recv.size(); ++s)
+      for (int k = 0; k < sh.n_recv[s]; ++k) {
+        const uint32_t j = sh.recv[s * nb + std::size_t(k)];
+        r.pairs[start[j]++] = {j, uint64_t(s * nb + std::size_t(k))};
+      }
+  }
   r.first.push_back(r.pairs.size());
   return r;
 }

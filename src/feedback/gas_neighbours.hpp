@@ -18,16 +18,18 @@
 
 namespace mpsph {
 
-// The gas [0, n_gas) of type kGas sorted by cell key, and the grid over it. Cell width: the
-// geometric mean of the gas smoothing lengths (about 1.5 particles per cell where h is typical,
-// as N_B lie within 2h).
+// The gas [0, n_gas) of type kGas sorted by cell key (ascending store index within a cell), and
+// the grid over it. Cell width: `cell` when > 0 (range searches: feedback_range_cell(r),
+// feedback_cells_near), else the geometric mean of the gas smoothing lengths (the N_B nearest of
+// the feedback and the cold phase: about 1.5 particles per cell where h is typical, as N_B lie
+// within 2h).
 struct HostGasGrid {
   std::vector<uint64_t> keys;
   std::vector<uint32_t> idx;
   FeedbackGrid grid;
 };
 
-HostGasGrid build_gas_grid(const ParticleView& p, const Box& box);
+HostGasGrid build_gas_grid(const ParticleView& p, const Box& box, double cell = 0.0);
 
 // The shares of ns sources (slot s = 0 .. ns-1): receivers recv[s nb + k] with weights
 // weight[s nb + k] for k < n_recv[s] (summing to 1), the kernel sum rho[s] = sum_k m_k W(r_k, h*)

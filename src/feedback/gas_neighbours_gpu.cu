@@ -60,10 +60,11 @@ __global__ void grid_partial_kernel(ParticleView p, GridPartial* partial) {
   if (threadIdx.x == 0) partial[blockIdx.x] = m;
 }
 
-// The grid from the partials (the cell width of build_gas_grid in gas_neighbours.cpp).
+// The grid from the partials (the cell width of build_gas_grid in gas_neighbours.cpp: `cell` when
+// > 0, else from the mean log h).
 __global__ void grid_make_kernel(const GridPartial* partial, unsigned n_partial, Box box,
-                                 std::size_t n_gas_total, const uint64_t* keys, const uint32_t* idx,
-                                 FeedbackGrid* out) {
+                                 double cell, std::size_t n_gas_total, const uint64_t* keys,
+                                 const uint32_t* idx, FeedbackGrid* out) {
   GridPartial m = empty_partial();
   for (unsigned b = threadIdx.x; b < n_partial; b += blockDim.x) {
     const GridPartial& q = partial[b];
@@ -76,7 +77,7 @@ __global__ void grid_make_kernel(const GridPartial* partial, unsigned n_partial,
   const Vec3d lo{m.lo[0], m.lo[1], m.lo[2]}, hi{m.hi[0], m.hi[1], m.hi[2]};
   FeedbackGrid g;
   if (m.lo[0] <= m.hi[0]) {
-    double w = m.n_h > 0.0 ? exp(m.log_h / m.n_h) : 0.0;
+    double w = cell > 0.0 ? cell : (m.n_h > 0.0 ? exp(m.log_h / m.n_h) : 0.0);
     if (!(w > 0.0)) {
       const double s = fmax(fmax(hi.x - lo.x, hi.y - lo.y), fmax(hi.z - lo.z, 1e-300));
       w = s / cbrt(double(n_gas_total));
@@ -133,7 +134,7 @@ void GpuGasNeighbours::reserve_temp(std::size_t n_gas, std::size_t n_pairs) {
   }
 }
 
-void GpuGasNeighbours::build_grid(const ParticleView& d, const Box& box) {
+void GpuGasNeighbours::build_grid(const ParticleView& d, const Box& box, double cell) {
   if (d.n_gas >= std::size_t(INT_MAX)) throw Error("GPU gas neighbours: more than 2^31 gas");
   const char* what = "allocation of the gas-neighbour buffers";
   if (d.n_gas > gas_cap_) {
@@ -154,7 +155,7 @@ void GpuGasNeighbours::build_grid(const ParticleView& d, const Box& box) {
   const unsigned gb = std::max(1u, std::min(kMaxBlocks, cuda_blocks(d.n_gas, kThreads)));
   grid_partial_kernel<<<gb, kThreads>>>(d, partial);
   cuda_check_launch("grid_partial_kernel");
-  grid_make_kernel<<<1, kThreads>>>(partial, gb, box, d.n_gas, keys, idx, grid);
+  grid_make_kernel<<<1, kThreads>>>(partial, gb, box, cell, d.n_gas, keys, idx, grid);
   cuda_check_launch("grid_make_kernel");
   if (d.n_gas == 0) return;
   gas_key_kernel<<<cuda_blocks(d.n_gas, kThreads), kThreads>>>(d, grid, keys_in, idx_in);
@@ -189,12 +190,16 @@ void GpuGasNeighbours::reserve_slots(std::size_t n_slots, int nb) {
   reserve_temp(gas_cap_, pair_cap_);
 }
 
-void GpuGasNeighbours::sort_pairs(std::size_t n_pairs) {
+void GpuGasNeighbours::sort_pairs(std::size_t n_pairs, std::size_t n_gas) {
+  // The receivers are < n_gas < 2^bits, kNoReceiver's low bits are 2^bits - 1: sorting on the low
+  // bits alone (fewer radix passes) gives the order of the full keys.
+  int bits = 1;
+  while (bits < 32 && (std::size_t(1) << bits) <= n_gas) ++bits;
   std::size_t bytes = temp_bytes_;
-  cuda_check(
-      cub::DeviceRadixSort::SortPairs(temp_, bytes, recv_in(), static_cast<uint32_t*>(pair_key_),
-                                      slot_in(), static_cast<uint32_t*>(pair_val_), int(n_pairs)),
-      "gas-neighbour pair sort");
+  cuda_check(cub::DeviceRadixSort::SortPairs(
+                 temp_, bytes, recv_in(), static_cast<uint32_t*>(pair_key_), slot_in(),
+                 static_cast<uint32_t*>(pair_val_), int(n_pairs), 0, bits),
+             "gas-neighbour pair sort");
 }
 
 }  // namespace mpsph

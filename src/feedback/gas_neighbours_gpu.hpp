@@ -26,8 +26,10 @@ class GpuGasNeighbours {
   GpuGasNeighbours& operator=(const GpuGasNeighbours&) = delete;
 
   // The grid over the gas [0, n_gas) of type kGas (asynchronous; call reserve_slots() first, so
-  // that no buffer is reallocated after a launch); grid()->n == 0 without gas.
-  void build_grid(const ParticleView& d, const Box& box);
+  // that no buffer is reallocated after a launch); grid()->n == 0 without gas. Cell width as
+  // build_gas_grid(): `cell` when > 0, else the geometric mean of the gas smoothing lengths.
+  // Within a cell the gas is in ascending store index (the sort is stable).
+  void build_grid(const ParticleView& d, const Box& box, double cell = 0.0);
   const FeedbackGrid* grid() const { return static_cast<const FeedbackGrid*>(grid_); }
 
   // Buffers for n_slots sources with nb shares each: receiver and slot value of every share
@@ -40,8 +42,8 @@ class GpuGasNeighbours {
   double* h() { return static_cast<double*>(h_); }
 
   // Sorts the n_pairs (receiver, slot) pairs by receiver, stably: recv() ascending (kNoReceiver
-  // last), slot() the slot values alongside.
-  void sort_pairs(std::size_t n_pairs);
+  // last), slot() the slot values alongside. Every receiver is below n_gas.
+  void sort_pairs(std::size_t n_pairs, std::size_t n_gas);
   const uint32_t* recv() const { return static_cast<const uint32_t*>(pair_key_); }
   const uint32_t* slot() const { return static_cast<const uint32_t*>(pair_val_); }
 

@@ -57,12 +57,29 @@ __global__ void clear_work_kernel(double* work, std::size_t n_pairs) {
   if (q < n_pairs) work[q] = 0.0;
 }
 
+// sum + v[i] + v[i + stride] + ... for i = threadIdx.x, left to right, with kBatch loads in
+// flight at a time: the additions of the plain strided loop in its order, at kBatch times its
+// memory parallelism (one block streams every share of every cloud at each call).
+template <int kBatch, class Load>
+__device__ double strided_sum(double sum, std::size_t n, Load load) {
+  const std::size_t stride = blockDim.x;
+  std::size_t i = threadIdx.x;
+  for (; i + (kBatch - 1) * stride < n; i += kBatch * stride) {
+    double v[kBatch];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) v[b] = load(i + b * stride);
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) sum += v[b];
+  }
+  for (; i < n; i += stride) sum += load(i);
+  return sum;
+}
+
 // The accounts, summed in a fixed order (one block).
 __global__ void account_kernel(const CloudGasSource* src, std::size_t n, const double* work,
                                std::size_t n_pairs, double* out) {
-  double e = 0.0, w = 0.0;
-  for (std::size_t s = threadIdx.x; s < n; s += blockDim.x) e += src[s].account;
-  for (std::size_t q = threadIdx.x; q < n_pairs; q += blockDim.x) w += work[q];
+  const double e = strided_sum<16>(0.0, n, [&](std::size_t s) { return src[s].account; });
+  const double w = strided_sum<32>(0.0, n_pairs, [&](std::size_t q) { return work[q]; });
   const double te = block_sum<kThreads>(e);
   const double tw = block_sum<kThreads>(w);
   if (threadIdx.x == 0) out[0] = te, out[1] = tw, out[2] = -tw;
@@ -111,7 +128,7 @@ void GpuCloudGasExchange::apply(const ParticleView& d, const ActiveSet& a, const
                                   ngb_.weight(), ngb_.recv_in(), ngb_.slot_in(), ngb_.rho(),
                                   ngb_.h());
   cuda_check_launch("cloud_kernel");
-  ngb_.sort_pairs(n_pairs);
+  ngb_.sort_pairs(n_pairs, d.n_gas);
   const unsigned pb = cuda_blocks(n_pairs, kThreads);
   clear_work_kernel<<<pb, kThreads>>>(work_, n_pairs);
   cuda_check_launch("clear_work_kernel");

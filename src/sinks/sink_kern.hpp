@@ -133,6 +133,13 @@ MPSPH_HD uint32_t sink_energy_criteria(const GroupEnergies& e) {
   return fail;
 }
 
+// Whether particle j belongs to the group of i (sink candidate or new sink): gas within h_acc of i
+// (h2 = h_acc^2), i itself when it is gas.
+MPSPH_HD bool sink_group_member(const ParticleView& p, std::size_t i, std::size_t j, const Box& box,
+                                double h2) {
+  return p.type[j] == kGas && (j == i || norm2(min_image(p.pos[j] - p.pos[i], box)) < h2);
+}
+
 // Whether i has the lowest potential of its group members[0..k) (ties allowed).
 MPSPH_HD bool sink_potential_minimum(const ParticleView& p, const uint32_t* members, int k,
                                      std::size_t i) {

@@ -19,21 +19,31 @@ std::vector<uint32_t> sink_list(const ParticleView& p) {
   return s;
 }
 
-// Gas (type 0) within h_acc of particle i, i included, in store order.
-std::vector<uint32_t> group_of(const ParticleView& p, std::size_t i, const Box& box, double h_acc) {
-  std::vector<uint32_t> g;
-  const double h2 = h_acc * h_acc;
-  for (std::size_t j = 0; j < p.n_gas; ++j)
-    if (p.type[j] == kGas && (j == i || norm2(min_image(p.pos[j] - p.pos[i], box)) < h2))
-      g.push_back(uint32_t(j));
-  return g;
+}  // namespace
+
+HostGasGrid build_sink_grid(const ParticleView& p, const Box& box, double h_acc) {
+  return build_gas_grid(p, box, feedback_range_cell(h_acc));
 }
 
-}  // namespace
+std::vector<uint32_t> sink_group(const ParticleView& p, const HostGasGrid& g, std::size_t i,
+                                 const Box& box, double h_acc) {
+  std::vector<uint32_t> out;
+  if (g.grid.n == 0) return out;
+  const double h2 = h_acc * h_acc;
+  uint64_t key[27];
+  const int nc = feedback_cells_near(g.grid, p.pos[i], key);
+  for (int c = 0; c < nc; ++c)
+    for (std::size_t k = lower_bound_key(g.grid.keys, g.grid.n, key[c]);
+         k < g.grid.n && g.grid.keys[k] == key[c]; ++k)
+      if (sink_group_member(p, i, g.grid.idx[k], box, h2)) out.push_back(g.grid.idx[k]);
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 uint32_t sink_creation_failures(const ParticleView& p, std::size_t i, const Box& box,
                                 const SinkKernParams& sp, const std::vector<uint32_t>& sinks) {
-  const std::vector<uint32_t> g = group_of(p, i, box, sp.h_acc);
+  const std::vector<uint32_t> g =
+      sink_group(p, build_sink_grid(p, box, sp.h_acc), i, box, sp.h_acc);
   return sink_creation_failures(p, i, g.data(), int(g.size()), sinks.data(), int(sinks.size()), box,
                                 sp);
 }
@@ -53,12 +63,15 @@ SinkStepResult sink_step(const ParticleView& p, const ActiveSet& a, const Box& b
         sink_isolated(p, i, sinks.data(), n_sinks, box, sp.r_crit))
       cand.push_back(uint32_t(i));
   }
+  // The grid over the gas as it is now: creation and the new sinks' groups below change types
+  // (gas -> sink, gas -> removed), which sink_group_member tests, but move no gas particle.
+  const HostGasGrid grid = cand.empty() ? HostGasGrid{} : build_sink_grid(p, box, sp.h_acc);
   std::vector<char> pass(cand.size(), 0);
   const auto nc = static_cast<std::ptrdiff_t>(cand.size());
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::ptrdiff_t k = 0; k < nc; ++k) {
     const std::size_t i = cand[std::size_t(k)];
-    const std::vector<uint32_t> g = group_of(p, i, box, sp.h_acc);
+    const std::vector<uint32_t> g = sink_group(p, grid, i, box, sp.h_acc);
     pass[std::size_t(k)] = sink_group_forms(p, i, g.data(), int(g.size()), box, sp);
   }
   std::vector<uint32_t> ok;
@@ -83,7 +96,7 @@ SinkStepResult sink_step(const ParticleView& p, const ActiveSet& a, const Box& b
   // the particles within the accretion radius by the sink), in the order of their ids.
   for (uint32_t s : made) {
     std::vector<uint32_t> g;
-    for (uint32_t j : group_of(p, s, box, sp.h_acc))
+    for (uint32_t j : sink_group(p, grid, s, box, sp.h_acc))
       if (j != s && a.contains(p.ti_end, j)) g.push_back(j);
     std::sort(g.begin(), g.end(), [&](uint32_t x, uint32_t y) { return p.id[x] < p.id[y]; });
     for (uint32_t j : g) merge_into_sink(p, s, j, box);

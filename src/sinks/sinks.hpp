@@ -1,8 +1,9 @@
 // The OpenMP driver of sink creation and accretion (sink_kern.hpp), one call per (sub)step after
 // the corrector, when the active particles are synchronised: new sinks form from the active gas,
-// then every active sink accretes the active gas bound to it. Sinks are few, so both searches go
-// over the gas by brute force: the candidates above rho_sink against all gas, each active gas
-// particle against the list of sinks.
+// then every active sink accretes the active gas bound to it. The group of a candidate (the gas
+// within h_acc) comes from a uniform grid over the gas with cells h_acc wide (the gas grid of the
+// feedback stage, feedback/gas_neighbours.hpp), built once per call when there are candidates;
+// sinks are few, so accretion tests each active gas particle against the list of sinks.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +13,7 @@
 #include "core/active_set.hpp"
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
+#include "feedback/gas_neighbours.hpp"
 #include "sinks/sink_kern.hpp"
 #include "sinks/sink_merge_kern.hpp"
 
@@ -21,6 +23,16 @@ struct SinkStepResult {
   std::size_t created = 0;   // new sinks this step
   std::size_t accreted = 0;  // gas particles swallowed this step
 };
+
+// The grid for the groups of sink candidates: the gas [0, n_gas) in cells of
+// feedback_range_cell(h_acc).
+HostGasGrid build_sink_grid(const ParticleView& p, const Box& box, double h_acc);
+
+// The group of particle i on grid g (build_sink_grid with the same h_acc, gas positions unchanged
+// since): every j with sink_group_member(p, i, j, box, h_acc^2), in ascending store index (the
+// order of the energy sums, the same on the GPU).
+std::vector<uint32_t> sink_group(const ParticleView& p, const HostGasGrid& g, std::size_t i,
+                                 const Box& box, double h_acc);
 
 // The creation criteria of gas particle i as bits of SinkCriterion that fail (0: it may become a
 // sink), with its group (the gas within h_acc) and the sinks `sinks` (store indices) for the

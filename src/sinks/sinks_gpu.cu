@@ -73,37 +73,60 @@ __device__ void small_sort(uint32_t* v, int k, Less less) {
   }
 }
 
-// Collects the gas within h_acc of particle i (the condition `take`) into `out` with the whole
-// block; returns the count (all threads), or -1 when it exceeds kMaxMembers.
+// Collects with the whole block the gas j of the grid cells near x (feedback_cells_near: all gas
+// within h_acc of x on the sinks' grid) for which take(j) holds into `out`, in no fixed order;
+// returns the count (all threads), or -1 when it exceeds kMaxMembers.
+static_assert(kThreads >= 27, "collect_block: one thread per cell of the 27");
 template <class Take>
-__device__ int collect_block(const ParticleView& p, uint32_t* out, Take take) {
-  __shared__ int count;
-  if (threadIdx.x == 0) count = 0;
+__device__ int collect_block(const FeedbackGrid& g, const Vec3d& x, uint32_t* out, Take take) {
+  __shared__ int count, n_cells;
+  __shared__ uint64_t key[27];
+  __shared__ std::size_t first[27], offset[28];  // cell c: sorted positions first[c] + [0, size)
+  if (threadIdx.x == 0) {
+    count = 0;
+    n_cells = g.n > 0 ? feedback_cells_near(g, x, key) : 0;
+  }
   __syncthreads();
-  for (std::size_t j = threadIdx.x; j < p.n_gas; j += blockDim.x)
+  if (int(threadIdx.x) < n_cells) {
+    const std::size_t b = lower_bound_key(g.keys, g.n, key[threadIdx.x]);
+    first[threadIdx.x] = b;
+    offset[threadIdx.x + 1] = lower_bound_key(g.keys, g.n, key[threadIdx.x] + 1) - b;  // size
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    offset[0] = 0;
+    for (int e = 0; e < n_cells; ++e) offset[e + 1] += offset[e];
+  }
+  __syncthreads();
+  const std::size_t total = offset[n_cells];
+  int cell = 0;
+  for (std::size_t e = threadIdx.x; e < total; e += blockDim.x) {
+    while (e >= offset[cell + 1]) ++cell;
+    const std::size_t j = g.idx[first[cell] + (e - offset[cell])];
     if (take(j)) {
       const int slot = atomicAdd(&count, 1);
       if (slot < kMaxMembers) out[slot] = uint32_t(j);
     }
+  }
   __syncthreads();
   const int k = count;
   __syncthreads();
   return k <= kMaxMembers ? k : -1;
 }
 
-// One block per candidate: its group, the potential minimum tested by all threads, and only for
-// the minimum the group in store order (as sinks.cpp) and its energies: sink_group_forms split
-// between the block and thread 0.
-__global__ void group_kernel(ParticleView p, Box box, SinkKernParams sp, const uint32_t* cand,
-                             uint8_t* pass, uint32_t* members, int* c) {
+// One block per candidate: its group from the grid, the potential minimum tested by all threads,
+// and only for the minimum the group in store order (as sinks.cpp) and its energies:
+// sink_group_forms split between the block and thread 0.
+__global__ void group_kernel(ParticleView p, Box box, SinkKernParams sp, const FeedbackGrid* grid,
+                             const uint32_t* cand, uint8_t* pass, uint32_t* members, int* c) {
   const int n_cand = min(c[kNCand], kMaxCandidates);
   uint32_t* m = members + std::size_t(blockIdx.x) * kMaxMembers;
   const double h2 = sp.h_acc * sp.h_acc;
+  const FeedbackGrid g = *grid;
   for (int q = blockIdx.x; q < n_cand; q += gridDim.x) {
     const std::size_t i = cand[q];
-    const int k = collect_block(p, m, [&](std::size_t j) {
-      return p.type[j] == kGas && (j == i || norm2(min_image(p.pos[j] - p.pos[i], box)) < h2);
-    });
+    const int k = collect_block(g, p.pos[i], m,
+                                [&](std::size_t j) { return sink_group_member(p, i, j, box, h2); });
     bool lower = false;
     for (int e = threadIdx.x; e < k; e += blockDim.x) lower = lower || p.pot[m[e]] < p.pot[i];
     const bool not_minimum = __syncthreads_or(lower) != 0;
@@ -146,15 +169,17 @@ __global__ void select_kernel(ParticleView p, Box box, SinkKernParams sp, const 
 }
 
 // One block: each new sink in turn takes the active gas within h_acc, in the order of their ids.
+// The grid is that of the candidates: creation and merging change types, not gas positions.
 __global__ void take_group_kernel(ParticleView p, ActiveSet a, Box box, SinkKernParams sp,
-                                  const uint32_t* made, uint32_t* members, int* c) {
+                                  const FeedbackGrid* grid, const uint32_t* made, uint32_t* members,
+                                  int* c) {
   const int n_made = c[kNMade];
   const double h2 = sp.h_acc * sp.h_acc;
+  const FeedbackGrid g = *grid;
   for (int q = 0; q < n_made; ++q) {
     const std::size_t s = made[q];
-    const int k = collect_block(p, members, [&](std::size_t j) {
-      return j != s && p.type[j] == kGas && a.contains(p.ti_end, j) &&
-             norm2(min_image(p.pos[j] - p.pos[s], box)) < h2;
+    const int k = collect_block(g, p.pos[s], members, [&](std::size_t j) {
+      return j != s && a.contains(p.ti_end, j) && sink_group_member(p, s, j, box, h2);
     });
     if (threadIdx.x == 0) {
       if (k < 0) {
@@ -395,13 +420,17 @@ void GpuSinks::step(const ParticleView& d, const ActiveSet& a, const Box& box,
     candidate_kernel<<<grid_for(n_gas_active), kThreads>>>(d, a, n_gas_active, box, sp, sinks, cand,
                                                            c);
     cuda_check_launch("candidate_kernel");
-    group_kernel<<<kGroupBlocks, kThreads>>>(d, box, sp, cand, static_cast<uint8_t*>(pass_),
-                                             members, c);
+    // The candidates' groups from a grid of cells h_acc wide over the gas, built at every call
+    // with active gas (a sort of the N_gas keys, O(N_gas log N_gas) once; the scan of all gas it
+    // replaces was O(N_gas) per candidate).
+    grid_.build_grid(d, box, feedback_range_cell(sp.h_acc));
+    group_kernel<<<kGroupBlocks, kThreads>>>(d, box, sp, grid_.grid(), cand,
+                                             static_cast<uint8_t*>(pass_), members, c);
     cuda_check_launch("group_kernel");
     select_kernel<<<1, 1>>>(d, box, sp, cand, static_cast<const uint8_t*>(pass_),
                             static_cast<uint32_t*>(ok_), made, c, time);
     cuda_check_launch("select_kernel");
-    take_group_kernel<<<1, kThreads>>>(d, a, box, sp, made, members, c);
+    take_group_kernel<<<1, kThreads>>>(d, a, box, sp, grid_.grid(), made, members, c);
     cuda_check_launch("take_group_kernel");
     list_sinks(d);  // with the new ones
     target_kernel<<<grid_for(n_gas_active), kThreads>>>(d, a, n_gas_active, box, sp, sinks,

@@ -12,6 +12,7 @@
 #include "core/active_set.hpp"
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
+#include "feedback/gas_neighbours_gpu.hpp"
 #include "sinks/sink_csv.hpp"
 #include "sinks/sink_kern.hpp"
 #include "sinks/sink_merge_csv.hpp"
@@ -44,6 +45,7 @@ class GpuSinks {
 
  private:
   void list_sinks(const ParticleView& d);
+  GpuGasNeighbours grid_;     // the gas in cells of feedback_range_cell(h_acc): the groups
   void* counters_ = nullptr;  // int[kCounters] (sinks_gpu.cu)
   void* sinks_ = nullptr;     // uint32 store indices of the sinks
   void* cand_ = nullptr;      // uint32 candidate indices
