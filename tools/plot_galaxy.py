@@ -4,14 +4,18 @@ snapshot has any) of a disk galaxy or a merger, centred on the stars and turned 
 the disk (the angular momentum of gas and stars within 10 kpc), in Msun/pc^2.
 
 usage: /usr/bin/python3 tools/plot_galaxy.py SNAP.h5 [SNAP.h5 ...] [--size 50] [--pixels 150]
-          [--galaxy N] [--no-rotate] [--out-dir DIR]
-writes galaxy_<snapshot name>.png per snapshot (beside the snapshot unless --out-dir). The maps are
+          [--galaxy N] [--no-rotate] [--out-dir DIR] [--movie]
+writes galaxy_<snapshot name>.png per snapshot (beside the snapshot unless --out-dir); with --movie
+frame_0000.png, frame_0001.png, ... on one colour scale (the first snapshot's), and
+galaxy_movie.mp4 when ffmpeg is installed. The maps are
 2D histograms (O(N): fine at 1e7 particles). --galaxy centres on one galaxy of a merger (GalaxyID)
 while showing all particles; --no-rotate keeps the simulation's axes and origin (x-y and x-z
 projections: the default view of a merger).
 """
 import argparse
 import os
+import shutil
+import subprocess
 import sys
 
 import matplotlib
@@ -31,7 +35,7 @@ def surface_density(x, m, axes, size, pixels):
     return h.T / pixel_pc2  # Msun/pc^2, rows = second axis
 
 
-def plot(path, args):
+def plot(path, args, frame_index=None, vmax_of=None):
     t, parts = galaxy_snap.load(path)
     if args.galaxy is not None:
         _, own = galaxy_snap.load(path, galaxy=args.galaxy)
@@ -63,6 +67,8 @@ def plot(path, args):
             img = surface_density(x, m, axes, args.size, args.pixels)
             pos = img[img > 0]
             vmax = np.percentile(pos, 99.5) if pos.size else 1.0
+            if vmax_of is not None:  # a movie: every frame keeps the first frame's scale
+                vmax = vmax_of.setdefault((name, col), vmax)
             im = axs[r, col].imshow(np.where(img > 0, img, np.nan), origin="lower",
                                     extent=(-half, half, -half, half),
                                     norm=LogNorm(vmin=vmax * 1e-4, vmax=vmax), cmap="inferno", interpolation="nearest")
@@ -74,7 +80,9 @@ def plot(path, args):
     fig.suptitle("%s   t = %.1f Myr" % (os.path.basename(path), t))
     fig.tight_layout()
     out_dir = args.out_dir or os.path.dirname(os.path.abspath(path))
-    out = os.path.join(out_dir, "galaxy_%s.png" % os.path.splitext(os.path.basename(path))[0])
+    name = ("frame_%04d" % frame_index if frame_index is not None else
+            "galaxy_%s" % os.path.splitext(os.path.basename(path))[0])
+    out = os.path.join(out_dir, name + ".png")
     fig.savefig(out, dpi=130)
     plt.close(fig)
     print("wrote", out)
@@ -89,9 +97,24 @@ def main():
     ap.add_argument("--no-rotate", action="store_true",
                     help="keep the simulation's axes (and, without --galaxy, its origin)")
     ap.add_argument("--out-dir", default=None)
+    ap.add_argument("--movie", action="store_true",
+                    help="frames for a movie: frame_0000.png, ... in the order given, every frame "
+                         "with the first one's colour scale; with ffmpeg on the PATH also "
+                         "galaxy_movie.mp4 (10 frames/s)")
     args = ap.parse_args()
-    for p in args.snapshots:
-        plot(p, args)
+    vmax_of = {} if args.movie else None
+    for k, p in enumerate(args.snapshots):
+        plot(p, args, k if args.movie else None, vmax_of)
+    if args.movie:
+        out_dir = args.out_dir or os.path.dirname(os.path.abspath(args.snapshots[0]))
+        cmd = ["ffmpeg", "-y", "-loglevel", "error", "-framerate", "10", "-i",
+               os.path.join(out_dir, "frame_%04d.png"), "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+               "-pix_fmt", "yuv420p", os.path.join(out_dir, "galaxy_movie.mp4")]
+        if shutil.which("ffmpeg"):
+            subprocess.run(cmd, check=True)
+            print("wrote", cmd[-1])
+        else:
+            print("%d frames; to make the movie: %s" % (len(args.snapshots), " ".join(cmd)))
 
 
 if __name__ == "__main__":

@@ -79,7 +79,28 @@ def check_galaxy_tools(mpsph, tmp, setups):
     if abs(vc / 233.0 - 1) > 0.15:
         sys.exit("FAILED: plot_disk_profiles.py v_c(8.5 kpc) = %.1f km/s, model 233:\n%s"
                  % (vc, stdout))
-    print("ok: plot_galaxy.py, plot_disk_profiles.py (v_c(8.5 kpc) = %.1f km/s)" % vc)
+    # Movie frames: one PNG per snapshot in the order given.
+    movie = os.path.join(tmp, "movie")
+    os.makedirs(movie)
+    run([sys.executable, os.path.join(TOOLS, "plot_galaxy.py"), disk, merger, "--movie",
+         "--out-dir", movie])
+    for png in ("frame_0000.png", "frame_0001.png"):
+        if not os.path.isfile(os.path.join(movie, png)):
+            sys.exit("FAILED: plot_galaxy.py --movie did not write %s" % png)
+    # Kennicutt-Schmidt tool: the ICs' gas surface density in the 3-6 kpc annulus against the
+    # exponential model, M_g e^-R/R_g / (2 pi R_g^2) with M_g = 6e9 Msun, R_g = 3 kpc: the annulus
+    # holds 2/e - 3/e^2 = 0.330 of the gas, 23.35 Msun/pc^2 over its 27 pi kpc^2. 1 000 gas
+    # particles put ~330 there: 5.5% shot noise; 20% is 3.6 sigma. No stars have formed: SFR 0.
+    stdout = run([sys.executable, os.path.join(TOOLS, "plot_ks.py"), disk, "--bins", "5",
+                  "--r-max", "15", "--out", os.path.join(tmp, "ks.png")])
+    row = [line.split() for line in stdout.splitlines() if line.strip().startswith("4.50")][0]
+    sigma_gas, sigma_sfr = float(row[1]), float(row[2])
+    if abs(sigma_gas / 23.35 - 1) > 0.2 or sigma_sfr != 0 or not os.path.isfile(
+            os.path.join(tmp, "ks.png")):
+        sys.exit("FAILED: plot_ks.py Sigma_gas(3-6 kpc) = %g Msun/pc^2 (model 23.35), Sigma_SFR "
+                 "%g (0 expected):\n%s" % (sigma_gas, sigma_sfr, stdout))
+    print("ok: plot_galaxy.py (--movie), plot_disk_profiles.py (v_c(8.5 kpc) = %.1f km/s), "
+          "plot_ks.py (Sigma_gas(3-6 kpc) = %.2f Msun/pc^2, model 23.35)" % (vc, sigma_gas))
 def check_sticky_clouds(tool, stdout):
     """plot_cloud_spectrum.py prints one line per snapshot: the first has the 300 initial clouds,
     the last fewer (clouds coalesce in this dense box). plot_phase_masses.py prints the largest
