@@ -12,10 +12,16 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "feedback/ssp_params.hpp"
 #include "gravity/gravity_params.hpp"
+#include "multiphase/multiphase_params.hpp"
 #include "run/program_schema.hpp"
 #include "run/run_params.hpp"
+#include "setups/disk_galaxy_params.hpp"
+#include "sinks/sink_params.hpp"
+#include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
+#include "starform/starform_params.hpp"
 #include "timestep/timestep_params.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
@@ -33,6 +39,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     mpsph::gravity_params_from(cfg);
     mpsph::timestep_params_from(cfg);
     mpsph::cooling_params_from(cfg);
+    // The physics modules' parameters where their model is chosen, and the disk galaxy's (with
+    // setup.parametrisation: mmw98 it solves for the disk scale length).
+    auto chosen = [&](const char* key) { return cfg.get_string(key) != "none"; };
+    if (chosen("multiphase.model")) mpsph::multiphase_params_from(cfg);
+    if (chosen("starform.model")) mpsph::starform_params_from(cfg);
+    if (chosen("feedback.model")) mpsph::ssp_params_from(cfg);
+    if (chosen("sinks.model")) mpsph::sink_params_from(cfg);
+    if (cfg.get_string("setup.type") == "disk_galaxy")
+      mpsph::disk_galaxy_params_from(cfg, "setup.");
     resolved = cfg.resolved_yaml();
     values = cfg.values();
   } catch (const mpsph::Error&) {
