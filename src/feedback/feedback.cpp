@@ -38,7 +38,7 @@ FeedbackStepResult apply_feedback(const ParticleView& p, const ActiveSet& a, con
   // --- the stars lose their ejecta; the account in star order (deterministic)
   for (std::size_t s = 0; s < ns; ++s) {
     if (sh.n_recv[s] == 0) continue;
-    p.mass[stars[s]] -= rel[s].dm;
+    lose_ejecta(p, stars[s], rel[s].dm);
     res.energy += rel[s].de;
     res.mass += rel[s].dm;
     ++res.stars;

@@ -39,7 +39,7 @@ __global__ void star_kernel(ParticleView p, ActiveSet a, std::size_t first, std:
       gather_gas_shares<K>(p, box, *grid, p.pos[i], s, nb, recv, weight, nullptr, nullptr);
   if (n == 0) return;
   rel[s] = r;
-  p.mass[i] -= r.dm;
+  lose_ejecta(p, i, r.dm);
 }
 
 // One thread per run of equal receivers in the sorted pairs: the shares in star order.

@@ -102,6 +102,14 @@ MPSPH_HD int feedback_weights(const ParticleView& p, const NeighbourSet& s, int 
   return n;
 }
 
+// Star i loses the ejecta dm of its release, with its forces kept (keep_forces: the gravity its
+// partners felt from it was computed with its old mass).
+MPSPH_HD void lose_ejecta(const ParticleView& p, std::size_t i, double dm) {
+  const double m = p.mass[i], m1 = m - dm;
+  keep_forces(p, i, m, m1);
+  p.mass[i] = m1;
+}
+
 // Gas particle j takes the fraction w of release r (see the header comment).
 MPSPH_HD void receive_feedback(const ParticleView& p, std::size_t j, const StarRelease& r,
                                double w) {
@@ -110,6 +118,7 @@ MPSPH_HD void receive_feedback(const ParticleView& p, std::size_t j, const StarR
   const Vec3d v1 = (1.0 / m1) * (m * v + dm * r.v);
   const double heat = w * r.de + 0.5 * m * dm / m1 * norm2(v - r.v);
   const double du = (heat - dm * p.u[j]) / m1;  // m1 (u + du) = m u + heat
+  keep_forces(p, j, m, m1);
   p.mass[j] = m1;
   p.vel0[j] += v1 - v;
   p.vel[j] = v1;

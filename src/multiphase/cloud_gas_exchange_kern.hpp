@@ -43,6 +43,7 @@
 #include "core/vec3.hpp"
 #include "multiphase/cloud_drag_kern.hpp"
 #include "multiphase/cloud_evaporation_kern.hpp"
+#include "timestep/block_step_kern.hpp"
 
 namespace mpsph {
 
@@ -62,18 +63,6 @@ struct CloudGasParams {
   bool u_integrated = false;    // a stage before integrated u over the step (cooling): the
                                 // corrector leaves u alone, else it sets u from u0
 };
-
-// Particle i's mass changes from m to m1 between the force evaluation and the corrector: its
-// accelerations and du/dt (per unit mass) are scaled by m/m1, so the corrector applies the same
-// forces m a and heating m du/dt that its pair partners got the opposite of (momentum and energy
-// of the SPH and gravity pairs stay conserved).
-MPSPH_HD void keep_forces(const ParticleView& p, std::size_t i, double m, double m1) {
-  const double f = m / m1;
-  p.acc[i] *= f;
-  p.acc0[i] *= f;
-  p.dudt[i] *= f;
-  p.dudt0[i] *= f;
-}
 
 // The gas at a cloud, kernel-interpolated over its receivers.
 struct HotGas {

@@ -90,6 +90,19 @@ MPSPH_HD void correct_particle(const ParticleView& v, std::size_t i, double tick
   v.ti_begin[i] = v.ti_end[i];
 }
 
+// Particle i's mass changes from m to m1 between the force evaluation and the corrector (the
+// cold phase's exchanges, SSP feedback's ejecta): its
+// accelerations and du/dt (per unit mass) are scaled by m/m1, so the corrector applies the same
+// forces m a and heating m du/dt that its pair partners got the opposite of (momentum and energy
+// of the SPH and gravity pairs stay conserved).
+MPSPH_HD void keep_forces(const ParticleView& p, std::size_t i, double m, double m1) {
+  const double f = m / m1;
+  p.acc[i] *= f;
+  p.acc0[i] *= f;
+  p.dudt[i] *= f;
+  p.dudt0[i] *= f;
+}
+
 // The limiter's reference step of neighbour j at tick `now`: its new criterion when it is active
 // (its step ends now, or now = kAllActive), the step of its rung otherwise.
 MPSPH_HD double limiter_reference(const ParticleView& v, std::size_t j, int64_t now,
