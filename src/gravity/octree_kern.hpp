@@ -31,6 +31,19 @@ struct OctreeNode {
   int32_t child_begin, n_child;  // children [child_begin, child_begin + n_child); 0 = leaf
 };
 
+// What the opening criteria read of node n, relative to a target group's centre (the walks of
+// the CPU and the GPU, and the LET selection across ranks, which takes a rank's target box).
+MPSPH_HD NodeView node_view(const OctreeNode& n, const Vec3d& centre) {
+  NodeView nv;
+  nv.com = vec_cast<float>(n.com - centre);
+  nv.box_centre = vec_cast<float>(n.box_centre - centre);
+  nv.box_half = n.box_half;
+  nv.size = n.size;
+  nv.mass = n.mp.mass;
+  nv.eps_max = n.eps_max;
+  return nv;
+}
+
 // The particles in tree order, as the build and the walk read them.
 struct TreeParticles {
   const Vec3d* pos;

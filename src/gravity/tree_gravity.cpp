@@ -183,13 +183,7 @@ void walk(const OctreeView& t, const TargetGroup& tg, const Vec3d& centre, const
     const int32_t ni = L.stack.back();
     const OctreeNode& n = t.nodes[ni];
     L.stack.pop_back();
-    NodeView nv;
-    nv.com = vec_cast<float>(n.com - centre);
-    nv.box_centre = vec_cast<float>(n.box_centre - centre);
-    nv.box_half = n.box_half;
-    nv.size = n.size;
-    nv.mass = n.mp.mass;
-    nv.eps_max = n.eps_max;
+    const NodeView nv = node_view(n, centre);
     if (node_accepted(tg, nv, op)) {
       L.accepted.push_back(ni);
     } else if (n.n_child == 0 && n.end == n.begin) {

@@ -239,12 +239,7 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
       NodeView nv{};
       if (c >= 0) {
         const OctreeNode& n = a.t.nodes[c];
-        nv.com = vec_cast<float>(n.com - centre);
-        nv.box_centre = vec_cast<float>(n.box_centre - centre);
-        nv.box_half = n.box_half;
-        nv.size = n.size;
-        nv.mass = n.mp.mass;
-        nv.eps_max = n.eps_max;
+        nv = node_view(n, centre);
         accept = node_accepted(tgroup, nv, a.opening);
         if (!accept) {
           if (n.n_child == 0) {

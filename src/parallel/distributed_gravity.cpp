@@ -104,13 +104,7 @@ std::vector<GravityBox> target_boxes(const OctreeView& t, int group_size, const 
 bool accepted_for_box(const GravityBox& b, const OctreeNode& n, const OpeningParams& op,
                       bool relative) {
   const Vec3d centre = 0.5 * (b.lo + b.hi);
-  NodeView nv;
-  nv.com = vec_cast<float>(n.com - centre);
-  nv.box_centre = vec_cast<float>(n.box_centre - centre);
-  nv.box_half = n.box_half;
-  nv.size = n.size;
-  nv.mass = n.mp.mass;
-  nv.eps_max = n.eps_max;
+  NodeView nv = node_view(n, centre);
   auto inf_norm = [](const Vec3f& v) {
     return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
   };
