@@ -16,6 +16,7 @@
 #include "gravity/direct_gravity.hpp"
 #include "setups/cloud_scales.hpp"
 #include "setups/initial_conditions.hpp"
+#include "setups/setup_schema_support.hpp"
 #include "sph/eos_params.hpp"
 
 using namespace mpsph;
@@ -198,16 +199,7 @@ TEST_CASE("cloud collision: rotation by beta = E_rot/|W|, counter-rotating spins
 
 namespace {
 
-const Schema& setup_schema() {
-  static const Schema s = [] {
-    Schema x;
-    add_unit_params(x);
-    add_eos_params(x);
-    add_setup_params(x);
-    return x;
-  }();
-  return s;
-}
+using test::setup_schema;
 
 CloudCollisionParams params_of(const std::string& yaml) {
   return cloud_collision_params_from(Config::from_string(yaml, "cc.yml", setup_schema()));

@@ -14,6 +14,7 @@
 #include "core/units.hpp"
 #include "setups/disk_galaxy_params.hpp"
 #include "setups/initial_conditions.hpp"
+#include "setups/setup_schema_support.hpp"
 #include "sph/eos_params.hpp"
 
 using namespace mpsph;
@@ -91,16 +92,7 @@ TEST_CASE("mmw98: the disk carries j_d of the halo's angular momentum", "[setups
 
 namespace {
 
-const Schema& setup_schema() {
-  static const Schema s = [] {
-    Schema x;
-    add_unit_params(x);
-    add_eos_params(x);
-    add_setup_params(x);
-    return x;
-  }();
-  return s;
-}
+using test::setup_schema;
 
 const char* kUnits = "units: {system: physical, length: kpc, mass: 1e10Msun, velocity: km/s}\n";
 
