@@ -22,6 +22,7 @@ Sod tube (lattice, 1 944 particles, periodic box):
 
 usage: mpi_run_test.py MODE <mpsph> <mpsph-mpi> <mpiexec> <its -n flag> [mpiexec flags...]
 (run by ctest)"""
+import csv
 import os
 import shutil
 import subprocess
@@ -283,7 +284,6 @@ GRAVITY_TOL = 1e-5
 
 
 def energy_rows(path):
-    import csv
     with open(path) as f:
         rows = [r for r in csv.reader(l for l in f if not l.startswith("#"))]
     head = rows[0]

@@ -127,8 +127,8 @@ class RankBackend final : public StepBackend {
       stepper_.emplace(c_.box, c_.sph, c_.eos, c_.grav, c_.tstep, DecompositionParams{}, comm_,
                        c_.G);
     } catch (const Error& e) {
-      // What depends on the box (gravity in a periodic box) is known only now; every rank
-      // refuses it alike, before any output is written (check_box).
+      // The stepper refuses what does not work across ranks yet (direct or periodic gravity,
+      // block time steps); every rank alike, before any output is written (check_box).
       throw NotAcrossRanks(e.what());
     }
   }
@@ -171,16 +171,12 @@ std::unique_ptr<StepBackend> make_rank_backend(
           "MPI: physics modules across ranks are not supported yet "
           "(docs/mpi.md); set " +
           m->section() + ".model: none (it is " + m->model() + ") or run on one rank");
-  try {
-    // Built again by sync_from_host() with the run's box; here for its refusals.
-    SphGlobalStepper(ctx.box, ctx.sph, ctx.eos, ctx.grav, ctx.tstep, DecompositionParams{}, comm,
-                     ctx.G);
-  } catch (const Error& e) {
-    // The stepper refuses only what does not work across ranks yet (direct or periodic gravity,
-    // block time steps).
-    throw NotAcrossRanks(e.what());
-  }
-  return std::make_unique<RankBackend>(ctx, comm);
+  // The stepper's refusals that do not depend on the box (direct gravity, block time steps) come
+  // now, before the initial conditions are made; the driver calls check_box() again once the
+  // run's box is known.
+  auto backend = std::make_unique<RankBackend>(ctx, comm);
+  backend->check_box();
+  return backend;
 }
 
 }  // namespace mpsph
