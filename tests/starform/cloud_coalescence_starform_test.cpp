@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "multiphase/conserved_totals.hpp"
 #include "multiphase/sticky_clouds.hpp"
 #include "run/particle_changes.hpp"
 #include "starform_test_support.hpp"
@@ -62,23 +63,6 @@ std::vector<Cloud> pair(const StarformModel& m, double m1, double m2, double v_r
           {5, m2, x1 + d, {-0.5 * v_rel + 3.0, -2.0, 1.0}, 2e-3, 0.4e-3}};
 }
 
-struct Sums {
-  double m = 0, o = 0, fe = 0, p_scale = 0;
-  Vec3d p{0, 0, 0};
-};
-
-Sums sums(const ParticleStore& s) {
-  Sums t;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    t.m += s.mass[i];
-    t.o += s.mass[i] * s.z_o[i];
-    t.fe += s.mass[i] * s.z_fe[i];
-    t.p += s.mass[i] * s.vel[i];
-    t.p_scale += s.mass[i] * norm(s.vel[i]);
-  }
-  return t;
-}
-
 // The collision stage, then the star-formation stage (in `sf_step`), then the order stage's
 // children: returns the stars formed (the stage's count). The removed cloud of a merger stays in
 // the store (type kRemoved, mass 0) until a sort would drop it.
@@ -107,7 +91,7 @@ TEST_CASE("clouds (coalescence): two clouds merging above their Jeans mass form 
   double tick_len = 0;
   ParticleStore s = make_clouds(pair(m, m1, m2, 1.0), 0.1, &tick_len);
   const ParticleStore before = s;
-  const Sums t0 = sums(s);
+  const test::ConservedTotals t0 = test::conserved_totals(s);
   CloudCollisionStats col;
   const long stars = coalesce_and_form(s, m, tick_len, 7, 7, &col);
   REQUIRE(col.mergers == 1);
@@ -137,8 +121,8 @@ TEST_CASE("clouds (coalescence): two clouds merging above their Jeans mass form 
   CHECK(s.pos[c].x == s.pos[star].x);
   CHECK(s.vel[c].y == s.vel[star].y);
   // Mass, momentum and metals of the pair = cloud + star, to round-off.
-  const Sums t1 = sums(s);
-  CHECK(std::fabs(t1.m - t0.m) <= 1e-15 * t0.m);
+  const test::ConservedTotals t1 = test::conserved_totals(s);
+  CHECK(std::fabs(t1.mass - t0.mass) <= 1e-15 * t0.mass);
   CHECK(std::fabs(t1.o - t0.o) <= 1e-15 * t0.o);
   CHECK(std::fabs(t1.fe - t0.fe) <= 1e-15 * t0.fe);
   CHECK(norm(t1.p - t0.p) <= 1e-15 * t0.p_scale);
@@ -207,7 +191,7 @@ TEST_CASE("clouds (coalescence): a box of colliding clouds forms one star per un
   }
   double tick_len = 0;
   ParticleStore s = make_clouds(c, 0.1, &tick_len);
-  const Sums t0 = sums(s);
+  const test::ConservedTotals t0 = test::conserved_totals(s);
   // The merged masses above m_J, from the collision stage alone.
   ParticleStore probe = s;
   CpuCloudScratch scratch;
@@ -233,8 +217,8 @@ TEST_CASE("clouds (coalescence): a box of colliding clouds forms one star per un
     if (s.type[i] == kNewStar) formed += s.mass[i], ++n_stars;
   CHECK(n_stars == unstable);
   CHECK(formed == Approx(expected).epsilon(1e-14));
-  const Sums t1 = sums(s);
-  CHECK(std::fabs(t1.m - t0.m) <= 1e-14 * t0.m);
+  const test::ConservedTotals t1 = test::conserved_totals(s);
+  CHECK(std::fabs(t1.mass - t0.mass) <= 1e-14 * t0.mass);
   CHECK(std::fabs(t1.o - t0.o) <= 1e-14 * t0.o);
   CHECK(std::fabs(t1.fe - t0.fe) <= 1e-14 * t0.fe);
   CHECK(norm(t1.p - t0.p) <= 1e-14 * t0.p_scale);
