@@ -37,6 +37,19 @@ struct GpuGravityTimings {
 
 class GpuDirectGravity;
 
+// Further source trees for GpuGravity::walk_with_sources (host arrays): the locally essential
+// trees of other MPI ranks (parallel/distributed_gravity.hpp), concatenated - child_begin and
+// begin/end index these arrays - with the index of each tree's root. A node with n_child = 0 and
+// begin == end carries only its moments (its children were not sent).
+struct SourceForest {
+  std::vector<OctreeNode> nodes;
+  std::vector<int32_t> roots;
+  std::vector<Vec3d> pos;
+  std::vector<double> mass;
+  std::vector<float> eps;
+  int generations = 0;  // node generations of the deepest tree (sizes the walk's stacks)
+};
+
 class GpuGravity {
  public:
   GpuGravity();
@@ -60,6 +73,19 @@ class GpuGravity {
   // acc_grav on the device is a previous evaluation's (a restart): the next call may use the
   // relative criterion at once.
   void assume_previous();
+
+  // MPI ranks (parallel/distributed_gravity.hpp), in two calls: build_in_cube() builds the tree of
+  // compute() with the Morton keys in the given cube [cube_lo, cube_lo + cube_size)^3, which must
+  // hold every particle (the ranks' common cube, so that the nodes are cells of the one-process
+  // tree; the nodes equal those of Octree::build in that cube), with |acc_grav| as |a_old| when
+  // `relative`; download_tree() gives it to the host; walk_with_sources() then walks it for every
+  // particle and, after it, the source trees with the same criterion (tree_gravity's `sources`),
+  // and writes acc_grav and pot. Its stats count in closed_opened the source nodes without
+  // children that a group would have opened.
+  void build_in_cube(const ParticleView& device_view, const GravityParams& p, bool relative,
+                     const Vec3d& cube_lo, double cube_size);
+  TreeWalkStats walk_with_sources(const ParticleView& device_view, const GravityParams& p, double G,
+                                  const SourceForest& sources);
 
   std::size_t device_bytes() const;  // device memory held by the solver
   GpuGravityTimings last_timings() const;

@@ -154,7 +154,8 @@ void* DeviceOctree::cub_temp(std::size_t bytes) {
 }
 
 void DeviceOctree::build(const ParticleView& v, const std::array<double, 6>& softening,
-                         int leaf_size, int group_size, bool with_acc_old, const BuildEvents& ev) {
+                         int leaf_size, int group_size, bool with_acc_old, const BuildEvents& ev,
+                         const BoundingCube* cube) {
   if (v.n >= std::size_t(std::numeric_limits<int32_t>::max())) {
     throw Error("GPU gravity octree: " + std::to_string(v.n) + " particles exceed the 2^31 limit");
   }
@@ -167,7 +168,7 @@ void DeviceOctree::build(const ParticleView& v, const std::array<double, 6>& sof
   leaf_size_ = leaf_size;
   group_size_ = group_size;
   gen_begin_.assign(1, 0);
-  sort_and_gather(v, softening, with_acc_old);
+  sort_and_gather(v, softening, with_acc_old, cube);
   if (ev.after_sort) cuda_check(cudaEventRecord(ev.after_sort), "recording an event");
   if (n_ > 0) {
     build_nodes(leaf_size);
@@ -197,7 +198,7 @@ bool DeviceOctree::refit(const ParticleView& v, const std::array<double, 6>& sof
 }
 
 void DeviceOctree::sort_and_gather(const ParticleView& v, const std::array<double, 6>& softening,
-                                   bool with_acc_old) {
+                                   bool with_acc_old, const BoundingCube* cube) {
   const int32_t n = int32_t(n_);
   cube_.reserve(1, "bounding cube");
   box_scratch_.reserve(bounding_cube_scratch_bytes(), "bounding box scratch");
@@ -212,7 +213,12 @@ void DeviceOctree::sort_and_gather(const ParticleView& v, const std::array<doubl
   have_acc_old_ = with_acc_old;
   if (n == 0) return;
 
-  bounding_cube(v.pos, n_, cube_.get(), box_scratch_.get());
+  if (cube) {
+    cuda_check(cudaMemcpy(cube_.get(), cube, sizeof(BoundingCube), cudaMemcpyHostToDevice),
+               "uploading the key cube");
+  } else {
+    bounding_cube(v.pos, n_, cube_.get(), box_scratch_.get());
+  }
   keys_kernel<<<blocks_for(n_), kThreads>>>(v.pos, n, cube_.get(), keys_[0].get(), idx_[0].get());
   cuda_check_launch("Morton keys");
 

@@ -45,8 +45,10 @@ class DeviceOctree {
   // Builds over the n = v.n particles of the device view (pos, mass, type; acc_grav when
   // with_acc_old) with Plummer-equivalent softening eps[type]. Leaves hold <= leaf_size particles
   // unless their keys coincide; groups hold <= group_size particles.
+  // `cube` (host, may be null): the key cube to use instead of the particles' bounding cube.
   void build(const ParticleView& v, const std::array<double, 6>& softening, int leaf_size,
-             int group_size, bool with_acc_old, const BuildEvents& ev);
+             int group_size, bool with_acc_old, const BuildEvents& ev,
+             const BoundingCube* cube = nullptr);
   // TreeUpdate::Refit: the last build's topology and groups with the particles (same device order,
   // same n) gathered again and the upward pass redone. Returns false, doing nothing, when there is
   // no build of v.n particles with these leaf and group sizes.
@@ -59,7 +61,7 @@ class DeviceOctree {
 
  private:
   void sort_and_gather(const ParticleView& v, const std::array<double, 6>& softening,
-                       bool with_acc_old);
+                       bool with_acc_old, const BoundingCube* cube);
   void build_nodes(int leaf_size);
   void upward_pass();
   void make_groups(int group_size);

@@ -14,6 +14,7 @@
 // The evaluation sums in float per target, as the CPU walk does; the order of the terms differs.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 
 #include "core/cuda_check.hpp"
@@ -56,7 +57,7 @@ struct WalkArgs {
   double G;
   int32_t* stacks;  // one stack of stack_cap node indices per resident warp
   int32_t stack_cap;
-  int32_t* ctrl;               // [0] next group, [1] stack overflow flag
+  int32_t* ctrl;  // [0] next group, [1] stack overflow flag, [2] closed source nodes opened
   unsigned long long* counts;  // [0] node interactions, [1] particle interactions
   Vec3d* acc;                  // caller order
   double* pot;
@@ -64,7 +65,19 @@ struct WalkArgs {
   // (caller order); null: every particle.
   const int64_t* ti_end;
   int64_t tick;
+  // Further source trees (the locally essential trees of other MPI ranks), walked by every group
+  // after the tree: their nodes and particles, and the index of each tree's root. A stack entry
+  // c >= t.n_nodes is source node c - t.n_nodes; a particle index j >= t.particles.n is source
+  // particle j - t.particles.n. n_roots = 0: none.
+  const OctreeNode* src_nodes;
+  TreeParticles src;
+  const int32_t* src_roots;
+  int32_t n_roots;
 };
+
+__device__ __forceinline__ const OctreeNode& node_at(const WalkArgs& a, int32_t c) {
+  return c < a.t.n_nodes ? a.t.nodes[c] : a.src_nodes[c - a.t.n_nodes];
+}
 
 // Targets of one lane: TPL of them (targets t and t + 32 of the group).
 template <int TPL>
@@ -224,9 +237,10 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
       tg.ax[u] = tg.ay[u] = tg.az[u] = tg.pot[u] = 0.0f;
     }
 
-    // The walk.
+    // The walk: the tree's root, then the source trees' roots.
     if (lane == 0) stack[0] = 0;
-    int sp = 1, nn = 0, np = 0;
+    for (int k = lane; k < a.n_roots; k += kWarp) stack[1 + k] = a.t.n_nodes + a.src_roots[k];
+    int sp = 1 + a.n_roots, nn = 0, np = 0;
     long long list_nodes = 0, list_parts = 0;
     __syncwarp();
     while (sp > 0) {
@@ -238,16 +252,19 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
       int n_child = 0, child_begin = 0, leaf_begin = 0, leaf_count = 0;
       NodeView nv{};
       if (c >= 0) {
-        const OctreeNode& n = a.t.nodes[c];
+        const OctreeNode& n = node_at(a, c);
+        const bool source = c >= a.t.n_nodes;
         nv = node_view(n, centre);
         accept = node_accepted(tgroup, nv, a.opening);
         if (!accept) {
           if (n.n_child == 0) {
-            leaf_begin = n.begin;
+            leaf_begin = n.begin + (source ? a.t.particles.n : 0);
             leaf_count = n.end - n.begin;
+            // A source node sent without its children (distributed_gravity.hpp).
+            if (source && leaf_count == 0) atomicAdd(&a.ctrl[2], 1);
           } else {
             n_child = n.n_child;
-            child_begin = n.child_begin;
+            child_begin = n.child_begin + (source ? a.t.n_nodes : 0);
           }
         }
       }
@@ -256,7 +273,7 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
       const unsigned acc_mask = __ballot_sync(kFull, accept);
       if (accept) {
         const int s = nn + __popc(acc_mask & lanes_below);
-        const OctreeNode& n = a.t.nodes[c];
+        const OctreeNode& n = node_at(a, c);
         NL.a[s] = make_float4(nv.com.x, nv.com.y, nv.com.z, n.mp.mass);
         NL.b[s] = make_float4(n.mp.qxx, n.mp.qxy, n.mp.qxz, n.mp.qyy);
         NL.c[s] = make_float4(n.mp.qyz, n.mp.qzz, n.mp.trace, n.eps2_mean);
@@ -298,10 +315,13 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
         const int owner_off = __shfl_sync(kFull, loff, owner);
         if (q < total) {
           const int32_t j = owner_begin + (q - owner_off);
-          const Vec3f d = vec_cast<float>(P.pos[j] - centre);
+          const bool source = j >= P.n;
+          const TreeParticles& Q = source ? a.src : P;
+          const int32_t jq = source ? j - P.n : j;
+          const Vec3f d = vec_cast<float>(Q.pos[jq] - centre);
           const int s = np + lane;
-          const float ej = P.eps[j];
-          PL.xm[s] = make_float4(d.x, d.y, d.z, float(P.mass[j]));
+          const float ej = Q.eps[jq];
+          PL.xm[s] = make_float4(d.x, d.y, d.z, float(Q.mass[jq]));
           PL.e2[s] = ej * ej, PL.idx[s] = j;
         }
         np += min(kWarp, total - base);
@@ -370,6 +390,14 @@ double elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
   return double(ms);
 }
 
+void check_group_size(const GravityParams& p) {
+  if (p.group_size < 1 || p.group_size > kMaxGroupSize) {
+    throw Error("gravity.group_size = " + std::to_string(p.group_size) +
+                ": the GPU tree walk takes 1.." + std::to_string(kMaxGroupSize) +
+                " targets per group (two per lane of a warp)");
+  }
+}
+
 __global__ void zero_kernel(Vec3d* acc, double* pot, std::size_t n) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= n) return;
@@ -385,6 +413,14 @@ struct GpuGravity::Impl {
   DeviceBuffer<int32_t> stacks;
   DeviceBuffer<int32_t> ctrl;
   DeviceBuffer<unsigned long long> counts;
+  // Source trees of walk_with_sources() (empty otherwise).
+  DeviceBuffer<OctreeNode> src_nodes;
+  DeviceBuffer<Vec3d> src_pos;
+  DeviceBuffer<double> src_mass;
+  DeviceBuffer<float> src_eps;
+  DeviceBuffer<int32_t> src_roots;
+  int32_t n_roots = 0, n_src_particles = 0;
+  int src_generations = 0;
   cudaEvent_t ev[5] = {};
   bool have_previous = false;
   bool timed = false;
@@ -398,11 +434,33 @@ struct GpuGravity::Impl {
     for (cudaEvent_t e : ev) cudaEventDestroy(e);
   }
 
+  // After walk(): waits for it, reads its status and counters into `stats`.
+  void finish_walk() {
+    cuda_check(cudaEventRecord(ev[4]), "recording an event");
+    cuda_check(cudaEventSynchronize(ev[4]), "tree gravity");
+    cuda_check(cudaGetLastError(), "tree gravity");
+    int32_t status[3] = {0, 0, 0};
+    unsigned long long count[2] = {0, 0};
+    cuda_check(cudaMemcpy(status, ctrl.get(), sizeof(status), cudaMemcpyDeviceToHost),
+               "walk status");
+    cuda_check(cudaMemcpy(count, counts.get(), sizeof(count), cudaMemcpyDeviceToHost),
+               "walk counters");
+    if (status[1] != 0)
+      throw Error("GPU tree walk: traversal stack overflow (tree deeper than sized)");
+    stats.groups = std::size_t(tree.view().n_groups);
+    stats.node_interactions = count[0];
+    stats.particle_interactions = count[1];
+    stats.closed_opened = std::size_t(status[2]);
+    timed = true;
+    was_direct = false;
+    have_previous = true;
+  }
+
   void walk(const ParticleView& v, const GravityParams& p, double G, const ActiveSet& active) {
     const DeviceTreeView t = tree.view();
-    ctrl.reserve(2, "walk control words");
+    ctrl.reserve(3, "walk control words");
     counts.reserve(2, "interaction counters");
-    cuda_check(cudaMemset(ctrl.get(), 0, 2 * sizeof(int32_t)), "clearing the walk control words");
+    cuda_check(cudaMemset(ctrl.get(), 0, 3 * sizeof(int32_t)), "clearing the walk control words");
     cuda_check(cudaMemset(counts.get(), 0, 2 * sizeof(unsigned long long)),
                "clearing the counters");
     if (t.n_groups == 0) return;
@@ -413,8 +471,9 @@ struct GpuGravity::Impl {
                               : (two ? walk_blocks<SofteningKernel::Plummer, 2>()
                                      : walk_blocks<SofteningKernel::Plummer, 1>());
     // A pop of <= 32 nodes pushes <= 256 children, and each generation below adds at most 224
-    // entries that stay on the stack: 256 per generation bounds its depth.
-    const int32_t cap = 256 * (t.generations + 1) + kWarp;
+    // entries that stay on the stack: 256 per generation bounds its depth (the source trees' roots
+    // start on it).
+    const int32_t cap = 256 * (std::max(t.generations, src_generations) + 1) + kWarp + n_roots;
     stacks.reserve(std::size_t(blocks) * kWalkWarps * std::size_t(cap), "tree-walk stacks");
     WalkArgs a;
     a.t = t;
@@ -428,6 +487,10 @@ struct GpuGravity::Impl {
     a.pot = v.pot;
     a.ti_end = active.all() ? nullptr : v.ti_end;
     a.tick = active.tick;
+    a.src_nodes = n_roots > 0 ? src_nodes.get() : nullptr;
+    a.src = TreeParticles{src_pos.get(), src_mass.get(), src_eps.get(), n_src_particles};
+    a.src_roots = src_roots.get();
+    a.n_roots = n_roots;
     if (spline) {
       two ? launch_walk<SofteningKernel::Spline, 2>(a, blocks)
           : launch_walk<SofteningKernel::Spline, 1>(a, blocks);
@@ -468,33 +531,60 @@ void GpuGravity::compute(const ParticleView& v, const GravityParams& p, double G
     m.have_previous = true;
     return;
   }
-  if (p.group_size < 1 || p.group_size > kMaxGroupSize) {
-    throw Error("gravity.group_size = " + std::to_string(p.group_size) +
-                ": the GPU tree walk takes 1.." + std::to_string(kMaxGroupSize) +
-                " targets per group (two per lane of a warp)");
-  }
+  check_group_size(p);
   const bool relative = p.criterion == OpeningCriterion::Relative && m.have_previous;
   cuda_check(cudaEventRecord(m.ev[0]), "recording an event");
   const gpu::BuildEvents events{m.ev[1], m.ev[2], m.ev[3]};
   if (update != TreeUpdate::Refit ||
       !m.tree.refit(v, p.softening, p.leaf_size, p.group_size, relative, events))
     m.tree.build(v, p.softening, p.leaf_size, p.group_size, relative, events);
+  m.n_roots = 0;
   m.walk(v, p, G, active);
-  cuda_check(cudaEventRecord(m.ev[4]), "recording an event");
-  cuda_check(cudaEventSynchronize(m.ev[4]), "tree gravity");
-  cuda_check(cudaGetLastError(), "tree gravity");
-  int32_t ctrl[2] = {0, 0};
-  unsigned long long counts[2] = {0, 0};
-  cuda_check(cudaMemcpy(ctrl, m.ctrl.get(), sizeof(ctrl), cudaMemcpyDeviceToHost), "walk status");
-  cuda_check(cudaMemcpy(counts, m.counts.get(), sizeof(counts), cudaMemcpyDeviceToHost),
-             "walk counters");
-  if (ctrl[1] != 0) throw Error("GPU tree walk: traversal stack overflow (tree deeper than sized)");
-  m.stats.groups = std::size_t(m.tree.view().n_groups);
-  m.stats.node_interactions = counts[0];
-  m.stats.particle_interactions = counts[1];
-  m.timed = true;
-  m.was_direct = false;
-  m.have_previous = true;
+  m.finish_walk();
+}
+
+void GpuGravity::build_in_cube(const ParticleView& v, const GravityParams& p, bool relative,
+                               const Vec3d& cube_lo, double cube_size) {
+  Impl& m = *impl_;
+  check_group_size(p);
+  m.timed = false;
+  m.stats = {};
+  gpu::BoundingCube cube;
+  cube.lo = cube_lo;
+  cube.size = cube_size;
+  cube.centre = cube_lo + Vec3d{0.5 * cube_size, 0.5 * cube_size, 0.5 * cube_size};
+  cuda_check(cudaEventRecord(m.ev[0]), "recording an event");
+  m.tree.build(v, p.softening, p.leaf_size, p.group_size, relative,
+               gpu::BuildEvents{m.ev[1], m.ev[2], m.ev[3]}, &cube);
+}
+
+TreeWalkStats GpuGravity::walk_with_sources(const ParticleView& v, const GravityParams& p, double G,
+                                            const SourceForest& f) {
+  Impl& m = *impl_;
+  const std::size_t nn = f.nodes.size(), np = f.pos.size();
+  m.n_roots = int32_t(f.roots.size());
+  m.n_src_particles = int32_t(np);
+  m.src_generations = f.generations;
+  if (m.n_roots > 0) {
+    m.src_nodes.reserve(nn, "source tree nodes");
+    m.src_roots.reserve(f.roots.size(), "source tree roots");
+    m.src_pos.reserve(std::max<std::size_t>(np, 1), "source tree positions");
+    m.src_mass.reserve(std::max<std::size_t>(np, 1), "source tree masses");
+    m.src_eps.reserve(std::max<std::size_t>(np, 1), "source tree softenings");
+    auto up = [](void* d, const void* h, std::size_t bytes) {
+      if (bytes > 0)
+        cuda_check(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice), "uploading source trees");
+    };
+    up(m.src_nodes.get(), f.nodes.data(), nn * sizeof(OctreeNode));
+    up(m.src_roots.get(), f.roots.data(), f.roots.size() * sizeof(int32_t));
+    up(m.src_pos.get(), f.pos.data(), np * sizeof(Vec3d));
+    up(m.src_mass.get(), f.mass.data(), np * sizeof(double));
+    up(m.src_eps.get(), f.eps.data(), np * sizeof(float));
+  }
+  m.walk(v, p, G, ActiveSet{});
+  m.finish_walk();
+  m.n_roots = 0;
+  return m.stats;
 }
 
 std::size_t GpuGravity::device_bytes() const {

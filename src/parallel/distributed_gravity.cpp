@@ -181,6 +181,10 @@ void build_let(const OctreeView& t, const GravityBox* b0, const GravityBox* b1,
 
 }  // namespace
 
+DistributedGravity::DistributedGravity(Backend backend)
+    : tree_(backend == Backend::Gpu ? make_gpu_tree_with_sources() : make_cpu_tree_with_sources()) {
+}
+
 DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const GravityParams& p,
                                                      double G, const MpiComm& comm) {
   DistributedGravityReport rep;
@@ -195,16 +199,12 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
         "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
         "gravity.method: tree or run on one rank");
   const double t0 = now_s();
-  eps_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) eps_[i] = float(p.softening[s.type[i]]);
   // Keys in the cube the one-process octree builds from all particles (the global bounding cube,
   // widened by 1e-9 as Octree does): every node of a local tree is then a cell of the
   // one-process tree, or a part of one that straddles the domain boundary.
   const KeyCube cube = global_key_cube(s, Box{}, comm);
-  tree_.build(s.pos.data(), s.mass.data(), eps_.data(), n, p.leaf_size, cube.lo,
-              cube.edge * (1.0 + 1e-9));
-  const OctreeView t = tree_.view();
   const bool relative = p.criterion == OpeningCriterion::Relative && have_previous_;
+  const OctreeView t = tree_->build(s, p, cube.lo, cube.edge * (1.0 + 1e-9), relative);
   rep.relative = relative;
   if (relative) {
     acc_old_.resize(n);
@@ -258,8 +258,7 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   }
   const double t2 = now_s();
 
-  rep.walk = tree_gravity(t, wp, G, acc_old, s.acc_grav.data(), s.pot.data(), nullptr,
-                          sources.data(), int(sources.size()));
+  rep.walk = tree_->walk(s, p, G, acc_old, sources.data(), int(sources.size()));
   const double t3 = now_s();
   rep.build_s = t1 - t0;
   rep.let_s = t2 - t1;

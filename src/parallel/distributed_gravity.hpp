@@ -42,12 +42,15 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "core/particle_store.hpp"
+#include "core/physics_module.hpp"
 #include "gravity/gravity_params.hpp"
 #include "gravity/octree.hpp"
 #include "gravity/tree_gravity.hpp"
+#include "gravity/tree_with_sources.hpp"
 #include "parallel/mpi_comm.hpp"
 
 namespace mpsph {
@@ -69,6 +72,10 @@ struct DistributedGravityReport {
 
 class DistributedGravity {
  public:
+  // The tree build and the walk run on `backend` (gravity/tree_with_sources.hpp: on the GPU the
+  // particles are copied to the device for them); the selection and exchange of the locally
+  // essential trees on the host, the same for both.
+  explicit DistributedGravity(Backend backend = Backend::Cpu);
   // Writes acc_grav[i] and pot[i] (G applied; potential per unit mass without the
   // self-interaction) of every local particle, from the particles of all ranks (collective).
   // With p.enabled false both are zero. The relative criterion needs |a| of a previous call: the
@@ -80,8 +87,7 @@ class DistributedGravity {
   void assume_previous() { have_previous_ = true; }
 
  private:
-  Octree tree_;
-  std::vector<float> eps_;
+  std::unique_ptr<TreeWithSources> tree_;
   std::vector<double> acc_old_;
   bool have_previous_ = false;
 };

@@ -1,26 +1,27 @@
 #include "parallel/distributed_sph.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
 
-#include "core/active_set.hpp"
 #include "core/constants.hpp"
 #include "core/error.hpp"
 #include "parallel/domain_decomposition.hpp"
 #include "parallel/particle_exchange.hpp"
 #include "parallel/sph_halo.hpp"
-#include "sph/density.hpp"
-#include "sph/force.hpp"
-#include "sph/neighbour_search.hpp"
-#include "sph/smoothing_length.hpp"
 
 namespace mpsph {
 
 namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 // Rounds of the smoothing-length halo before giving up: each round widens the radius of every
 // particle it could not finish to 1.25 x an upper bound of what it needs, so two rounds settle
@@ -70,22 +71,16 @@ GhostLayout insert_ghosts(ParticleStore& store, std::size_t n_local, const Excha
   return order_with_ghosts(store, n_local, box, cube);
 }
 
-ActiveSet active_set(const std::vector<uint32_t>& index) {
-  ActiveSet a;
-  a.index = index.data();
-  a.n = a.n_gas = index.size();
-  return a;
-}
-
 }  // namespace
 
-DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box,
-                                            const SphParams& sph, const EosParams& eos,
-                                            const MpiComm& comm) {
-  DistributedSphReport rep;
+void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const SphParams& sph,
+                                   const MpiComm& comm, SphPasses& passes,
+                                   DistributedSphReport& rep) {
+  const double t_begin = now_s();
   const std::size_t n_local = store.size();
   const std::size_t n_gl = store.n_gas();
   rep.n_local_gas = n_gl;
+  rep.passes_s = 0.0;
   const std::size_t k = std::size_t(sph.n_neighbours) + 1;
   const uint64_t n_gas_total = comm.sum(uint64_t(n_gl));
   if (n_gas_total < k)
@@ -116,12 +111,11 @@ DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box
     // Fewer gas particles at hand than one neighbourhood: widen before searching.
     const bool short_of_gas = store.n_gas() < k;
     std::vector<double> next;
+    const double t_pass = now_s();
     on_every_rank(comm, [&] {
-      if (!act.empty() && !short_of_gas) {
-        SphNeighbours nb;
-        compute_smoothing_lengths(store, box, sph, nb, active_set(act), &next);
-      }
+      if (!act.empty() && !short_of_gas) passes.smoothing_lengths(store, box, sph, act, next);
     });
+    rep.passes_s += now_s() - t_pass;
     std::vector<double> need(n_gl, 0.0);
     if (!short_of_gas)
       for (std::size_t i = 0; i < n_gl; ++i)
@@ -143,8 +137,16 @@ DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box
     }
     if (!comm.any(more)) break;
   }
+  rep.h_s = now_s() - t_begin;
+}
 
-  // --- 2. density, EOS, forces -----------------------------------------------------------------
+void distributed_density_forces(ParticleStore& store, const Box& box, const SphParams& sph,
+                                const EosParams& eos, const MpiComm& comm, SphPasses& passes,
+                                DistributedSphReport& rep) {
+  const double t_begin = now_s();
+  const std::size_t n_local = store.size();
+  const std::size_t n_gl = store.n_gas();
+  const KeyCube cube = global_key_cube(store, box, comm);
   std::vector<double> support(n_gl);
   for (std::size_t i = 0; i < n_gl; ++i) support[i] = 2.0 * double(store.h[i]);
   const ExchangePlan plan =
@@ -152,21 +154,35 @@ DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box
   const GhostLayout lay = insert_ghosts(
       store, n_local, plan, FieldSet{{"pos", "vel", "mass", "id", "type", "h"}}, box, cube, comm);
   rep.ghosts_pairs = plan.n_recv();
-  const ActiveSet act = active_set(lay.local_gas);
-  SphNeighbours nb;
+  const std::vector<uint32_t>& act = lay.local_gas;
+  double t_pass = now_s();
   on_every_rank(comm, [&] {
-    if (lay.local_gas.empty()) return;
-    nb.build_tree(store, box, 0.0);
-    compute_density(store, box, sph, nb, act);
-    prepare_force(store, eos, sph, act);
+    if (!act.empty()) passes.density(store, box, sph, eos, act);
   });
+  rep.passes_s += now_s() - t_pass;
   // What force_particle() reads of a neighbour, from the ghosts' owners.
   exchange_fields(store, plan, FieldSet{{"rho", "pressure", "csound", "balsara"}}, store,
                   lay.ghost_slot, comm, &lay.local_slot);
+  t_pass = now_s();
   on_every_rank(comm, [&] {
-    if (!lay.local_gas.empty()) compute_sph_forces(store, box, sph, nb, act);
+    if (!act.empty()) passes.forces(store, box, sph, act);
   });
+  rep.passes_s += now_s() - t_pass;
   remove_ghosts(store, lay);
+  rep.pairs_s = now_s() - t_begin;
+}
+
+DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box,
+                                            const SphParams& sph, const EosParams& eos,
+                                            const MpiComm& comm, SphPasses* passes) {
+  std::unique_ptr<SphPasses> cpu_passes;
+  if (!passes) {
+    cpu_passes = make_cpu_sph_passes();
+    passes = cpu_passes.get();
+  }
+  DistributedSphReport rep;
+  distributed_smoothing_lengths(store, box, sph, comm, *passes, rep);
+  distributed_density_forces(store, box, sph, eos, comm, *passes, rep);
   return rep;
 }
 

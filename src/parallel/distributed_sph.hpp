@@ -25,6 +25,7 @@
 #include "parallel/mpi_comm.hpp"
 #include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
+#include "sph/sph_passes.hpp"
 
 namespace mpsph {
 
@@ -33,14 +34,26 @@ struct DistributedSphReport {
   std::size_t ghosts_h = 0;      // ghosts this rank received in the last smoothing-length round
   std::size_t ghosts_pairs = 0;  // ghosts this rank received for the density and forces
   std::size_t n_local_gas = 0;   // this rank's gas particles
+  // Wall seconds on this rank: the smoothing-length rounds and the density-and-forces part, each
+  // with its halos; of both, the passes themselves (the rest: halo selection, exchange, ordering).
+  double h_s = 0.0, pairs_s = 0.0, passes_s = 0.0;
 };
 
 // Sets h, nngb, rho, divv, curlv, pressure, csound, balsara (and u for a non-adiabatic EOS), and
 // the hydrodynamic acc, dudt and vsig of the local gas (collective). The store holds this rank's
 // particles with gas first (as the order stage leaves it); it keeps its order. Every particle
-// is active (block time steps across ranks are not supported yet).
+// is active (block time steps across ranks are not supported yet). The passes run on `passes`'
+// backend (sph/sph_passes.hpp; null: the CPU's OpenMP drivers); the halos are the same for both.
+// The two halves, collective each: 1. h and nngb; 2. with every h final, the rest. `rep` collects
+// both halves' numbers (distributed_sph_forces calls the two).
+void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const SphParams& sph,
+                                   const MpiComm& comm, SphPasses& passes,
+                                   DistributedSphReport& rep);
+void distributed_density_forces(ParticleStore& store, const Box& box, const SphParams& sph,
+                                const EosParams& eos, const MpiComm& comm, SphPasses& passes,
+                                DistributedSphReport& rep);
 DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box,
                                             const SphParams& sph, const EosParams& eos,
-                                            const MpiComm& comm);
+                                            const MpiComm& comm, SphPasses* passes = nullptr);
 
 }  // namespace mpsph

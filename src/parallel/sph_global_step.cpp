@@ -1,6 +1,7 @@
 #include "parallel/sph_global_step.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 #include "core/active_set.hpp"
@@ -15,7 +16,7 @@ namespace mpsph {
 SphGlobalStepper::SphGlobalStepper(const Box& box, const SphParams& sph, const EosParams& eos,
                                    const GravityParams& grav, const TimestepParams& tstep,
                                    const DecompositionParams& decomposition, const MpiComm& comm,
-                                   double G)
+                                   double G, Backend backend)
     : box_(box),
       sph_(sph),
       eos_(eos),
@@ -23,7 +24,9 @@ SphGlobalStepper::SphGlobalStepper(const Box& box, const SphParams& sph, const E
       tstep_(tstep),
       decomposition_(decomposition),
       comm_(comm),
-      G_(G) {
+      G_(G),
+      passes_(backend == Backend::Gpu ? make_gpu_sph_passes() : make_cpu_sph_passes()),
+      gravity_(backend) {
   if (grav.enabled && grav.method != GravityMethod::Tree)
     throw Error(
         "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
@@ -38,7 +41,19 @@ SphGlobalStepper::SphGlobalStepper(const Box& box, const SphParams& sph, const E
         "timestep.scheme: global or run on one rank");
 }
 
+double SphGlobalStepper::now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 void SphGlobalStepper::order_and_forces(ParticleStore& store, bool first) {
+  decompose_and_order(store, first);
+  smoothing_lengths(store);
+  density_and_forces(store);
+  gravity(store);
+  end_force(store);
+}
+
+void SphGlobalStepper::decompose_and_order(ParticleStore& store, bool first) {
   // Particle changes would need ids unique over all ranks and children placed by key: refused.
   bool changes = false;
   for (std::size_t i = 0; i < store.size(); ++i)
@@ -48,20 +63,37 @@ void SphGlobalStepper::order_and_forces(ParticleStore& store, bool first) {
         "MPI: particle creation and removal across ranks are not supported yet "
         "(docs/mpi.md)");
   // The cost of a gas particle is its last neighbour count (1 before the first SPH pass).
+  const double t0 = now_s();
   decomposition_report_ = decomposition_.update(
       store, box_, first ? std::vector<double>{} : sph_cost_weights(store), comm_);
+  const double t1 = now_s();
   order_particles(store, box_);
-  const std::size_t n_gas = store.n_gas();
-  hydro_ = sph_.enough_gas(std::size_t(comm_.sum(uint64_t(n_gas))));
+  hydro_ = sph_.enough_gas(std::size_t(comm_.sum(uint64_t(store.n_gas()))));
+  decomposition_s_ = t1 - t0;
+  order_s_ = now_s() - t1;
+  sph_report_ = DistributedSphReport{};
+}
+
+void SphGlobalStepper::smoothing_lengths(ParticleStore& store) {
+  if (hydro_) distributed_smoothing_lengths(store, box_, sph_, comm_, *passes_, sph_report_);
+}
+
+void SphGlobalStepper::density_and_forces(ParticleStore& store) {
   if (hydro_) {
-    sph_report_ = distributed_sph_forces(store, box_, sph_, eos_, comm_);
-  } else {
-    // Too few gas particles for SPH (an N-body run): they move without pressure forces
-    // (run/end_force_kern.hpp, clear_hydro_particle).
-    sph_report_ = DistributedSphReport{};
-    for (std::size_t i = 0; i < n_gas; ++i) store.acc[i] = {0, 0, 0}, store.dudt[i] = 0.0;
+    distributed_density_forces(store, box_, sph_, eos_, comm_, *passes_, sph_report_);
+    return;
   }
+  // Too few gas particles for SPH (an N-body run): they move without pressure forces
+  // (run/end_force_kern.hpp, clear_hydro_particle).
+  for (std::size_t i = 0; i < store.n_gas(); ++i) store.acc[i] = {0, 0, 0}, store.dudt[i] = 0.0;
+}
+
+void SphGlobalStepper::gravity(ParticleStore& store) {
   gravity_report_ = gravity_.compute(store, grav_, G_, comm_);
+}
+
+void SphGlobalStepper::end_force(ParticleStore& store) {
+  const std::size_t n_gas = store.n_gas();
   // end force (run/end_force_kern.hpp): the hydro acc of gas plus gravity; without gravity the
   // gravity fields are zero.
   for (std::size_t i = 0; i < store.size(); ++i) {

@@ -15,9 +15,11 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
+#include "core/physics_module.hpp"
 #include "gravity/gravity_params.hpp"
 #include "parallel/distributed_gravity.hpp"
 #include "parallel/distributed_sph.hpp"
@@ -25,6 +27,7 @@
 #include "parallel/mpi_comm.hpp"
 #include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
+#include "sph/sph_passes.hpp"
 #include "timestep/timestep_params.hpp"
 
 namespace mpsph {
@@ -33,9 +36,14 @@ class SphGlobalStepper {
  public:
   // mpsph::Error when the time-step scheme is not the global one, or gravity is on with the
   // direct method or in a periodic box. G: the gravitational constant in code units (Units::G).
+  // `backend`: where the SPH passes and the gravity tree run (Gpu: the current CUDA device, on
+  // device copies of the rank's particles, sph/sph_passes.hpp and gravity/tree_with_sources.hpp);
+  // everything else - decomposition, halos, locally essential trees, predictor, corrector, time
+  // step - runs on the host.
   SphGlobalStepper(const Box& box, const SphParams& sph, const EosParams& eos,
                    const GravityParams& grav, const TimestepParams& tstep,
-                   const DecompositionParams& decomposition, const MpiComm& comm, double G = 1.0);
+                   const DecompositionParams& decomposition, const MpiComm& comm, double G = 1.0,
+                   Backend backend = Backend::Cpu);
 
   // The first decomposition, the forces of the initial state and the first dt (what
   // Simulation::run does before its loop). `store`: this rank's particles, any of them.
@@ -51,10 +59,22 @@ class SphGlobalStepper {
   // most timestep.dt_max when that is set).
   void order_and_forces(ParticleStore& store, bool first);
   double next_dt(ParticleStore& store);
+  // order_and_forces() in its five collective stages, in this order (the rank backend runs them
+  // as the driver's stages, so that timing.txt shows each): the decomposition, migration and
+  // order; the smoothing lengths; the density, EOS and SPH forces; gravity; the end force.
+  void decompose_and_order(ParticleStore& store, bool first);
+  void smoothing_lengths(ParticleStore& store);
+  void density_and_forces(ParticleStore& store);
+  void gravity(ParticleStore& store);
+  void end_force(ParticleStore& store);
 
   const DecompositionReport& last_decomposition() const { return decomposition_report_; }
   const DistributedSphReport& last_sph() const { return sph_report_; }
   const DistributedGravityReport& last_gravity() const { return gravity_report_; }
+  // Wall seconds of the last decompose_and_order(): the decomposition with the migration, and the
+  // order stage.
+  double last_decomposition_s() const { return decomposition_s_; }
+  double last_order_s() const { return order_s_; }
   // The store's acc_grav is a previous evaluation's (a restart from a checkpoint).
   void assume_previous_gravity() { gravity_.assume_previous(); }
 
@@ -68,10 +88,13 @@ class SphGlobalStepper {
   MpiComm comm_;
   double G_;
   bool hydro_ = true;  // more than N_B gas particles over all ranks: the SPH stages run
+  std::unique_ptr<SphPasses> passes_;
   DistributedGravity gravity_;
   DecompositionReport decomposition_report_;
   DistributedSphReport sph_report_;
   DistributedGravityReport gravity_report_;
+  double decomposition_s_ = 0.0, order_s_ = 0.0;
+  static double now_s();
 };
 
 }  // namespace mpsph

@@ -10,6 +10,10 @@ GpuProbe probe_gpu() {
   p.reason = "this mpsph was built without CUDA (nvcc was not found at configure time)";
   return p;
 }
+
+int select_gpu(int) {
+  throw Error("this mpsph was built without CUDA (nvcc was not found at configure time)");
+}
 #endif
 
 Device parse_device(const std::string& s) {

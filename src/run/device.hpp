@@ -24,4 +24,9 @@ Device resolve_device(Device requested);
 
 const char* device_name(Device d);
 
+// The GPUs of one host shared by its processes (MPI ranks): makes GPU `local_rank` modulo the
+// number of GPUs the current device of this process and returns its index. Call before any other
+// CUDA work. mpsph::Error when there is no GPU (or no CUDA in this build).
+int select_gpu(int local_rank);
+
 }  // namespace mpsph

@@ -1,6 +1,9 @@
 // GPU probe for the CUDA build.
 #include <cuda_runtime.h>
 
+#include <string>
+
+#include "core/error.hpp"
 #include "run/device.hpp"
 
 namespace mpsph {
@@ -22,6 +25,17 @@ GpuProbe probe_gpu() {
   p.available = true;
   p.name = prop.name;
   return p;
+}
+
+int select_gpu(int local_rank) {
+  int n = 0;
+  const cudaError_t err = cudaGetDeviceCount(&n);
+  if (err != cudaSuccess || n == 0)
+    throw Error(std::string("no GPU for this rank: ") +
+                (err != cudaSuccess ? cudaGetErrorString(err) : "no CUDA device found"));
+  const int d = local_rank % n;
+  if (cudaSetDevice(d) != cudaSuccess) throw Error("cannot use GPU " + std::to_string(d));
+  return d;
 }
 
 }  // namespace mpsph

@@ -94,7 +94,9 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
   tstep_ = timestep_params_from(config_);
   if (run_.threads > 0) omp_set_num_threads(run_.threads);
 
-  // Across ranks the backend is the ranks' (CPU only: a GPU asked for is refused there).
+  // Across ranks the backend is the ranks' (run/mpi/rank_backend.hpp): its stages run on the host
+  // (so the modules' kind is the CPU's), its SPH passes and gravity tree on a GPU when one is
+  // asked for or present.
   const Device requested = parse_device(run_.device);
   const Device device = ranks_.distributed() ? Device::Cpu : resolve_device(requested);
   const Backend kind = device == Device::Gpu ? Backend::Gpu : Backend::Cpu;
@@ -154,7 +156,8 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
     write_text_durably(run_.output_dir + "/config_resolved.yaml", config_.resolved_yaml());
   });
 
-  log("mpsph " MPSPH_VERSION ", backend " + std::string(device_name(device)) + ", " +
+  log("mpsph " MPSPH_VERSION ", backend " +
+      std::string(ranks_.distributed() ? backend_->name() : device_name(device)) + ", " +
       std::to_string(omp_get_max_threads()) + " OpenMP threads" +
       (ranks_.distributed() ? " per rank, " + std::to_string(ranks_.size()) + " MPI ranks" : ""));
   log("units: " + units_.describe());
@@ -415,7 +418,8 @@ bool Simulation::run() {
                 "particle updates: %.0f\n",
                 backend_->name(), omp_get_max_threads(), steps_this_run, step_, updates_this_run);
   // Per-step columns over this run's steps (the timer covers this run only, also after a restart).
-  const std::string table = timer_.table(steps_this_run) + tail;
+  const std::string table =
+      timer_.table(steps_this_run) + tail + backend_->timing_notes(steps_this_run);
   log("stage timing (" + std::to_string(steps_this_run) + " steps this run, wall " +
       std::to_string(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count()) +

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/box.hpp"
@@ -125,6 +126,13 @@ class StepBackend {
   // written: mpsph::Error for what this backend cannot run in it (gravity in a periodic box
   // across MPI ranks). Nothing by default.
   virtual void check_box() {}
+  // Lines appended to timing.txt after `steps` steps: what the stage rows do not show (the rank
+  // backend's split of its stages into halos, passes and locally essential trees). Collective
+  // across MPI ranks: every rank calls it. Empty by default.
+  virtual std::string timing_notes(long steps) {
+    (void)steps;
+    return {};
+  }
   // Waits until the work queued so far is done (GPU: a device synchronisation; CPU: nothing, its
   // stages return when done). Only for stage timing (run.timing_sync).
   virtual void fence() {}

@@ -118,7 +118,7 @@ constexpr int kMinBlocksPerSm = 5;
 
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocksPerSm)
     smoothing_length_kernel(ParticleView v, Box box, TreeView t, int n_b, float h_min,
-                            uint32_t* flags, ActiveSet a) {
+                            uint32_t* flags, ActiveSet a, double* next_distance) {
   __shared__ gpu::LeafStage stage[kWarpsPerBlock];
   const int64_t leaf = gpu::global_warp();  // the warp's task: a leaf or 32 active particles
   if (leaf >= gpu::task_warps(v.n_gas, a)) return;
@@ -267,13 +267,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocksPerSm)
   if (active && selected) {
     v.h[i] = h;
     v.nngb[i] = nngb;
+    if (next_distance) next_distance[i] = sqrt(buf[n_b]);
   }
 }
 
 }  // namespace
 
 void GpuSph::smoothing_lengths(const ParticleView& d, const Box& box, const SphParams& p,
-                               const ActiveSet& a) {
+                               const ActiveSet& a, double* next_distance) {
   const std::size_t n = d.n_gas;
   if (n == 0) return;
   const int n_b = p.n_neighbours;
@@ -288,7 +289,8 @@ void GpuSph::smoothing_lengths(const ParticleView& d, const Box& box, const SphP
   impl_->build(d, box, false);
   const unsigned threads = kWarpsPerBlock * 32;
   smoothing_length_kernel<<<cuda_blocks(std::size_t(impl_->n_leaves) * kLeafSize, threads),
-                            threads>>>(d, box, impl_->view(), n_b, float(p.h_min), impl_->flags, a);
+                            threads>>>(d, box, impl_->view(), n_b, float(p.h_min), impl_->flags, a,
+                                       next_distance);
   cuda_check_launch("smoothing_length_kernel");
 }
 

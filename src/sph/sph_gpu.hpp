@@ -98,8 +98,11 @@ class GpuSph {
   //
   // Sets h and nngb of gas [0, n_gas) as compute_smoothing_lengths does (exact N_B rule, ties,
   // h_min floor). Throws mpsph::Error at once when there are fewer than N_B + 1 gas particles.
+  // `next_distance` (device array of n_gas, may be null): d_{N+1}, the distance of the
+  // (N_B+1)-th nearest gas particle, of every active particle (as compute_smoothing_lengths'
+  // next_distance; the MPI halos check with it that h is exact).
   void smoothing_lengths(const ParticleView& d, const Box& box, const SphParams& p,
-                         const ActiveSet& a = ActiveSet{});
+                         const ActiveSet& a = ActiveSet{}, double* next_distance = nullptr);
   // Sets rho, divv, curlv of gas from the current positions, velocities and h (builds the
   // neighbour structure that forces() uses).
   void density(const ParticleView& d, const Box& box, const SphParams& p,

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -18,8 +19,11 @@ namespace {
 
 class RankBackend final : public StepBackend {
  public:
-  RankBackend(const StepContext& ctx, const MpiComm& comm) : c_(ctx), comm_(comm) {}
-  const char* name() const override { return "cpu (MPI ranks)"; }
+  RankBackend(const StepContext& ctx, const MpiComm& comm, Backend passes)
+      : c_(ctx), comm_(comm), passes_(passes) {}
+  const char* name() const override {
+    return passes_ == Backend::Gpu ? "gpu (MPI ranks; host-staged passes)" : "cpu (MPI ranks)";
+  }
   Backend kind() const override { return Backend::Cpu; }
 
   bool begin_segment(double length, bool single_rung) override {
@@ -29,18 +33,41 @@ class RankBackend final : public StepBackend {
   int64_t next_tick() override { return kTicks; }  // the global scheme: one step per segment
   void predict(int64_t now) override { predict_to(c_.store, now, tick_len_, c_.box, c_.eos); }
   void order() override {
-    stepper_->order_and_forces(c_.store, first_);
+    stepper_->decompose_and_order(c_.store, first_);
     first_ = false;
     count();
+    t_.decomposition += stepper_->last_decomposition_s();
+    t_.order += stepper_->last_order_s();
   }
   std::size_t active_count() const override { return n_total_; }
-  // Done by order() (SphGlobalStepper::order_and_forces).
-  void smoothing_lengths() override {}
-  void density() override {}
+  void smoothing_lengths() override {
+    stepper_->smoothing_lengths(c_.store);
+    const DistributedSphReport& r = stepper_->last_sph();
+    t_.h += r.h_s;
+    t_.h_passes += r.passes_s;
+    h_passes_ = r.passes_s;
+  }
+  // density, EOS, Balsara switch and SPH forces with their halos (the prepare-force and SPH-force
+  // stages are part of it).
+  void density() override {
+    stepper_->density_and_forces(c_.store);
+    const DistributedSphReport& r = stepper_->last_sph();
+    t_.pairs += r.pairs_s;
+    t_.pairs_passes += r.passes_s - h_passes_;
+    ghosts_ += double(r.ghosts_pairs);
+    local_gas_ += double(r.n_local_gas);
+  }
   void prepare_force() override {}
   void sph_forces() override {}
-  void gravity() override {}
-  void end_force() override {}
+  void gravity() override {
+    stepper_->gravity(c_.store);
+    const DistributedGravityReport& r = stepper_->last_gravity();
+    t_.tree += r.build_s;
+    t_.let += r.let_s;
+    t_.walk += r.walk_s;
+    let_bytes_ += double(r.let_bytes_sent);
+  }
+  void end_force() override { stepper_->end_force(c_.store); }
   // Only modules of model `none` pass make_rank_backend, and they have no stages; a stage would
   // see this rank's particles only.
   void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
@@ -110,6 +137,46 @@ class RankBackend final : public StepBackend {
     if (stepper_) stepper_->assume_previous_gravity();
   }
   void sync_to_host() override {}
+  // The rank backend's stages split into their parts, per step, the largest over the ranks.
+  std::string timing_notes(long steps) override {
+    std::vector<double> v = {t_.decomposition,
+                             t_.order,
+                             t_.h - t_.h_passes,
+                             t_.h_passes,
+                             t_.pairs - t_.pairs_passes,
+                             t_.pairs_passes,
+                             t_.tree,
+                             t_.let,
+                             t_.walk};
+    std::vector<double> mx(v.size());
+    MPI_Allreduce(v.data(), mx.data(), int(v.size()), MPI_DOUBLE, MPI_MAX, comm_.get());
+    const double ghosts = comm_.sum(ghosts_), gas = comm_.sum(local_gas_);
+    const double let_bytes = comm_.sum(let_bytes_);
+    const char* names[] = {"decomposition + migration",
+                           "order",
+                           "smoothing lengths: halos",
+                           "smoothing lengths: passes",
+                           "density + forces: halos",
+                           "density + forces: passes",
+                           "gravity: local tree",
+                           "gravity: LET selection + exchange",
+                           "gravity: walk"};
+    const double per = steps > 0 ? 1e3 / double(steps) : 0.0;
+    std::string out = "\nMPI ranks: " + std::to_string(comm_.size()) +
+                      ", SPH passes and gravity on " +
+                      (passes_ == Backend::Gpu ? "the GPU (host-staged)" : "the CPU") +
+                      "; stage parts, ms per step, largest over the ranks:\n";
+    char line[160];
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      std::snprintf(line, sizeof line, "  %-36s %12.3f\n", names[k], mx[k] * per);
+      out += line;
+    }
+    std::snprintf(line, sizeof line,
+                  "  ghosts per local gas particle (density halo): %.3f\n"
+                  "  LET bytes sent per step, all ranks: %.4g\n",
+                  gas > 0 ? ghosts / gas : 0.0, steps > 0 ? let_bytes / double(steps) : 0.0);
+    return out + line;
+  }
   // The initial conditions or the checkpoint are in place, and with them the box (which the
   // stepper keeps a copy of).
   void check_box() override { make_stepper(); }
@@ -125,7 +192,7 @@ class RankBackend final : public StepBackend {
   void make_stepper() {
     try {
       stepper_.emplace(c_.box, c_.sph, c_.eos, c_.grav, c_.tstep, DecompositionParams{}, comm_,
-                       c_.G);
+                       c_.G, passes_);
     } catch (const Error& e) {
       // The stepper refuses what does not work across ranks yet (direct or periodic gravity,
       // block time steps); every rank alike, before any output is written (check_box).
@@ -148,12 +215,20 @@ class RankBackend final : public StepBackend {
 
   StepContext c_;
   MpiComm comm_;
+  Backend passes_;  // where the SPH passes and the gravity tree run
   std::optional<SphGlobalStepper> stepper_;
   bool first_ = true;  // the next order stage is the first of this process: cut by count
   double tick_len_ = 0.0;
   double dt_ = 0.0;
   std::size_t n_gas_ = 0, n_total_ = 0;
   uint64_t next_id_ = 1;
+  // Seconds of the stages' parts on this rank, summed over this run (timing_notes).
+  struct {
+    double decomposition = 0, order = 0, h = 0, h_passes = 0, pairs = 0, pairs_passes = 0;
+    double tree = 0, let = 0, walk = 0;
+  } t_;
+  double h_passes_ = 0.0;  // of the current step's smoothing-length stage
+  double ghosts_ = 0.0, local_gas_ = 0.0, let_bytes_ = 0.0;
 };
 
 }  // namespace
@@ -161,10 +236,17 @@ class RankBackend final : public StepBackend {
 std::unique_ptr<StepBackend> make_rank_backend(
     const StepContext& ctx, Device requested,
     const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiComm& comm) {
-  if (requested == Device::Gpu)
-    throw NotAcrossRanks(
-        "MPI: the GPU backend across ranks is not supported yet (docs/mpi.md); set run.device: "
-        "cpu (or auto) or run on one rank");
+  // GPU ranks: each rank uses GPU (its rank among the ranks of its host) modulo the host's GPUs.
+  Backend passes = Backend::Cpu;
+  if (resolve_device(requested) == Device::Gpu) {
+    MPI_Comm host;
+    MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &host);
+    int local_rank = 0;
+    MPI_Comm_rank(host, &local_rank);
+    MPI_Comm_free(&host);
+    select_gpu(local_rank);
+    passes = Backend::Gpu;
+  }
   for (const auto& m : modules)
     if (m->model() != "none")
       throw NotAcrossRanks(
@@ -174,7 +256,7 @@ std::unique_ptr<StepBackend> make_rank_backend(
   // The stepper's refusals that do not depend on the box (direct gravity, block time steps) come
   // now, before the initial conditions are made; the driver calls check_box() again once the
   // run's box is known.
-  auto backend = std::make_unique<RankBackend>(ctx, comm);
+  auto backend = std::make_unique<RankBackend>(ctx, comm, passes);
   backend->check_box();
   return backend;
 }

@@ -18,9 +18,11 @@
 
 namespace mpsph {
 
-// NotAcrossRanks (run/ranks.hpp) on every rank for what cannot run across ranks yet: `requested`
-// gpu, a module whose model is not `none`, and what SphGlobalStepper refuses (gravity, block time
-// steps).
+// `requested` gpu (or auto with a GPU present): the SPH passes and the gravity tree of each rank
+// run on a GPU of its host (rank among the host's ranks modulo its GPUs) on device copies of the
+// rank's particles, the rest on the host (parallel/sph_global_step.hpp). NotAcrossRanks
+// (run/ranks.hpp) on every rank for what cannot run across ranks yet: a module whose model is not
+// `none`, and what SphGlobalStepper refuses (direct or periodic gravity, block time steps).
 std::unique_ptr<StepBackend> make_rank_backend(
     const StepContext& ctx, Device requested,
     const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiComm& comm);

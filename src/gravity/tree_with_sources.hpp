@@ -1,0 +1,41 @@
+// Tree gravity of a host store's particles with the tree built in a given key cube and walked,
+// after it, with further source trees: the two halves of the gravity of an MPI rank
+// (parallel/distributed_gravity.hpp), which selects and exchanges the locally essential trees
+// between them. On the CPU: Octree and tree_gravity; on the GPU: GpuGravity (build_in_cube,
+// download_tree, walk_with_sources) on a device copy of the particles. The tree equals the CPU's
+// on the same input (gravity_gpu.hpp), so both give the same locally essential trees.
+#pragma once
+
+#include <array>
+#include <memory>
+
+#include "core/particle_store.hpp"
+#include "gravity/gravity_params.hpp"
+#include "gravity/octree.hpp"
+#include "gravity/tree_gravity.hpp"
+
+namespace mpsph {
+
+class TreeWithSources {
+ public:
+  virtual ~TreeWithSources() = default;
+  virtual const char* name() const = 0;
+  // Builds the octree of every particle of `s` (softening p.softening[type], p.leaf_size) with
+  // the Morton keys in [cube_lo, cube_lo + cube_size)^3, and returns it as a host view (valid
+  // until the next build). `relative`: the walk will use |acc_grav| of `s` as |a_old| (it is
+  // read now).
+  virtual OctreeView build(const ParticleStore& s, const GravityParams& p, const Vec3d& cube_lo,
+                           double cube_size, bool relative) = 0;
+  // Writes acc_grav and pot of every particle of `s` (G applied) from the tree of the last build
+  // and the `n_sources` source trees (tree_gravity's `sources`), walked with p's criterion.
+  // `acc_old` (caller order; null: geometric criterion) is |acc_grav| as build() read it.
+  virtual TreeWalkStats walk(ParticleStore& s, const GravityParams& p, double G,
+                             const double* acc_old, const OctreeView* sources, int n_sources) = 0;
+};
+
+std::unique_ptr<TreeWithSources> make_cpu_tree_with_sources();
+// Defined in CUDA builds; a CPU-only build throws mpsph::Error saying so. Uses the current CUDA
+// device.
+std::unique_ptr<TreeWithSources> make_gpu_tree_with_sources();
+
+}  // namespace mpsph

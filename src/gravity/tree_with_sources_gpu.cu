@@ -1,0 +1,113 @@
+// The GPU TreeWithSources (tree_with_sources.hpp): GpuGravity on a device copy of the particles;
+// the tree comes to the host for the caller's selection of locally essential trees, the source
+// trees go to the device for the walk.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/cuda_check.hpp"
+#include "core/device_particles.hpp"
+#include "gravity/gravity_gpu.hpp"
+#include "gravity/tree_with_sources.hpp"
+
+namespace mpsph {
+
+namespace {
+
+template <class T>
+void to_device(T* d, const std::vector<T>& h, std::size_t n) {
+  if (n > 0) cuda_check(cudaMemcpy(d, h.data(), n * sizeof(T), cudaMemcpyHostToDevice), "upload");
+}
+
+template <class T>
+void to_host(std::vector<T>& h, const T* d, std::size_t n) {
+  if (n > 0) cuda_check(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
+}
+
+// The source trees as one forest: nodes and particles concatenated, indices shifted.
+SourceForest forest_of(const OctreeView* sources, int n_sources) {
+  SourceForest f;
+  for (int k = 0; k < n_sources; ++k) {
+    const OctreeView& t = sources[k];
+    if (t.n_nodes == 0) continue;
+    const int32_t node_base = int32_t(f.nodes.size());
+    const int32_t part_base = int32_t(f.pos.size());
+    f.roots.push_back(node_base);
+    std::vector<int> depth(std::size_t(t.n_nodes), 0);
+    for (int32_t i = 0; i < t.n_nodes; ++i) {
+      OctreeNode n = t.nodes[i];
+      for (int32_t c = n.child_begin; c < n.child_begin + n.n_child; ++c) depth[c] = depth[i] + 1;
+      f.generations = std::max(f.generations, depth[i] + 1);
+      if (n.n_child > 0) n.child_begin += node_base;
+      n.begin += part_base;
+      n.end += part_base;
+      f.nodes.push_back(n);
+    }
+    const TreeParticles& p = t.particles;
+    f.pos.insert(f.pos.end(), p.pos, p.pos + p.n);
+    f.mass.insert(f.mass.end(), p.mass, p.mass + p.n);
+    f.eps.insert(f.eps.end(), p.eps, p.eps + p.n);
+  }
+  return f;
+}
+
+class GpuTreeWithSources final : public TreeWithSources {
+ public:
+  const char* name() const override { return "gpu"; }
+  OctreeView build(const ParticleStore& s, const GravityParams& p, const Vec3d& cube_lo,
+                   double cube_size, bool relative) override {
+    const std::size_t n = s.size();
+    if (n > capacity_) {
+      capacity_ = n + n / 4;  // particles migrate between ranks: grow with room
+      d_.reserve(capacity_);
+    }
+    d_.set_counts(n, s.n_gas());
+    const ParticleView v = d_.view();
+    to_device(v.pos, s.pos, n);
+    to_device(v.mass, s.mass, n);
+    to_device(v.type, s.type, n);
+    if (relative) to_device(v.acc_grav, s.acc_grav, n);
+    gravity_.build_in_cube(v, p, relative, cube_lo, cube_size);
+    gravity_.download_tree(nodes_, order_);
+    pos_.resize(n);
+    mass_.resize(n);
+    eps_.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const uint32_t i = order_[k];
+      pos_[k] = s.pos[i];
+      mass_[k] = s.mass[i];
+      eps_[k] = float(p.softening[s.type[i]]);
+    }
+    return OctreeView{nodes_.data(), int32_t(nodes_.size()),
+                      TreeParticles{pos_.data(), mass_.data(), eps_.data(), int32_t(n)},
+                      order_.data()};
+  }
+  TreeWalkStats walk(ParticleStore& s, const GravityParams& p, double G, const double*,
+                     const OctreeView* sources, int n_sources) override {
+    const TreeWalkStats stats =
+        gravity_.walk_with_sources(d_.view(), p, G, forest_of(sources, n_sources));
+    const ParticleView v = d_.view();
+    to_host(s.acc_grav, v.acc_grav, s.size());
+    to_host(s.pot, v.pot, s.size());
+    return stats;
+  }
+
+ private:
+  DeviceParticles d_;
+  GpuGravity gravity_;
+  std::vector<OctreeNode> nodes_;
+  std::vector<uint32_t> order_;
+  std::vector<Vec3d> pos_;
+  std::vector<double> mass_;
+  std::vector<float> eps_;
+  std::size_t capacity_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<TreeWithSources> make_gpu_tree_with_sources() {
+  return std::make_unique<GpuTreeWithSources>();
+}
+
+}  // namespace mpsph

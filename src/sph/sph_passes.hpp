@@ -1,0 +1,46 @@
+// The SPH passes on a host store over a list of active gas particles, on the CPU (the OpenMP
+// drivers) or on the GPU (GpuSph on a device copy: the pass uploads the fields it reads and
+// downloads those it writes). For a caller that keeps its particles on the host and changes the
+// gas between passes - the MPI ranks, whose halos insert remote particles into the store
+// (parallel/distributed_sph.hpp). Both give the h, pair sets and sums of their backend's
+// single-process stages (smoothing_length.hpp, density.hpp, force.hpp, sph_gpu.hpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/box.hpp"
+#include "core/particle_store.hpp"
+#include "sph/eos_params.hpp"
+#include "sph/sph_params.hpp"
+
+namespace mpsph {
+
+class SphPasses {
+ public:
+  virtual ~SphPasses() = default;
+  virtual const char* name() const = 0;
+  // `active`: sorted store indices of gas particles. Neighbours are all gas [0, n_gas) as they are.
+  // h and nngb of the active gas (compute_smoothing_lengths), and next[i] = d_{N+1} of each
+  // active i (next is resized to n_gas; 0 for the others).
+  virtual void smoothing_lengths(ParticleStore& s, const Box& box, const SphParams& p,
+                                 const std::vector<uint32_t>& active,
+                                 std::vector<double>& next) = 0;
+  // rho, divv, curlv, then pressure, csound, balsara (and u of a non-adiabatic EOS) of the active
+  // gas (compute_density, prepare_force); keeps the pair structure for forces().
+  virtual void density(ParticleStore& s, const Box& box, const SphParams& p, const EosParams& eos,
+                       const std::vector<uint32_t>& active) = 0;
+  // acc (hydrodynamic), dudt, vsig of the active gas (compute_sph_forces) over the pairs of the
+  // last density(), with the gas' rho, pressure, csound and balsara as the store holds them now
+  // (the caller may have changed them for the inactive gas since).
+  virtual void forces(ParticleStore& s, const Box& box, const SphParams& p,
+                      const std::vector<uint32_t>& active) = 0;
+};
+
+std::unique_ptr<SphPasses> make_cpu_sph_passes();
+// Defined in CUDA builds; a CPU-only build throws mpsph::Error saying so. Uses the current CUDA
+// device.
+std::unique_ptr<SphPasses> make_gpu_sph_passes();
+
+}  // namespace mpsph

@@ -1,0 +1,124 @@
+// The GPU SphPasses (sph_passes.hpp): GpuSph on a device copy of the host store's gas. Each pass
+// uploads the gas fields it reads, [0, n_gas) only, and downloads those it writes; the active
+// list goes to the device as an ActiveSet.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/active_set.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_particles.hpp"
+#include "gravity/device_buffer.cuh"
+#include "sph/sph_gpu.hpp"
+#include "sph/sph_passes.hpp"
+
+namespace mpsph {
+
+namespace {
+
+template <class T>
+void to_device(T* d, const std::vector<T>& h, std::size_t n) {
+  if (n > 0) cuda_check(cudaMemcpy(d, h.data(), n * sizeof(T), cudaMemcpyHostToDevice), "upload");
+}
+
+template <class T>
+void to_host(std::vector<T>& h, const T* d, std::size_t n) {
+  if (n > 0) cuda_check(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
+}
+
+class GpuSphPasses final : public SphPasses {
+ public:
+  const char* name() const override { return "gpu"; }
+
+  void smoothing_lengths(ParticleStore& s, const Box& box, const SphParams& p,
+                         const std::vector<uint32_t>& active, std::vector<double>& next) override {
+    const std::size_t n = begin_pass(s, active);
+    const ParticleView v = d_.view();
+    to_device(v.pos, s.pos, n);
+    to_device(v.h, s.h, n);
+    next_.reserve(std::max<std::size_t>(n, 1), "d_{N+1} of the smoothing lengths");
+    sph_.smoothing_lengths(v, box, p, set_, next_.get());
+    sph_.throw_if_errors(p.n_neighbours);
+    to_host(s.h, v.h, n);
+    to_host(s.nngb, v.nngb, n);
+    std::vector<double> d(n);
+    to_host(d, next_.get(), n);
+    next.assign(n, 0.0);
+    for (const uint32_t i : active) next[i] = d[i];
+  }
+
+  void density(ParticleStore& s, const Box& box, const SphParams& p, const EosParams& eos,
+               const std::vector<uint32_t>& active) override {
+    const std::size_t n = begin_pass(s, active);
+    const ParticleView v = d_.view();
+    to_device(v.pos, s.pos, n);
+    to_device(v.vel, s.vel, n);
+    to_device(v.mass, s.mass, n);
+    to_device(v.h, s.h, n);
+    to_device(v.u, s.u, n);
+    sph_.density(v, box, p, set_);
+    sph_.prepare_force(v, eos, p, set_);
+    sph_.throw_if_errors(p.n_neighbours);
+    to_host(s.rho, v.rho, n);
+    to_host(s.divv, v.divv, n);
+    to_host(s.curlv, v.curlv, n);
+    to_host(s.pressure, v.pressure, n);
+    to_host(s.csound, v.csound, n);
+    to_host(s.balsara, v.balsara, n);
+    to_host(s.u, v.u, n);
+  }
+
+  void forces(ParticleStore& s, const Box& box, const SphParams& p,
+              const std::vector<uint32_t>& active) override {
+    // The pair structure and the particles of density(): same store, same active list.
+    const std::size_t n = s.n_gas();
+    const ParticleView v = d_.view();
+    to_device(v.rho, s.rho, n);
+    to_device(v.pressure, s.pressure, n);
+    to_device(v.csound, s.csound, n);
+    to_device(v.balsara, s.balsara, n);
+    (void)active;
+    sph_.forces(v, box, p, set_);
+    sph_.throw_if_errors(p.n_neighbours);
+    to_host(s.acc, v.acc, n);
+    to_host(s.dudt, v.dudt, n);
+    to_host(s.vsig, v.vsig, n);
+  }
+
+ private:
+  // Sizes the device copy for the store's gas and uploads the active list; returns n_gas.
+  std::size_t begin_pass(const ParticleStore& s, const std::vector<uint32_t>& active) {
+    const std::size_t n = s.n_gas();
+    if (n > capacity_) {
+      capacity_ = n + n / 4;  // halos change size from pass to pass: grow with room
+      d_.reserve(capacity_);
+    }
+    d_.set_counts(n, n);
+    index_.reserve(std::max<std::size_t>(active.size(), 1), "active gas list");
+    if (!active.empty())
+      cuda_check(cudaMemcpy(index_.get(), active.data(), active.size() * sizeof(uint32_t),
+                            cudaMemcpyHostToDevice),
+                 "uploading the active gas list");
+    set_ = ActiveSet{};
+    set_.index = index_.get();
+    set_.n = set_.n_gas = active.size();
+    set_.lanes = gpu_task_lanes(n, active.size());
+    return n;
+  }
+
+  DeviceParticles d_;
+  GpuSph sph_;
+  gpu::DeviceBuffer<uint32_t> index_;
+  gpu::DeviceBuffer<double> next_;
+  ActiveSet set_;
+  std::size_t capacity_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<SphPasses> make_gpu_sph_passes() {
+  return std::make_unique<GpuSphPasses>();
+}
+
+}  // namespace mpsph
