@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/morton.hpp"
+#include "core/parallel_sort.hpp"
 
 namespace mpsph {
 
@@ -47,8 +48,8 @@ bool order_particles(ParticleStore& store, const Box& box) {
   const std::size_t n = store.size();
   std::vector<Item> items(n);
   for (std::size_t i = 0; i < n; ++i) items[i] = {store.type[i], keys[i], i};
-  // The index as last criterion makes std::sort stable (and deterministic).
-  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+  // The index as last criterion makes the sort stable (and deterministic on any thread count).
+  parallel_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
     if (a.type != b.type) return a.type < b.type;
     if (a.key != b.key) return a.key < b.key;
     return a.index < b.index;

@@ -1,7 +1,9 @@
 #include "core/particle_store.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
+#include <type_traits>
 
 namespace mpsph {
 
@@ -32,11 +34,18 @@ void ParticleStore::resize(std::size_t n) {
 
 void ParticleStore::permute(const std::vector<std::size_t>& perm) {
   pinned_n_gas_ = kNotPinned;
-  for_each_field([&perm](const FieldInfo&, auto& v) {
-    using V = std::remove_reference_t<decltype(v)>;
-    V out(v.size());
-    for (std::size_t i = 0; i < perm.size(); ++i) out[i] = v[perm[i]];
-    v.swap(out);
+  // One field at a time through a scratch array that is neither zeroed nor kept (large stores:
+  // the copies run on the OpenMP threads, which also touch the fresh pages first).
+  const std::ptrdiff_t n = std::ptrdiff_t(perm.size());
+  for_each_field([&perm, n](const FieldInfo&, auto& v) {
+    using T = typename std::remove_reference_t<decltype(v)>::value_type;
+    static_assert(std::is_trivially_copyable_v<T>, "particle fields are plain values");
+    std::unique_ptr<T[]> tmp(new T[perm.size()]);
+#pragma omp parallel for schedule(static) if (n > 65536)
+    for (std::ptrdiff_t i = 0; i < n; ++i) tmp[i] = v[perm[i]];
+#pragma omp parallel for schedule(static) if (n > 65536)
+    for (std::ptrdiff_t i = 0; i < n; ++i) v[i] = tmp[i];
+    std::fill(v.begin() + n, v.end(), T{});
   });
 }
 

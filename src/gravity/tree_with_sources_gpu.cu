@@ -73,8 +73,10 @@ class GpuTreeWithSources final : public TreeWithSources {
     pos_.resize(n);
     mass_.resize(n);
     eps_.resize(n);
-    for (std::size_t k = 0; k < n; ++k) {
-      const uint32_t i = order_[k];
+    const std::ptrdiff_t n_signed = std::ptrdiff_t(n);
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t k = 0; k < n_signed; ++k) {
+      const uint32_t i = order_[std::size_t(k)];
       pos_[k] = s.pos[i];
       mass_[k] = s.mass[i];
       eps_[k] = float(p.softening[s.type[i]]);

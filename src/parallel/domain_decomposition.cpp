@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/morton.hpp"
+#include "core/parallel_sort.hpp"
 #include "parallel/particle_exchange.hpp"
 
 namespace mpsph {
@@ -61,8 +62,9 @@ DomainCuts balanced_cuts(const std::vector<uint64_t>& keys, const std::vector<do
   const std::size_t n = keys.size();
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  parallel_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return keys[a] != keys[b] ? keys[a] < keys[b] : a < b;
+  });
   std::vector<uint64_t> sorted(n);
   std::vector<double> prefix(n + 1, 0.0);  // weight of the first k sorted keys
   for (std::size_t k = 0; k < n; ++k) {

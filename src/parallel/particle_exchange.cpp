@@ -37,14 +37,18 @@ template <class T>
 void exchange_one(const std::vector<T>& src, const ExchangePlan& plan, std::vector<T>& dst,
                   const std::vector<std::size_t>& into_slot, const MpiComm& comm,
                   const std::vector<std::size_t>* from_slot) {
+  const std::ptrdiff_t n_send = std::ptrdiff_t(plan.send_index.size());
   std::vector<T> send(plan.send_index.size());
-  for (std::size_t k = 0; k < send.size(); ++k) {
-    const std::size_t i = plan.send_index[k];
-    send[k] = src[from_slot ? (*from_slot)[i] : i];
+#pragma omp parallel for schedule(static) if (n_send > 65536)
+  for (std::ptrdiff_t k = 0; k < n_send; ++k) {
+    const std::size_t i = plan.send_index[std::size_t(k)];
+    send[std::size_t(k)] = src[from_slot ? (*from_slot)[i] : i];
   }
   std::vector<T> recv(plan.n_recv());
   comm.all_to_all(send.data(), plan.send_offsets, recv.data(), plan.recv_offsets);
-  for (std::size_t m = 0; m < recv.size(); ++m) dst[into_slot[m]] = recv[m];
+  const std::ptrdiff_t n_recv = std::ptrdiff_t(recv.size());
+#pragma omp parallel for schedule(static) if (n_recv > 65536)
+  for (std::ptrdiff_t m = 0; m < n_recv; ++m) dst[into_slot[std::size_t(m)]] = recv[std::size_t(m)];
 }
 
 }  // namespace
@@ -62,19 +66,30 @@ void exchange_fields(const ParticleStore& from, const ExchangePlan& plan, const 
 
 std::size_t migrate_particles(ParticleStore& store, const std::vector<int>& dest,
                               const MpiComm& comm) {
+  // Only the particles that leave travel: the others keep their place (in their order), the
+  // arrivals follow them, in the order of their ranks.
+  const std::size_t n = store.size();
   std::vector<std::vector<uint32_t>> to_rank(comm.size());
-  std::size_t sent = 0;
-  for (std::size_t i = 0; i < store.size(); ++i) {
-    to_rank[dest[i]].push_back(uint32_t(i));
-    sent += dest[i] != comm.rank();
+  std::vector<std::size_t> keep;
+  keep.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (dest[i] == comm.rank())
+      keep.push_back(i);
+    else
+      to_rank[dest[i]].push_back(uint32_t(i));
   }
+  const std::size_t sent = n - keep.size();
   const ExchangePlan plan = make_exchange_plan(to_rank, comm);
-  ParticleStore out;
-  out.resize(plan.n_recv());
+  if (comm.sum(uint64_t(sent)) == 0) return 0;  // nothing moves on any rank
+  store.resize(n + plan.n_recv());
   std::vector<std::size_t> slot(plan.n_recv());
-  std::iota(slot.begin(), slot.end(), std::size_t{0});
-  exchange_fields(store, plan, FieldSet{}, out, slot, comm);
-  store = std::move(out);
+  std::iota(slot.begin(), slot.end(), n);
+  exchange_fields(store, plan, FieldSet{}, store, slot, comm);
+  if (sent > 0) {
+    for (std::size_t m = 0; m < plan.n_recv(); ++m) keep.push_back(n + m);
+    store.permute(keep);
+    store.resize(keep.size());
+  }
   return sent;
 }
 

@@ -20,8 +20,9 @@ struct FieldSet {
 };
 
 // Sends particle i to rank dest[i] with every field (collective). The store then holds the
-// particles received, in the order (source rank, order on the source). Returns how many it sent
-// to other ranks.
+// particles that stayed, in their order, followed by those received, in the order (source rank,
+// order on the source); only the leaving particles are sent. Returns how many it sent to other
+// ranks.
 std::size_t migrate_particles(ParticleStore& store, const std::vector<int>& dest,
                               const MpiComm& comm);
 

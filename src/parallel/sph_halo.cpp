@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "core/morton.hpp"
+#include "core/parallel_sort.hpp"
 #include "sph/neighbour_search.hpp"  // kTreeRadiusSlack
 
 namespace mpsph {
@@ -77,16 +78,20 @@ std::vector<std::vector<uint32_t>> halo_members(const ParticleStore& store, std:
 
   std::vector<std::vector<uint32_t>> to_rank(comm.size());
   std::vector<uint8_t> taken(n_gas);
+  const std::ptrdiff_t n_groups = std::ptrdiff_t(mine.size());
   for (int r = 0; r < comm.size(); ++r) {
     if (r == comm.rank()) continue;
     std::fill(taken.begin(), taken.end(), 0);
-    for (std::size_t b = offsets[r]; b < offsets[r + 1]; ++b) {
-      const SearchBox& rb = remote[b];
-      for (std::size_t g = 0; g < mine.size(); ++g) {
-        const SearchBox& mg = mine[g];
+    // Each thread tests its own groups (and marks only their particles) against r's boxes.
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::ptrdiff_t g = 0; g < n_groups; ++g) {
+      const SearchBox& mg = mine[std::size_t(g)];
+      for (std::size_t b = offsets[r]; b < offsets[r + 1]; ++b) {
+        const SearchBox& rb = remote[b];
         if (box_distance(mg.lo, mg.hi, rb.lo, rb.hi, box) > std::max(rb.radius, mg.radius) * slack)
           continue;
-        for (std::size_t j = g * group; j < std::min(n_gas, (g + 1) * group); ++j) {
+        for (std::size_t j = std::size_t(g) * group;
+             j < std::min(n_gas, (std::size_t(g) + 1) * group); ++j) {
           if (taken[j]) continue;
           const Vec3d x = wrap_position(store.pos[j], box);
           if (box_distance(x, x, rb.lo, rb.hi, box) <= std::max(rb.radius, own[j]) * slack)
@@ -113,13 +118,24 @@ GhostLayout order_with_ghosts(ParticleStore& store, std::size_t n_local, const B
   std::vector<std::size_t> gas(n_lg);
   std::iota(gas.begin(), gas.end(), std::size_t{0});
   for (std::size_t i = n_local; i < n; ++i) gas.push_back(i);
-  std::vector<uint64_t> key(n, 0);
-  for (const std::size_t i : gas)
-    key[i] = morton_key(wrap_position(store.pos[i], box), cube.lo, cube.edge);
-  std::sort(gas.begin(), gas.end(), [&](std::size_t a, std::size_t b) {
-    if (key[a] != key[b]) return key[a] < key[b];
-    return store.id[a] < store.id[b];
+  // (key, id, index) in one array: the sort then reads no other memory.
+  struct Item {
+    uint64_t key, id;
+    std::size_t index;
+  };
+  std::vector<Item> items(gas.size());
+  const std::ptrdiff_t n_gas = std::ptrdiff_t(gas.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < n_gas; ++k) {
+    const std::size_t i = gas[std::size_t(k)];
+    items[std::size_t(k)] = {morton_key(wrap_position(store.pos[i], box), cube.lo, cube.edge),
+                             store.id[i], i};
+  }
+  // Ids are unique: the order is total, the same on any number of threads.
+  parallel_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    return a.key != b.key ? a.key < b.key : a.id < b.id;
   });
+  for (std::size_t k = 0; k < items.size(); ++k) gas[k] = items[k].index;
   std::vector<std::size_t> perm = gas;
   for (std::size_t i = n_lg; i < n_local; ++i) perm.push_back(i);
 
