@@ -34,18 +34,23 @@ void ParticleStore::resize(std::size_t n) {
 
 void ParticleStore::permute(const std::vector<std::size_t>& perm) {
   pinned_n_gas_ = kNotPinned;
-  // One field at a time through a scratch array that is neither zeroed nor kept (large stores:
-  // the copies run on the OpenMP threads, which also touch the fresh pages first).
-  const std::ptrdiff_t n = std::ptrdiff_t(perm.size());
-  for_each_field([&perm, n](const FieldInfo&, auto& v) {
+  // Only the entries that change move (a re-sort of slowly moving particles, or ghosts placed
+  // among fixed local particles, changes few), one field at a time through a scratch array that
+  // is neither zeroed nor kept; large stores copy on the OpenMP threads.
+  std::vector<std::size_t> moved;
+  for (std::size_t i = 0; i < perm.size(); ++i)
+    if (perm[i] != i) moved.push_back(i);
+  const std::ptrdiff_t m = std::ptrdiff_t(moved.size());
+  const std::size_t n = perm.size();
+  for_each_field([&](const FieldInfo&, auto& v) {
     using T = typename std::remove_reference_t<decltype(v)>::value_type;
     static_assert(std::is_trivially_copyable_v<T>, "particle fields are plain values");
-    std::unique_ptr<T[]> tmp(new T[perm.size()]);
-#pragma omp parallel for schedule(static) if (n > 65536)
-    for (std::ptrdiff_t i = 0; i < n; ++i) tmp[i] = v[perm[i]];
-#pragma omp parallel for schedule(static) if (n > 65536)
-    for (std::ptrdiff_t i = 0; i < n; ++i) v[i] = tmp[i];
-    std::fill(v.begin() + n, v.end(), T{});
+    std::unique_ptr<T[]> tmp(new T[moved.size()]);
+#pragma omp parallel for schedule(static) if (m > 65536)
+    for (std::ptrdiff_t k = 0; k < m; ++k) tmp[k] = v[perm[moved[std::size_t(k)]]];
+#pragma omp parallel for schedule(static) if (m > 65536)
+    for (std::ptrdiff_t k = 0; k < m; ++k) v[moved[std::size_t(k)]] = tmp[k];
+    std::fill(v.begin() + std::ptrdiff_t(n), v.end(), T{});
   });
 }
 

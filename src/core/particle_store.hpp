@@ -69,7 +69,9 @@ class ParticleStore {
   std::array<std::size_t, kNumTypes> count_by_type() const;
 
   void resize(std::size_t n);
-  // Reorders every field: new[i] = old[perm[i]].
+  // Reorders every field: new[i] = old[perm[i]] for i < perm.size() (entries from perm.size() on
+  // become zero; a caller that shrinks the store resizes it next). Only the entries with
+  // perm[i] != i are copied.
   void permute(const std::vector<std::size_t>& perm);
   // Stable sort by particle type (gas first); returns true if anything moved.
   bool sort_by_type();

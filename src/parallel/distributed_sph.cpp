@@ -60,15 +60,16 @@ double first_radius(const ParticleStore& store, std::size_t n_gas, std::size_t k
 }
 
 // Receives the ghosts of `plan` with `fields` after the store's n_local particles and orders the
-// gas as one process would.
+// gas (order_with_ghosts: as one process would when `interleave`, else ghosts after the local
+// gas).
 GhostLayout insert_ghosts(ParticleStore& store, std::size_t n_local, const ExchangePlan& plan,
                           const FieldSet& fields, const Box& box, const KeyCube& cube,
-                          const MpiComm& comm) {
+                          const MpiComm& comm, bool interleave) {
   store.resize(n_local + plan.n_recv());
   std::vector<std::size_t> slot(plan.n_recv());
   std::iota(slot.begin(), slot.end(), n_local);
   exchange_fields(store, plan, fields, store, slot, comm);
-  return order_with_ghosts(store, n_local, box, cube);
+  return order_with_ghosts(store, n_local, box, cube, interleave);
 }
 
 }  // namespace
@@ -102,7 +103,8 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const S
     rep.h_rounds = round;
     const ExchangePlan plan =
         make_exchange_plan(halo_members(store, n_gl, radius, {}, box, comm), comm);
-    const GhostLayout lay = insert_ghosts(store, n_local, plan, h_fields, box, cube, comm);
+    const GhostLayout lay = insert_ghosts(store, n_local, plan, h_fields, box, cube, comm,
+                                          passes.sums_in_store_order());
     rep.ghosts_h = plan.n_recv();
     std::vector<uint32_t> act;
     for (std::size_t i = 0; i < n_gl; ++i)
@@ -151,8 +153,9 @@ void distributed_density_forces(ParticleStore& store, const Box& box, const SphP
   for (std::size_t i = 0; i < n_gl; ++i) support[i] = 2.0 * double(store.h[i]);
   const ExchangePlan plan =
       make_exchange_plan(halo_members(store, n_gl, support, support, box, comm), comm);
-  const GhostLayout lay = insert_ghosts(
-      store, n_local, plan, FieldSet{{"pos", "vel", "mass", "id", "type", "h"}}, box, cube, comm);
+  const GhostLayout lay =
+      insert_ghosts(store, n_local, plan, FieldSet{{"pos", "vel", "mass", "id", "type", "h"}}, box,
+                    cube, comm, passes.sums_in_store_order());
   rep.ghosts_pairs = plan.n_recv();
   const std::vector<uint32_t>& act = lay.local_gas;
   double t_pass = now_s();

@@ -106,7 +106,7 @@ std::vector<std::vector<uint32_t>> halo_members(const ParticleStore& store, std:
 }
 
 GhostLayout order_with_ghosts(ParticleStore& store, std::size_t n_local, const Box& box,
-                              const KeyCube& cube) {
+                              const KeyCube& cube, bool interleave) {
   GhostLayout lay;
   lay.n_local = n_local;
   const std::size_t n = store.size();
@@ -114,9 +114,13 @@ GhostLayout order_with_ghosts(ParticleStore& store, std::size_t n_local, const B
   while (n_lg < n_local && store.type[n_lg] == kGas) ++n_lg;
   lay.n_local_gas = n_lg;
 
-  // Gas: the local gas [0, n_lg) and the ghosts [n_local, n), by (key, id).
-  std::vector<std::size_t> gas(n_lg);
-  std::iota(gas.begin(), gas.end(), std::size_t{0});
+  // Gas: the local gas [0, n_lg) and the ghosts [n_local, n), by (key, id); or, without
+  // `interleave`, the local gas as it is and the ghosts by (key, id) after it.
+  std::vector<std::size_t> gas;
+  if (interleave) {
+    gas.resize(n_lg);
+    std::iota(gas.begin(), gas.end(), std::size_t{0});
+  }
   for (std::size_t i = n_local; i < n; ++i) gas.push_back(i);
   // (key, id, index) in one array: the sort then reads no other memory.
   struct Item {
@@ -136,8 +140,22 @@ GhostLayout order_with_ghosts(ParticleStore& store, std::size_t n_local, const B
     return a.key != b.key ? a.key < b.key : a.id < b.id;
   });
   for (std::size_t k = 0; k < items.size(); ++k) gas[k] = items[k].index;
-  std::vector<std::size_t> perm = gas;
-  for (std::size_t i = n_lg; i < n_local; ++i) perm.push_back(i);
+  std::vector<std::size_t> perm;
+  perm.reserve(n);
+  if (!interleave) {
+    for (std::size_t i = 0; i < n_lg; ++i) perm.push_back(i);
+    perm.insert(perm.end(), gas.begin(), gas.end());
+    gas.insert(gas.begin(), perm.begin(), perm.begin() + std::ptrdiff_t(n_lg));
+    // The local non-gas particles from slot n_lg + n_ghosts on: those already there stay, the
+    // ones the ghosts displace go to the end.
+    const std::size_t n_ghosts = n - n_local, n_ng = n_local - n_lg;
+    const std::size_t displaced = std::min(n_ghosts, n_ng);
+    for (std::size_t i = n_lg + displaced; i < n_local; ++i) perm.push_back(i);
+    for (std::size_t i = n_lg; i < n_lg + displaced; ++i) perm.push_back(i);
+  } else {
+    perm = gas;
+    for (std::size_t i = n_lg; i < n_local; ++i) perm.push_back(i);
+  }
 
   lay.local_slot.resize(n_local);
   lay.ghost_slot.resize(n - n_local);

@@ -55,10 +55,14 @@ struct GhostLayout {
 };
 
 // The store holds n_local local particles (gas first) followed by ghosts (gas). Reorders it so
-// that the gas, local and ghost, is in [0, n_gas) ordered by (key in `cube`, id) - the order
-// one process gives the same particles - followed by the local non-gas particles.
+// that the gas, local and ghost, is in [0, n_gas) followed by the local non-gas particles:
+// `interleave` true: all of it ordered by (key in `cube`, id) - the order one process gives the
+// same particles, so that pair sums in store order are one process's bit for bit; false: the
+// local gas stays where it is and the ghosts, ordered by (key, id) among themselves, follow it
+// (the local non-gas particles in their way move to the end) - only the ghosts and those move,
+// for passes whose sums do not follow the store order (the GPU's).
 GhostLayout order_with_ghosts(ParticleStore& store, std::size_t n_local, const Box& box,
-                              const KeyCube& cube);
+                              const KeyCube& cube, bool interleave = true);
 
 // Drops the ghosts and puts the local particles back in their order before order_with_ghosts.
 void remove_ghosts(ParticleStore& store, const GhostLayout& layout);

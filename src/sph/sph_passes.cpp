@@ -21,6 +21,7 @@ ActiveSet active_set(const std::vector<uint32_t>& index) {
 class CpuSphPasses final : public SphPasses {
  public:
   const char* name() const override { return "cpu"; }
+  bool sums_in_store_order() const override { return true; }
   void smoothing_lengths(ParticleStore& s, const Box& box, const SphParams& p,
                          const std::vector<uint32_t>& active, std::vector<double>& next) override {
     SphNeighbours nb;

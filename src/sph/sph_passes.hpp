@@ -21,6 +21,10 @@ class SphPasses {
  public:
   virtual ~SphPasses() = default;
   virtual const char* name() const = 0;
+  // Whether each particle's pair sums run in store-index order of its neighbours (the CPU's): a
+  // caller that orders the gas as one process would then gets one process's results bit for
+  // bit. The GPU's sums follow its leaves instead; the store order only needs to be compact.
+  virtual bool sums_in_store_order() const = 0;
   // `active`: sorted store indices of gas particles. Neighbours are all gas [0, n_gas) as they are.
   // h and nngb of the active gas (compute_smoothing_lengths), and next[i] = d_{N+1} of each
   // active i (next is resized to n_gas; 0 for the others).

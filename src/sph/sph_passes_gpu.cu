@@ -30,6 +30,7 @@ void to_host(std::vector<T>& h, const T* d, std::size_t n) {
 class GpuSphPasses final : public SphPasses {
  public:
   const char* name() const override { return "gpu"; }
+  bool sums_in_store_order() const override { return false; }
 
   void smoothing_lengths(ParticleStore& s, const Box& box, const SphParams& p,
                          const std::vector<uint32_t>& active, std::vector<double>& next) override {
