@@ -97,3 +97,23 @@ def to_frame(parts, rotate=True):
         e["v"] = (d["v"] - vc) @ rot.T
         out[k] = e
     return out
+
+
+def annulus_areas(edges):
+    """Areas [kpc^2] of the annuli between the radii `edges` [kpc]."""
+    return np.pi * (edges[1:] ** 2 - edges[:-1] ** 2)
+
+
+def annulus_sums(d, w, edges, z_max=None):
+    """Sums of the weights w over the particles d (a dict with x [kpc] in the disk frame, as
+    to_frame gives) in the annuli edges[i] <= R < edges[i + 1] of cylindrical radius
+    R = hypot(x, y) [kpc]; only |z| < z_max when given. Each sum is taken directly (np.bincount),
+    not as a difference of running sums, so a light outer annulus keeps its own precision."""
+    R = np.hypot(d["x"][:, 0], d["x"][:, 1])
+    if z_max is not None:
+        sel = np.abs(d["x"][:, 2]) < z_max
+        R, w = R[sel], w[sel]
+    n = len(edges) - 1
+    idx = np.digitize(R, edges) - 1
+    inside = (idx >= 0) & (idx < n)
+    return np.bincount(idx[inside], weights=w[inside], minlength=n)

@@ -61,7 +61,7 @@ def profiles(path, args):
     f = galaxy_snap.to_frame(parts)
     edges = np.linspace(0.0, args.r_max, args.bins + 1)
     mid = 0.5 * (edges[1:] + edges[:-1])
-    area_pc2 = np.pi * (edges[1:] ** 2 - edges[:-1] ** 2) * 1e6
+    area_pc2 = galaxy_snap.annulus_areas(edges) * 1e6
     res = {"t": t, "R": mid, "vc2": {}, "vphi": {}, "sigma": {}, "zmed": {}}
     vc2_total = np.zeros(len(mid))
     for types, name in COMPONENTS:
@@ -78,8 +78,7 @@ def profiles(path, args):
         vR = (x[:, 0] * v[:, 0] + x[:, 1] * v[:, 1]) / np.maximum(R, 1e-30)
         vphi = (x[:, 0] * v[:, 1] - x[:, 1] * v[:, 0]) / np.maximum(R, 1e-30)
         idx = np.digitize(R, edges) - 1
-        Sigma = np.bincount(idx[idx < len(mid)], weights=m[idx < len(mid)],
-                            minlength=len(mid))[:len(mid)] / area_pc2
+        Sigma = galaxy_snap.annulus_sums(d, m, edges) / area_pc2
         res["sigma"][name] = Sigma
         mean_vphi = np.full(len(mid), np.nan)
         disp = np.full((3, len(mid)), np.nan)

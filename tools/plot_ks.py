@@ -45,23 +45,18 @@ def main():
     t, parts = galaxy_snap.load(a.snapshot, galaxy=a.galaxy)
     f = galaxy_snap.to_frame(parts)
     edges = np.linspace(0.0, a.r_max, a.bins + 1)
-    area_kpc2 = np.pi * (edges[1:] ** 2 - edges[:-1] ** 2)
-
-    def binned(d, w):
-        R = np.hypot(d["x"][:, 0], d["x"][:, 1])
-        sel = np.abs(d["x"][:, 2]) < a.z_max
-        return np.histogram(R[sel], bins=edges, weights=w[sel])[0]
+    area_kpc2 = galaxy_snap.annulus_areas(edges)
 
     gas = np.zeros(a.bins)
     for k in (0, 2):
         if k in f:
-            gas += binned(f[k], f[k]["m"])
+            gas += galaxy_snap.annulus_sums(f[k], f[k]["m"], edges, a.z_max)
     young = np.zeros(a.bins)
     if 4 in f and "birth" in f[4]:
         d = f[4]
         age = t - d["birth"]
         w = np.where((age >= 0) & (age < a.age_myr), d.get("m0", d["m"]), 0.0)
-        young = binned(d, w)
+        young = galaxy_snap.annulus_sums(d, w, edges, a.z_max)
     sigma_gas = gas / (area_kpc2 * 1e6)  # Msun/pc^2
     sigma_sfr = young / (a.age_myr * 1e6) / area_kpc2  # Msun/yr/kpc^2
     print("%s: t = %.1f Myr; stars younger than %g Myr; annuli of %.2f kpc, |z| < %g kpc"

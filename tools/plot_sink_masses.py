@@ -12,59 +12,17 @@ run is known from its first snapshot, the star-formation efficiency (total sink 
 mass).
 """
 import argparse
-import glob
 import os
 import sys
 
-import h5py
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 import numpy as np  # noqa: E402
 
-MSUN = 1.98841e33  # g
-MYR = 3.15576e13  # s
-COLUMNS = ["time", "id", "mass", "x", "y", "z", "vx", "vy", "vz", "spin_x", "spin_y", "spin_z",
-           "accreted_mass"]
-
-
-def read_sinks(path):
-    """The rows of sinks.csv as a dict of numpy columns (empty arrays when no sink has formed)."""
-    with open(path) as f:
-        lines = [ln for ln in f if ln.strip() and not ln.startswith("#")]
-    if not lines:
-        sys.exit("%s: no header line" % path)
-    header = [h.strip() for h in lines[0].split(",")]
-    missing = [c for c in ("time", "id", "mass") if c not in header]
-    if missing:
-        sys.exit("%s: header lacks %s (got %s)" % (path, missing, header))
-    rows = [[float(v) for v in ln.split(",")] for ln in lines[1:]]
-    if any(len(r) != len(header) for r in rows):
-        sys.exit("%s: a row does not have the %d columns of the header" % (path, len(header)))
-    table = np.array(rows, dtype=float).reshape(len(rows), len(header))
-    return {h: table[:, k] for k, h in enumerate(header)}
-
-
-def run_units(outdir):
-    """(time unit in Myr, mass unit in Msun, initial total mass in code units) from the first
-    snapshot, or None when there is none or it is in N-body units."""
-    snaps = sorted(glob.glob(os.path.join(outdir, "snapshot_*.h5")))
-    if not snaps:
-        return None
-    with h5py.File(snaps[0], "r") as f:
-        if "Units" not in f:
-            return None
-        u = f["Units"].attrs
-        if bool(np.ravel(u["N-body units"])[0]):
-            return None
-        total = 0.0
-        for k in range(6):
-            g = f.get("PartType%d" % k)
-            if g is not None and "Masses" in g:
-                total += float(np.sum(g["Masses"][...]))
-        return (float(np.ravel(u["Unit time in cgs (U_t)"])[0]) / MYR,
-                float(np.ravel(u["Unit mass in cgs (U_M)"])[0]) / MSUN, total)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mpsph_sinks  # noqa: E402
 
 
 def main():
@@ -75,11 +33,8 @@ def main():
     ap.add_argument("--bins", type=int, default=12, help="mass-function bins (default 12)")
     ap.add_argument("--out", default=None, help="output PNG")
     a = ap.parse_args()
-    path = os.path.join(a.outdir, "sinks.csv")
-    if not os.path.isfile(path):
-        sys.exit("no sinks.csv in %s" % a.outdir)
-    s = read_sinks(path)
-    units = run_units(a.outdir)
+    s = mpsph_sinks.read_run_sinks(a.outdir)
+    units = mpsph_sinks.run_units(a.outdir)
     t_unit, m_unit = (units[0], units[1]) if units else (1.0, 1.0)
     t_name, m_name = ("Myr", r"M$_\odot$") if units else ("code time", "code mass")
     m_text = "Msun" if units else "code mass"
@@ -90,7 +45,7 @@ def main():
         ax1.text(0.5, 0.5, "no sinks formed", ha="center", transform=ax1.transAxes)
     else:
         times = np.unique(s["time"])
-        t_mf = times[-1] if a.time is None else times[np.argmin(np.abs(times - a.time))]
+        t_mf = mpsph_sinks.row_time(times, a.time)
         ids = np.unique(s["id"])
         for i in ids:
             sel = s["id"] == i

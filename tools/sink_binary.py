@@ -19,38 +19,9 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plot_sink_masses import read_sinks, run_units  # noqa: E402
+import mpsph_sinks  # noqa: E402
 
-AU = 1.495978707e13  # cm
 PC = 3.0856775814913673e18  # cm
-
-
-def length_unit_au(outdir):
-    """The code length in au from the first snapshot's /Units, or None."""
-    import glob
-    import h5py
-    snaps = sorted(glob.glob(os.path.join(outdir, "snapshot_*.h5")))
-    if not snaps:
-        return None
-    with h5py.File(snaps[0], "r") as f:
-        if "Units" not in f or bool(np.ravel(f["Units"].attrs["N-body units"])[0]):
-            return None
-        return float(np.ravel(f["Units"].attrs["Unit length in cgs (U_L)"])[0]) / AU
-
-
-def first_formation(outdir):
-    """The earliest PartType5/FormationTime of the last snapshot (code time), or None. A sink
-    merged into another before that snapshot is not in it (sink_merges.csv lists those)."""
-    import glob
-    import h5py
-    snaps = sorted(glob.glob(os.path.join(outdir, "snapshot_*.h5")))
-    if not snaps:
-        return None
-    with h5py.File(snaps[-1], "r") as f:
-        g = f.get("PartType5")
-        if g is None or "FormationTime" not in g or g["FormationTime"].shape[0] == 0:
-            return None
-        return float(np.min(g["FormationTime"][...]))
 
 
 def main():
@@ -62,19 +33,16 @@ def main():
     ap.add_argument("--units", default=None,
                     help="code length and mass when the run left no snapshot: pc,Msun")
     a = ap.parse_args()
-    path = os.path.join(a.outdir, "sinks.csv")
-    if not os.path.isfile(path):
-        sys.exit("no sinks.csv in %s" % a.outdir)
-    s = read_sinks(path)
-    units = run_units(a.outdir)
+    s = mpsph_sinks.read_run_sinks(a.outdir)
+    units = mpsph_sinks.run_units(a.outdir)
     m_unit = units[1] if units else 1.0
     m_name = "Msun" if units else "code mass"
-    l_au = length_unit_au(a.outdir)
+    l_au = mpsph_sinks.length_unit_au(a.outdir)
     if a.units:
         names = a.units.split(",")
         if names != ["pc", "Msun"]:
             sys.exit("--units: only pc,Msun is known (got %s)" % a.units)
-        m_unit, m_name, l_au = 1.0, "Msun", PC / AU
+        m_unit, m_name, l_au = 1.0, "Msun", PC / mpsph_sinks.AU
 
     def t_text(t):
         out = "%.6g code time" % t
@@ -89,7 +57,7 @@ def main():
         print("sinks: none formed")
         return
     times = np.unique(s["time"])
-    t_form = first_formation(a.outdir)
+    t_form = mpsph_sinks.first_formation(a.outdir)
     if t_form is not None:
         print("first sink: %s (formation time, last snapshot)" % t_text(t_form))
     else:
@@ -98,7 +66,7 @@ def main():
         print("row: %s" % t_text(a.time))
         print("sinks: 0 (the first row with a sink is at %s)" % t_text(times[0]))
         return
-    t_row = times[-1] if a.time is None else times[np.argmin(np.abs(times - a.time))]
+    t_row = mpsph_sinks.row_time(times, a.time)
     now = s["time"] == t_row
     m = s["mass"][now]
     order = np.argsort(-m)
@@ -111,11 +79,9 @@ def main():
     if len(m) >= 2:
         x = np.stack([s["x"][now], s["y"][now], s["z"][now]], axis=1)[order]
         print("separation of the two most massive: %s" % l_text(float(np.linalg.norm(x[0] - x[1]))))
-    merges_path = os.path.join(a.outdir, "sink_merges.csv")
-    if os.path.isfile(merges_path):
-        with open(merges_path) as f:
-            rows = [ln for ln in f if ln.strip() and not ln.startswith("#")][1:]
-        print("merges: %d" % len(rows))
+    n_merges = mpsph_sinks.count_merges(a.outdir)
+    if n_merges is not None:
+        print("merges: %d" % n_merges)
 
 
 if __name__ == "__main__":

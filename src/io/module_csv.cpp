@@ -68,4 +68,21 @@ std::FILE* open_module_csv(const std::string& path, const std::string& header, d
   return f;
 }
 
+void ModuleCsvFile::open(const std::string& path, const std::string& header, double time,
+                         bool restart, std::string* kept) {
+  close();
+  path_ = path;
+  f_ = open_module_csv(path, header, time, restart, kept);
+}
+
+void ModuleCsvFile::end_rows() {
+  if (std::fflush(f_) != 0 || std::ferror(f_))
+    throw Error(write_error("cannot write '" + path_ + "'", path_, errno));
+}
+
+void ModuleCsvFile::close() {
+  if (f_) std::fclose(f_);
+  f_ = nullptr;
+}
+
 }  // namespace mpsph

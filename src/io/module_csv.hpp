@@ -27,4 +27,29 @@ std::string csv_rows_up_to_time(const std::string& text, double time);
 std::FILE* open_module_csv(const std::string& path, const std::string& header, double time,
                            bool restart, std::string* kept = nullptr);
 
+// The writer of one module CSV file (sinks.csv, sink_merges.csv, sfr.csv): opens it with
+// open_module_csv, takes the module's rows through file(), flushes them with end_rows() and closes
+// the file when destroyed.
+class ModuleCsvFile {
+ public:
+  ModuleCsvFile() = default;
+  ModuleCsvFile(const ModuleCsvFile&) = delete;
+  ModuleCsvFile& operator=(const ModuleCsvFile&) = delete;
+  ~ModuleCsvFile() { close(); }
+  // open_module_csv(path, header, time, restart, kept). Throws mpsph::Error.
+  void open(const std::string& path, const std::string& header, double time, bool restart,
+            std::string* kept = nullptr);
+  bool is_open() const { return f_ != nullptr; }
+  const std::string& path() const { return path_; }
+  std::FILE* file() const { return f_; }
+  // Flushes the rows written to file(), so a killed run loses none; throws mpsph::Error naming the
+  // file when they could not be written.
+  void end_rows();
+  void close();
+
+ private:
+  std::string path_;
+  std::FILE* f_ = nullptr;
+};
+
 }  // namespace mpsph

@@ -1,15 +1,7 @@
 #include "sinks/sink_csv.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <sstream>
-
-#include "core/error.hpp"
-#include "io/durable_file.hpp"
-#include "io/module_csv.hpp"
+#include <cstdio>
 
 namespace mpsph {
 
@@ -23,15 +15,19 @@ std::vector<SinkRow> sink_rows(const ParticleView& p) {
   return rows;
 }
 
-std::string sinks_csv_header(const UnitSystem& u) {
+std::string sink_csv_units_scale(const UnitSystem& u, const char* name, const char* cgs_unit,
+                                 const UnitDim& dim) {
+  if (u.nbody) return "N-body units (G = 1): no cgs scale";
   char scale[320];
-  if (u.nbody)
-    std::snprintf(scale, sizeof scale, "N-body units (G = 1): no cgs scale");
-  else
-    std::snprintf(scale, sizeof scale,
-                  "code time = %.6e s, code length = %.6e cm, code mass = %.6e g, code velocity "
-                  "= %.6e cm/s",
-                  u.time_cgs(), u.to_cgs({1, 0, 0}), u.to_cgs({0, 1, 0}), u.to_cgs({0, 0, 1}));
+  std::snprintf(scale, sizeof scale,
+                "code time = %.6e s, code length = %.6e cm, code mass = %.6e g, code %s = %.6e %s",
+                u.time_cgs(), u.to_cgs({1, 0, 0}), u.to_cgs({0, 1, 0}), name, u.to_cgs(dim),
+                cgs_unit);
+  return scale;
+}
+
+std::string sinks_csv_header(const UnitSystem& u) {
+  const std::string scale = sink_csv_units_scale(u, "velocity", "cm/s", {0, 0, 1});
   return std::string("# mpsph sink particles (type 5), one row per sink per energy.csv row\n") +
          "# units: " + scale +
          "; time in code time, mass and accreted_mass in code mass, x y z in code length, vx vy "
@@ -42,23 +38,17 @@ std::string sinks_csv_header(const UnitSystem& u) {
          "time,id,mass,x,y,z,vx,vy,vz,spin_x,spin_y,spin_z,accreted_mass\n";
 }
 
-SinksCsv::~SinksCsv() {
-  if (f_) std::fclose(f_);
-}
-
 void SinksCsv::open(const std::string& dir, const UnitSystem& units, double time, bool restart) {
-  path_ = dir + "/sinks.csv";
-  f_ = open_module_csv(path_, sinks_csv_header(units), time, restart);
+  file_.open(dir + "/sinks.csv", sinks_csv_header(units), time, restart);
 }
 
 void SinksCsv::write(double time, const std::vector<SinkRow>& rows) {
   for (const SinkRow& r : rows)
-    std::fprintf(f_,
+    std::fprintf(file_.file(),
                  "%.17g,%llu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
                  time, static_cast<unsigned long long>(r.id), r.mass, r.pos.x, r.pos.y, r.pos.z,
                  r.vel.x, r.vel.y, r.vel.z, r.spin.x, r.spin.y, r.spin.z, r.accreted_mass);
-  if (std::fflush(f_) != 0 || std::ferror(f_))
-    throw Error(write_error("cannot write '" + path_ + "'", path_, errno));
+  file_.end_rows();
 }
 
 }  // namespace mpsph

@@ -7,13 +7,13 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "core/particle_store.hpp"
 #include "core/units.hpp"
 #include "core/vec3.hpp"
+#include "io/module_csv.hpp"
 
 namespace mpsph {
 
@@ -30,22 +30,26 @@ std::vector<SinkRow> sink_rows(const ParticleView& p);
 // The comment lines and the column line.
 std::string sinks_csv_header(const UnitSystem& units);
 
+// The cgs scale of the sink CSV files' units: "code time = T s, code length = L cm, code mass =
+// M g, code `name` = X `cgs_unit`" with X the cgs value of one code unit of dimension `dim`, or
+// the N-body note (no cgs scale).
+std::string sink_csv_units_scale(const UnitSystem& units, const char* name, const char* cgs_unit,
+                                 const UnitDim& dim);
+
 class SinksCsv {
  public:
   SinksCsv() = default;
   SinksCsv(const SinksCsv&) = delete;
   SinksCsv& operator=(const SinksCsv&) = delete;
-  ~SinksCsv();
   // A new run: creates `dir`/sinks.csv with its header. A restart at `time`: keeps the header and
   // the rows up to `time` (durably rewritten) and appends. Throws mpsph::Error.
   void open(const std::string& dir, const UnitSystem& units, double time, bool restart);
-  bool is_open() const { return f_ != nullptr; }
+  bool is_open() const { return file_.is_open(); }
   // One row per sink at `time`; flushed, so a killed run loses no row.
   void write(double time, const std::vector<SinkRow>& rows);
 
  private:
-  std::string path_;
-  std::FILE* f_ = nullptr;
+  ModuleCsvFile file_;
 };
 
 }  // namespace mpsph

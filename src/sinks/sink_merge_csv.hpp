@@ -7,11 +7,11 @@
 // time are dropped, as sinks.csv's.
 #pragma once
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "core/units.hpp"
+#include "io/module_csv.hpp"
 #include "sinks/sink_merge_kern.hpp"
 
 namespace mpsph {
@@ -33,16 +33,14 @@ class SinkMergesCsv {
   SinkMergesCsv() = default;
   SinkMergesCsv(const SinkMergesCsv&) = delete;
   SinkMergesCsv& operator=(const SinkMergesCsv&) = delete;
-  ~SinkMergesCsv();
   // As SinksCsv::open (sink_csv.hpp), for `dir`/sink_merges.csv. Throws mpsph::Error.
   void open(const std::string& dir, const UnitSystem& units, double time, bool restart);
-  bool is_open() const { return f_ != nullptr; }
+  bool is_open() const { return file_.is_open(); }
   // One row per event, in the given order; flushed.
   void write(const std::vector<SinkMergeEvent>& events);
 
  private:
-  std::string path_;
-  std::FILE* f_ = nullptr;
+  ModuleCsvFile file_;
 };
 
 }  // namespace mpsph

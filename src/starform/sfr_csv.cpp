@@ -1,13 +1,11 @@
 #include "starform/sfr_csv.hpp"
 
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "core/error.hpp"
-#include "io/durable_file.hpp"
 #include "io/module_csv.hpp"
 
 namespace mpsph {
@@ -34,13 +32,8 @@ std::string sfr_csv_header(const std::string& time_unit, const std::string& ener
          kColumns;
 }
 
-SfrCsv::~SfrCsv() {
-  if (f_) std::fclose(f_);
-}
-
 void SfrCsv::open(const std::string& dir, double yr_per_time, double msun_per_mass,
                   double erg_per_energy, double time, bool restart) {
-  path_ = dir + "/sfr.csv";
   yr_per_time_ = yr_per_time;
   msun_per_mass_ = msun_per_mass;
   erg_per_energy_ = erg_per_energy;
@@ -48,16 +41,15 @@ void SfrCsv::open(const std::string& dir, double yr_per_time, double msun_per_ma
   std::snprintf(unit, sizeof unit, "1 code time = %.6e yr", yr_per_time);
   std::snprintf(energy_unit, sizeof energy_unit, "1 code energy = %.6e erg", erg_per_energy);
   std::string text;
-  f_ = open_module_csv(path_, sfr_csv_header(unit, energy_unit), time, restart, &text);
+  file_.open(dir + "/sfr.csv", sfr_csv_header(unit, energy_unit), time, restart, &text);
   // A restart: the kept rows must have this run's columns (a restart appends rows of this kind);
   // the last kept row is the previous one of the next SFR.
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
     if (line.compare(0, 5, "time,") == 0 && line + "\n" != kColumns) {
-      std::fclose(f_);
-      f_ = nullptr;
-      throw Error("'" + path_ + "' has the columns '" + line + "', this run writes '" +
+      file_.close();
+      throw Error("'" + file_.path() + "' has the columns '" + line + "', this run writes '" +
                   std::string(kColumns, std::strlen(kColumns) - 1) +
                   "' (a file of an older mpsph): move it away to restart");
     }
@@ -76,10 +68,9 @@ void SfrCsv::write(double time, double m_formed, double e_feedback) {
   double sfr = 0.0;
   if (have_previous_ && time > previous_time_)
     sfr = (m - previous_mass_) / ((time - previous_time_) * yr_per_time_);
-  std::fprintf(f_, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", time, time * yr_per_time_ * 1e-6, sfr,
-               m, e_feedback, e_feedback * erg_per_energy_);
-  if (std::fflush(f_) != 0 || std::ferror(f_))
-    throw Error(write_error("cannot write '" + path_ + "'", path_, errno));
+  std::fprintf(file_.file(), "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", time,
+               time * yr_per_time_ * 1e-6, sfr, m, e_feedback, e_feedback * erg_per_energy_);
+  file_.end_rows();
   have_previous_ = true;
   previous_time_ = time;
   previous_mass_ = m;

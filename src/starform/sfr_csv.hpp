@@ -11,8 +11,9 @@
 // is restored from the checkpoint).
 #pragma once
 
-#include <cstdio>
 #include <string>
+
+#include "io/module_csv.hpp"
 
 namespace mpsph {
 
@@ -25,21 +26,19 @@ class SfrCsv {
   SfrCsv() = default;
   SfrCsv(const SfrCsv&) = delete;
   SfrCsv& operator=(const SfrCsv&) = delete;
-  ~SfrCsv();
   // A new run: creates `dir`/sfr.csv. A restart at `time`: keeps the header and the rows up to
   // `time` (durably rewritten), takes the last of them as the previous row, and appends; a file
   // with other columns (an older mpsph's) is refused. `yr_per_time`, `msun_per_mass` and
   // `erg_per_energy` convert code time, mass and energy. Throws mpsph::Error.
   void open(const std::string& dir, double yr_per_time, double msun_per_mass, double erg_per_energy,
             double time, bool restart);
-  bool is_open() const { return f_ != nullptr; }
+  bool is_open() const { return file_.is_open(); }
   // One row at code time `time` with `m_formed` [code mass] formed and `e_feedback` [code energy]
   // of feedback energy injected so far; flushed.
   void write(double time, double m_formed, double e_feedback);
 
  private:
-  std::string path_;
-  std::FILE* f_ = nullptr;
+  ModuleCsvFile file_;
   double yr_per_time_ = 1.0;
   double msun_per_mass_ = 1.0;
   double erg_per_energy_ = 1.0;

@@ -6,10 +6,12 @@
 #include "catch.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "core/error_message.hpp"
 #include "run/program_schema.hpp"
 #include "sph/eos_params.hpp"
 
 using namespace mpsph;
+using mpsph::test::contains;
 
 namespace {
 
@@ -29,16 +31,7 @@ CoolingParams read(const std::string& yaml) {
 }
 
 std::string error_of(const std::string& yaml) {
-  try {
-    read(yaml);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
+  return test::error_message([&] { read(yaml); });
 }
 
 }  // namespace

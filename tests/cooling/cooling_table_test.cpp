@@ -14,8 +14,10 @@
 #include "cooling/cooling_kern.hpp"
 #include "cooling/cooling_reference.hpp"
 #include "core/error.hpp"
+#include "core/error_message.hpp"
 
 using namespace mpsph;
+using mpsph::test::contains;
 namespace fs = std::filesystem;
 
 namespace {
@@ -64,18 +66,9 @@ struct TempTables {
   }
   // The loader's message for this directory ("" when it loads).
   std::string error() const {
-    try {
-      load_sd93_tables(dir.string());
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "";
+    return test::error_message([&] { load_sd93_tables(dir.string()); });
   }
 };
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include "catch.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "core/error_message.hpp"
 #include "core/units.hpp"
 #include "run/module_registry.hpp"
 #include "run/program_schema.hpp"
@@ -23,14 +24,11 @@ Config config(const std::string& yaml) {
 }
 
 std::string error_of(const std::string& yaml) {
-  try {
+  return test::error_message([&] {
     const Config c = config(yaml);
     ssp_params_from(c);
     make_modules(c, UnitSystem::from_config(c), Backend::Cpu);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 }  // namespace
@@ -77,13 +75,10 @@ TEST_CASE("feedback params: errors name the key", "[feedback][config]") {
             .find("adiabatic") != std::string::npos);
   const std::string nbody =
       "run: {t_end: 1}\nsetup: {type: evrard}\nunits: {G: 1}\nfeedback: {model: ssp}\n";
-  std::string what;
-  try {
+  const std::string what = test::error_message([&] {
     const Config c = Config::from_string(nbody, "test.yaml", program_schema());
     make_modules(c, UnitSystem::from_config(c), Backend::Cpu);
-  } catch (const Error& e) {
-    what = e.what();
-  }
+  });
   CHECK(what.find("physical units") != std::string::npos);
   CHECK(error_of("feedback: {model: ssp}\n") == "");
 }

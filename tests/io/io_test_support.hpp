@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/error_message.hpp"
 #include "core/particle_store.hpp"
 
 namespace mpsph::test {
@@ -65,21 +66,6 @@ inline ParticleStore make_store(const std::vector<uint8_t>& types, unsigned seed
 template <class T>
 bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
-}
-
-// The message of the mpsph::Error that `f` throws ("(no error)" if it returns normally).
-template <class F>
-std::string error_message(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
-inline bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // Opens a written file read-write with the plain HDF5 API and hands the file id to `edit`.

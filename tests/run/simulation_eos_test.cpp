@@ -5,6 +5,7 @@
 
 #include "catch.hpp"
 #include "core/error.hpp"
+#include "core/error_message.hpp"
 #include "run/simulation.hpp"
 #include "run/simulation_test_support.hpp"
 
@@ -29,12 +30,9 @@ eos: {type: isothermal, sound_speed: 1.0}
 
 std::string construction_error(const std::string& name, const std::string& yaml,
                                const std::vector<std::string>& overrides) {
-  try {
+  return test::error_message([&] {
     Simulation sim(test::run_options(test::scratch_dir(name), yaml, overrides, std::string("cpu")));
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 }  // namespace

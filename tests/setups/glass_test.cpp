@@ -7,6 +7,7 @@
 
 #include "catch.hpp"
 #include "core/error.hpp"
+#include "core/error_message.hpp"
 #include "setups/sod.hpp"
 
 using namespace mpsph;
@@ -57,14 +58,7 @@ TEST_CASE("Sod glass setup holds the stated densities", "[setups][sod]") {
   CHECK(m_left == Approx(p.rho_left * ly * ly).epsilon(1e-12));
   CHECK(m_right == Approx(p.rho_right * ly * ly).epsilon(1e-12));
   // The glass cubes must tile each half, and hold enough particles for N_B neighbours.
-  auto error_of = [](const SodParams& q) -> std::string {
-    try {
-      make_sod(q);
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "";
-  };
+  auto error_of = [](const SodParams& q) { return test::error_message([&] { make_sod(q); }); };
   p.ny_left = 10;
   CHECK(error_of(p).find("multiple of ny_left") != std::string::npos);
   p.nx_left = p.ny_left = 8;  // 4^3 = 64 particles in a right cube

@@ -11,6 +11,7 @@
 #include "core/config.hpp"
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "core/error_message.hpp"
 #include "core/units.hpp"
 #include "setups/disk_galaxy_params.hpp"
 #include "setups/initial_conditions.hpp"
@@ -101,12 +102,7 @@ DiskGalaxyParams params_of(const std::string& yaml) {
 }
 
 std::string error_of(const std::string& yaml) {
-  try {
-    params_of(yaml);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_message([&] { params_of(yaml); });
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// sinks.csv: header, rows by id, and the restart trim.
+// sinks.csv: header, rows by id, and the restart trim; the unit scale of the sink CSV headers.
 #include "sinks/sink_csv.hpp"
 
 #include <fstream>
@@ -6,8 +6,10 @@
 #include <string>
 
 #include "catch.hpp"
+#include "core/constants.hpp"
 #include "io/module_csv.hpp"
 #include "run/simulation_test_support.hpp"
+#include "sinks/sink_merge_csv.hpp"
 
 using namespace mpsph;
 
@@ -55,4 +57,21 @@ TEST_CASE("sinks.csv: unit comments, the column line, rows by id", "[sinks][io]"
   std::stringstream text2;
   text2 << in2.rdbuf();
   CHECK(text2.str() == trimmed + "0.75,4,3,0,0,0,0,0,0,0,0,0.25,0\n0.75,9,2,0,0,0,0,0,0,0,0,0,0\n");
+}
+
+TEST_CASE("sinks.csv and sink_merges.csv state the cgs scale of their code units", "[sinks][io]") {
+  // pc, Msun, km/s: code time = pc / (km/s) = 3.0857e13 s; code energy = Msun (km/s)^2 =
+  // 1.98841e43 erg. The two headers share the time, length and mass scale and differ in the last
+  // unit (velocity for sinks.csv, energy for sink_merges.csv).
+  const UnitSystem u = UnitSystem::from_cgs(cgs::pc, cgs::Msun, cgs::km_s);
+  const std::string common =
+      "# units: code time = 3.085678e+13 s, code length = 3.085678e+18 cm, code mass = "
+      "1.988410e+33 g, ";
+  CHECK(sinks_csv_header(u).find(common + "code velocity = 1.000000e+05 cm/s; ") !=
+        std::string::npos);
+  CHECK(sink_merges_csv_header(u).find(common + "code energy = 1.988410e+43 erg; ") !=
+        std::string::npos);
+  const UnitSystem nbody = UnitSystem::nbody_units();
+  for (const std::string& h : {sinks_csv_header(nbody), sink_merges_csv_header(nbody)})
+    CHECK(h.find("# units: N-body units (G = 1): no cgs scale; ") != std::string::npos);
 }

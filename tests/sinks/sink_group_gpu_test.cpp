@@ -21,6 +21,7 @@
 #include "catch.hpp"
 #include "core/device_particles.hpp"
 #include "core/rng.hpp"
+#include "sinks/sink_test_support.hpp"
 #include "sinks/sinks.hpp"
 #include "sinks/sinks_gpu.hpp"
 #include "timestep/block_timeline_kern.hpp"
@@ -32,13 +33,7 @@ namespace {
 void compare(const Box& box, double L, std::size_t n, std::size_t min_created,
              const std::string& what) {
   INFO(what);
-  SinkKernParams sp{};
-  sp.rho_sink = 1.0;
-  sp.h_acc = 0.1;
-  sp.r_crit = 0.15;
-  sp.G = 1.0;
-  sp.eps_gas = 0.01;
-  sp.kernel = SofteningKernel::Plummer;
+  const SinkKernParams sp = test::sink_kern_params(0.1, 0.15);
   ParticleStore start;
   start.resize(n);
   for (std::size_t i = 0; i < n; ++i) {

@@ -15,14 +15,7 @@ using namespace mpsph;
 namespace {
 
 SinkKernParams params() {
-  SinkKernParams p{};
-  p.rho_sink = 1.0;
-  p.h_acc = 1.0;
-  p.r_crit = 1.0;
-  p.G = 1.0;
-  p.eps_gas = 0.01;
-  p.kernel = SofteningKernel::Plummer;
-  return p;
+  return test::sink_kern_params(1.0, 1.0);
 }
 
 // A cold, still group: gas on a lattice of spacing 0.2 within r < 0.8 of the candidate (index

@@ -5,9 +5,6 @@
 #pragma once
 
 #include <cstddef>
-#include <fstream>
-#include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,21 +14,16 @@
 #include "run/program_schema.hpp"
 #include "setups/initial_conditions.hpp"
 #include "sinks/sink_kern.hpp"
+#include "sinks/sink_test_support.hpp"
 
 namespace mpsph::test {
 
 // The run's config without its setup section (t_end 0.4: the two sinks merge at t ~ 0.2, before
 // the gas forms a sink of its own at t ~ 0.45).
-inline const char* sink_merge_config() {
-  return R"(
-run: {t_end: 0.4, diagnostics_every: 1, snapshot_times: [0.4]}
-units: {G: 1}
-eos: {type: isothermal, sound_speed: 0.15}
-sph: {n_neighbours: 50}
-gravity: {method: direct, softening: [0.01]}
-timestep: {courant: 0.1}
-sinks: {model: bate95, h_acc: 0.05}
-)";
+inline std::string sink_merge_config() {
+  return "run: {t_end: 0.4, diagnostics_every: 1, snapshot_times: [0.4]}\n"
+         "timestep: {courant: 0.1}\n" +
+         sink_sphere_sections();
 }
 
 // Ids of the two sinks of the initial conditions.
@@ -42,9 +34,9 @@ constexpr uint64_t kMergeSinkA = 1000001, kMergeSinkB = 1000002;
 // pull near its centre, G M(r) / r^2 = 1, brings them together at a relative speed ~0.8, below
 // the escape speed of the pair at r = 0.05).
 inline void write_sink_merge_ics(const std::string& path) {
-  const Config cfg = Config::from_string(
-      std::string(sink_merge_config()) + "setup: {type: evrard, n_particles: 400}\n", "ics.yaml",
-      program_schema());
+  const Config cfg =
+      Config::from_string(sink_merge_config() + "setup: {type: evrard, n_particles: 400}\n",
+                          "ics.yaml", program_schema());
   InitialState init = make_initial_state(cfg);
   ParticleStore& s = init.particles;
   const Vec3d at[2] = {{0.1, 0.01, 0.0}, {-0.1, -0.01, 0.0}};
@@ -71,23 +63,7 @@ inline void write_sink_merge_ics(const std::string& path) {
 
 // The yaml of the run, reading its initial conditions from `ics`.
 inline std::string sink_merge_yaml(const std::string& ics) {
-  return std::string(sink_merge_config()) + "setup: {type: file, path: \"" + ics + "\"}\n";
-}
-
-// The data rows of a CSV file (comment and column lines skipped), as numbers.
-inline std::vector<std::vector<double>> csv_rows(const std::string& path) {
-  std::ifstream f(path);
-  std::vector<std::vector<double>> out;
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#' || line.rfind("time", 0) == 0) continue;
-    std::vector<double> c;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) c.push_back(std::stod(cell));
-    out.push_back(c);
-  }
-  return out;
+  return sink_merge_config() + "setup: {type: file, path: \"" + ics + "\"}\n";
 }
 
 }  // namespace mpsph::test

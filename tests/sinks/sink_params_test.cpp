@@ -8,10 +8,12 @@
 #include "catch.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "core/error_message.hpp"
 #include "run/program_schema.hpp"
 #include "setups/cloud_scales.hpp"
 
 using namespace mpsph;
+using mpsph::test::contains;
 
 namespace {
 
@@ -21,16 +23,7 @@ SinkParams read(const std::string& yaml) {
 }
 
 std::string error_of(const std::string& yaml) {
-  try {
-    read(yaml);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
+  return test::error_message([&] { read(yaml); });
 }
 
 const char* kIso = "eos: {type: isothermal, sound_speed: 0.2}\ngravity: {softening: [0.01]}\n";

@@ -30,16 +30,11 @@ using namespace mpsph;
 
 namespace {
 
-const char* kCollapse = R"(
-run: {t_end: 1.0, diagnostics_every: 1, snapshot_times: [1.0]}
-units: {G: 1}
-setup: {type: evrard, n_particles: 400}
-eos: {type: isothermal, sound_speed: 0.15}
-sph: {n_neighbours: 50}
-gravity: {method: direct, softening: [0.01]}
-timestep: {courant: 0.1}
-sinks: {model: bate95, h_acc: 0.05}
-)";
+const std::string kCollapse =
+    "run: {t_end: 1.0, diagnostics_every: 1, snapshot_times: [1.0]}\n"
+    "setup: {type: evrard, n_particles: 400}\n"
+    "timestep: {courant: 0.1}\n" +
+    test::sink_sphere_sections();
 
 }  // namespace
 

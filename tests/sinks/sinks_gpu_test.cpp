@@ -14,30 +14,25 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "catch.hpp"
 #include "run/simulation.hpp"
 #include "run/simulation_test_support.hpp"
+#include "sinks/sink_test_support.hpp"
 
 using namespace mpsph;
 
 namespace {
 
-const char* kCollapse = R"(
-run: {t_end: 1.0, diagnostics_every: 1}
-units: {G: 1}
-setup: {type: evrard, n_particles: 400}
-eos: {type: isothermal, sound_speed: 0.15}
-sph: {n_neighbours: 50}
-gravity: {method: direct, softening: [0.01]}
-sinks: {model: bate95, h_acc: 0.05}
-)";
+// No timestep: section: compare() adds the scheme's.
+const std::string kCollapse =
+    "run: {t_end: 1.0, diagnostics_every: 1}\n"
+    "setup: {type: evrard, n_particles: 400}\n" +
+    test::sink_sphere_sections();
 
 struct Row {
   std::size_t line;  // index of the sinks.csv row's time among the distinct row times
@@ -46,17 +41,10 @@ struct Row {
 
 // Per sink id: its first and its last row.
 std::map<long, std::pair<Row, Row>> read_sinks(const std::string& dir) {
-  std::ifstream f(dir + "/sinks.csv");
   std::map<long, std::pair<Row, Row>> out;
-  std::string line;
   double last_t = -1.0;
   std::size_t n_times = 0;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#' || line.rfind("time", 0) == 0) continue;
-    std::vector<double> c;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) c.push_back(std::stod(cell));
+  for (const std::vector<double>& c : test::csv_rows(dir + "/sinks.csv")) {
     REQUIRE(c.size() == 13);
     if (c[0] != last_t) ++n_times, last_t = c[0];
     Row r{n_times, c[0], c[2], {c[3], c[4], c[5]}, {c[6], c[7], c[8]}, {c[9], c[10], c[11]}};

@@ -12,6 +12,7 @@
 
 #include "catch.hpp"
 #include "core/error.hpp"
+#include "core/error_message.hpp"
 #include "run/simulation_test_support.hpp"
 
 using namespace mpsph;
@@ -94,12 +95,8 @@ TEST_CASE("sfr.csv on restart: rows up to the checkpoint kept, older columns ref
       "0,0,0,0\n1,1,1e-05,10\n";
   std::ofstream(dir + "/sfr.csv") << old;
   SfrCsv csv;
-  std::string message;
-  try {
-    csv.open(dir, kYr, kMsun, kErg, 1.0, true);
-  } catch (const Error& e) {
-    message = e.what();
-  }
+  const std::string message =
+      test::error_message([&] { csv.open(dir, kYr, kMsun, kErg, 1.0, true); });
   INFO(message);
   CHECK(message.find("time,time_Myr,SFR_Msun_per_yr,M_formed_Msun'") != std::string::npos);
   CHECK(message.find("move it away to restart") != std::string::npos);
