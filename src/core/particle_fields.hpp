@@ -68,6 +68,7 @@ enum TypeMask : unsigned {
   X(spawn_type, uint8_t, "",                   (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, "type of that new particle") \
   /* --- per-step quantities (recomputed) --- */                                                   \
   X(acc_grav, Vec3d,    "GravityAcceleration", (UnitDim{-1, 0, 2}), Persistence::Kept,    AllTypes, "gravitational acceleration (kept: |a_old| of the relative opening criterion)") \
+  X(cloud_step_rate, double, "",            (UnitDim{-1, 0, 1}), Persistence::Scratch, CloudsOnly, "1 / the time-step limit the cold-phase stage of the cloud's last step set (evaporation, cloud viscosity; 0 = none), consumed by its time-step stage (multiphase/cloud_timestep_kern.hpp)") \
   X(pot,      double,   "Potential",           (UnitDim{0, 0, 2}),  Persistence::Scratch, AllTypes, "gravitational potential per unit mass") \
   X(divv,     float,    "DivV",                (UnitDim{-1, 0, 1}), Persistence::Kept,    GasOnly,  "SPH velocity divergence (kept: drifts rho and h of inactive particles)") \
   X(curlv,    float,    "CurlV",               (UnitDim{-1, 0, 1}), Persistence::Scratch, GasOnly,  "|curl v| (SPH estimate)")  \

@@ -44,7 +44,9 @@ enum class Slot {
   // neighbour limiter (dt_crit and dt_limit of the active particles are set), before the active
   // particles get the rungs of their next steps from dt_limit: a stage may shorten the dt_limit of
   // active particles and wake inactive ones (rung_wake, timestep/block_step_kern.hpp
-  // wake_particle): sinks follow the steps of the gas near them.
+  // wake_particle): sinks follow the steps of the gas near them. Under the global scheme dt_limit
+  // = dt_crit of every particle and the step is the smallest dt_limit after these stages: the
+  // cold phase's criteria (multiphase/cloud_timestep_kern.hpp) cut it under both schemes.
   StepLimit,
   // With every energy.csv row, at a synchronisation point: writes the module's own diagnostics
   // (sinks.csv). StageArgs::active is not meaningful there; the stage reads every particle.

@@ -27,6 +27,9 @@
 //     K_j. Kinetic + thermal energy are then conserved to round-off; the work W = sum_j (w_j Q -
 //     Delta K_j) is reported as E_drag (kinetic energy dissipated) and E_drag_heat = -E_drag (the
 //     same energy given to the gas), which cancel in E_total.
+//  4. With multiphase.evaporation_courant > 0, the cloud that stays records the time-step
+//     criterion dt <= C_evap m1 / |mdot(m1)| of its new mass in the same gas
+//     (cloud_timestep_kern.hpp).
 // Mass, momentum and metal masses are conserved to round-off: every receiver takes its shares in
 // the clouds' order, first all condensation losses (with the state the clouds read), then the
 // gains. Velocity changes are applied to vel and vel0, u changes to u and u0, so the corrector
@@ -43,6 +46,7 @@
 #include "core/vec3.hpp"
 #include "multiphase/cloud_drag_kern.hpp"
 #include "multiphase/cloud_evaporation_kern.hpp"
+#include "multiphase/cloud_timestep_kern.hpp"
 #include "timestep/block_step_kern.hpp"
 
 namespace mpsph {
@@ -62,6 +66,7 @@ struct CloudGasParams {
   double condense_limit = 0.1;  // f: most a neighbour gives one cloud per step, of its mass
   bool u_integrated = false;    // a stage before integrated u over the step (cooling): the
                                 // corrector leaves u alone, else it sets u from u0
+  double evaporation_courant = 0.0;  // C_evap of dt <= C_evap m / |mdot| (0: no criterion)
 };
 
 // The gas at a cloud, kernel-interpolated over its receivers.
@@ -200,6 +205,11 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
   p.mass[i] = m1;
   p.vel0[i] = v2_0;
   p.vel[i] = v2;
+  // The time-step criterion of the cloud that stays: its mass and rate at the end of the step, in
+  // the same gas (cloud_timestep_kern.hpp).
+  if (cp.evaporation && cp.evaporation_courant > 0.0)
+    record_cloud_step_rate(
+        p, i, evaporation_step_rate(m1, cloud_mass_rate(cp, g, m1), cp.evaporation_courant));
   return src;
 }
 

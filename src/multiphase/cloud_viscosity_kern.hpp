@@ -16,6 +16,7 @@
 #include "core/particle_store.hpp"
 #include "core/vec3.hpp"
 #include "multiphase/cloud_grid_kern.hpp"
+#include "multiphase/cloud_timestep_kern.hpp"
 #include "sph/kernel_kern.hpp"
 
 namespace mpsph {
@@ -26,6 +27,7 @@ struct CloudViscosityParams {
   double alpha, beta;  // Monaghan & Gingold 1983 coefficients (1 and 2 in the seed SPH)
   double sigma_c;      // dispersion floor [V]: the signal speed is max(sigma_i, sigma_c)
   int k_ngb;           // neighbours (clouds) inside 2 h_i, at most kMaxCloudNeighbours
+  double courant = 0;  // C_visc of dt <= C_visc h_i / (c_i + max_j |v_ij|) (0: no criterion)
 };
 
 // A grid for the k-nearest search: cells holding ~k/8 clouds on average, over the clouds'
@@ -187,6 +189,35 @@ MPSPH_HD Vec3d cloud_viscous_acc(const ParticleView& s, const CloudViscosityPara
     a -= (s.mass[j] * pi_ij * kernel_dwdr(r, h_ij) / r) * x_ij;
   }
   return a;
+}
+
+// The largest relative speed |v_ij| of cloud i to the clouds j of its list it interacts with, r_ij
+// < 2 min(h_i, h_j) (the pairs of cloud_viscous_acc, approaching or not) [V].
+MPSPH_HD double cloud_max_relative_speed(const ParticleView& s, const uint32_t* nbr, int n_nbr,
+                                         const double* h, std::size_t begin, uint32_t me,
+                                         const Box& box) {
+  double v2 = 0.0;
+  const std::size_t i = begin + me;
+  for (int q = 0; q < n_nbr; ++q) {
+    const uint32_t jl = nbr[q];
+    const std::size_t j = begin + jl;
+    const double r2 = norm2(min_image(s.pos[i] - s.pos[j], box));
+    const double h_min = h[me] < h[jl] ? h[me] : h[jl];
+    if (!(r2 < 4.0 * h_min * h_min)) continue;
+    const double d2 = norm2(s.vel[i] - s.vel[j]);
+    if (d2 > v2) v2 = d2;
+  }
+  return std::sqrt(v2);
+}
+
+// The signal-speed criterion of cloud i (cloud_timestep_kern.hpp), from the velocities before the
+// kick: records (c_i + max_j |v_ij|) / (C_visc h_i) as its step rate.
+MPSPH_HD void record_viscosity_step_rate(const ParticleView& s, const CloudViscosityParams& p,
+                                         const uint32_t* nbr, int n_nbr, const double* h,
+                                         const double* c, std::size_t begin, uint32_t me,
+                                         const Box& box) {
+  const double v_max = cloud_max_relative_speed(s, nbr, n_nbr, h, begin, me, box);
+  record_cloud_step_rate(s, begin + me, viscosity_step_rate(h[me], c[me], v_max, p.courant));
 }
 
 // Applies the viscous acceleration a of cloud i over its step dt as a kick, Delta v = a dt, to v

@@ -47,10 +47,23 @@ class MultiphaseModule final : public PhysicsModule {
   }
   std::vector<ModuleStage> stages() const override {
     if (!model_) return {};
-    return {{"cold phase", Slot::AfterForces}};
+    std::vector<ModuleStage> s = {{"cold phase", Slot::AfterForces}};
+    // The clouds' time-step criteria (evaporation, viscosity), recorded by the cold phase.
+    if (model_->limits_steps()) s.push_back({"cloud steps", Slot::StepLimit});
+    return s;
   }
-  void run_stage(std::size_t, const StageArgs& a) override {
+  void run_stage(std::size_t index, const StageArgs& a) override {
     const std::size_t begin = a.type_begin[kCloud], end = a.type_begin[kCloud + 1];
+    if (index == 1) {
+#ifdef MPSPH_HAVE_CUDA
+      if (gpu_) {
+        gpu_->limit_steps(a.p, a.active, begin, end);
+        return;
+      }
+#endif
+      limit_cloud_steps(a.p, a.active, begin, end);
+      return;
+    }
     const bool viscosity = model_->interaction == CloudInteraction::Viscosity;
 #ifdef MPSPH_HAVE_CUDA
     if (gpu_) {

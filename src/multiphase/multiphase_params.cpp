@@ -140,6 +140,19 @@ void add_multiphase_params(Schema& s) {
          "",
          "quadratic viscosity coefficient beta among the clouds",
          visc});
+  s.add({"multiphase.viscosity_courant",
+         ParamType::Double,
+         param_text(d.viscosity_courant),
+         0,
+         1,
+         false,
+         false,
+         {},
+         "",
+         "C of the clouds' signal-speed time-step criterion dt_i <= C h_i / (c_i + max_j |v_ij|) "
+         "(c_i the dispersion with the floor sigma_c, j the clouds it interacts with); 0 = no "
+         "criterion",
+         visc});
   s.add({"multiphase.hot_K",
          ParamType::Double,
          param_text(d.hot_K),
@@ -224,6 +237,19 @@ void add_multiphase_params(Schema& s) {
          "the most mass a gas neighbour gives one condensing cloud in one step, as a fraction of "
          "its own mass",
          on});
+  s.add({"multiphase.evaporation_courant",
+         ParamType::Double,
+         param_text(d.evaporation_courant),
+         0,
+         1,
+         false,
+         false,
+         {},
+         "",
+         "C of the clouds' time-step criterion dt_i <= C m_i / |mdot_i| (evaporation or "
+         "condensation at the Cowie & McKee rate of the last step's gas; only with evaporation "
+         "cowie_mckee); 0 = no criterion (a cloud may then evaporate completely in one step)",
+         on});
 }
 
 MultiphaseParams multiphase_params_from(const Config& c) {
@@ -241,6 +267,7 @@ MultiphaseParams multiphase_params_from(const Config& c) {
     p.sigma_c_kms = c.get_double("multiphase.sigma_c_kms");
     p.viscosity_alpha = c.get_double("multiphase.viscosity_alpha");
     p.viscosity_beta = c.get_double("multiphase.viscosity_beta");
+    p.viscosity_courant = c.get_double("multiphase.viscosity_courant");
   }
   p.T_c_K = c.get_double("multiphase.T_c_K");
   p.n_c_cm3 = c.get_double("multiphase.n_c_cm3");
@@ -254,6 +281,7 @@ MultiphaseParams multiphase_params_from(const Config& c) {
   p.gas_neighbours = int(c.get_int("multiphase.gas_neighbours"));
   p.cloud_min_mass_fraction = c.get_double("multiphase.cloud_min_mass_fraction");
   p.condense_limit = c.get_double("multiphase.condense_limit");
+  p.evaporation_courant = c.get_double("multiphase.evaporation_courant");
   p.courant = c.get_double("timestep.courant");
   return p;
 }

@@ -3,7 +3,8 @@
 //                T_c_K, n_c_cm3, sigma_cl_Msun_pc2, restitution, m_max_Msun, viscosity_neighbours,
 //                sigma_c_kms, viscosity_alpha, viscosity_beta, hot_K, hydrogen_fraction,
 //                evaporation: none|cowie_mckee, drag_coefficient, gas_neighbours,
-//                cloud_min_mass_fraction, condense_limit}
+//                cloud_min_mass_fraction, condense_limit, evaporation_courant,
+//                viscosity_courant}
 #pragma once
 
 #include <string>
@@ -29,6 +30,7 @@ struct MultiphaseParams {
   double sigma_c_kms = 5.0;        // scheme A: floor of the clouds' velocity dispersion
   double viscosity_alpha = 1.0;    // scheme A: Monaghan & Gingold 1983 alpha, beta
   double viscosity_beta = 2.0;
+  double viscosity_courant = 0.1;  // scheme A: dt <= C h_i / (c_i + max_j |v_ij|) (0: off)
   double hot_K = 1e5;              // gas above it is "hot", at or below it "warm" (diagnostics)
   double hydrogen_fraction = 0.7;  // X_H for n_H where particles carry none (x_h = 0)
   // Cloud <-> gas coupling (cloud_gas_exchange_kern.hpp).
@@ -37,6 +39,7 @@ struct MultiphaseParams {
   int gas_neighbours = 50;               // N_B gas neighbours of a cloud
   double cloud_min_mass_fraction = 0.5;  // of the neighbours' mean mass: below it a cloud -> gas
   double condense_limit = 0.1;           // most a gas neighbour gives one cloud per step (fraction)
+  double evaporation_courant = 0.1;      // dt <= C m / |mdot| of a cloud (0: off)
   // Mean molecular weight of T(u): the cooling section's cooling.mu_model and cooling.mu.
   bool mu_variable = true;
   double mu = 0.59;

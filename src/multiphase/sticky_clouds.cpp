@@ -24,6 +24,7 @@ StickyCloudsModel::StickyCloudsModel(const MultiphaseParams& p, const UnitSystem
   viscosity.beta = p.viscosity_beta;
   viscosity.sigma_c = p.sigma_c_kms * cgs::km_s / units.velocity_cgs;
   viscosity.k_ngb = p.viscosity_neighbours;
+  viscosity.courant = p.viscosity_courant;
   collision.pi_sigma =
       cgs::kPi * p.sigma_cl_Msun_pc2 * cgs::Msun / (cgs::pc * cgs::pc) / surface_cgs;
   collision.G = units.G;
@@ -59,6 +60,7 @@ StickyCloudsModel::StickyCloudsModel(const MultiphaseParams& p, const UnitSystem
   exchange.m_min_fraction = p.cloud_min_mass_fraction;
   exchange.condense_limit = p.condense_limit;
   exchange.u_integrated = u_integrated;
+  exchange.evaporation_courant = p.evaporation_courant;
   gas_neighbours = p.gas_neighbours;
   courant = p.courant;
 }
@@ -168,6 +170,10 @@ double cloud_viscosity(const ParticleView& p, const ActiveSet& active, const Box
     sc.acc[std::size_t(q)] = cloud_viscous_acc(
         p, params, sc.nbr.data() + std::size_t(q) * std::size_t(k), sc.n_nbr[std::size_t(q)],
         sc.h.data(), sc.rho.data(), sc.c.data(), begin, uint32_t(q), box);
+    if (params.courant > 0.0)
+      record_viscosity_step_rate(p, params, sc.nbr.data() + std::size_t(q) * std::size_t(k),
+                                 sc.n_nbr[std::size_t(q)], sc.h.data(), sc.c.data(), begin,
+                                 uint32_t(q), box);
   }
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t q = 0; q < sn; ++q) {
@@ -179,6 +185,14 @@ double cloud_viscosity(const ParticleView& p, const ActiveSet& active, const Box
   double total = 0.0;
   for (double e : sc.dissipated) total += e;  // store order: the same in any thread order
   return total;
+}
+
+void limit_cloud_steps(const ParticleView& p, const ActiveSet& active, std::size_t begin,
+                       std::size_t end) {
+  const auto b = static_cast<std::ptrdiff_t>(begin), e = static_cast<std::ptrdiff_t>(end);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = b; i < e; ++i)
+    if (active.contains(p.ti_end, std::size_t(i))) limit_cloud_step(p, std::size_t(i));
 }
 
 CloudFormationStats form_clouds(const ParticleView& p, const ActiveSet& active,

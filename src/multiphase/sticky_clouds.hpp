@@ -36,6 +36,11 @@ struct StickyCloudsModel {
   int gas_neighbours;       // N_B of a cloud
   double courant;           // timestep.courant (wake-up of heated gas)
   bool couples_gas() const { return exchange.evaporation || exchange.c_d > 0.0; }
+  // A time-step criterion is on (cloud_timestep_kern.hpp): the module's stage "cloud steps".
+  bool limits_steps() const {
+    return (exchange.evaporation && exchange.evaporation_courant > 0.0) ||
+           (interaction == CloudInteraction::Viscosity && viscosity.courant > 0.0);
+  }
 };
 
 // One step's collisions.
@@ -80,6 +85,11 @@ struct CpuCloudViscosityScratch {
 double cloud_viscosity(const ParticleView& p, const ActiveSet& active, const Box& box,
                        const CloudViscosityParams& params, std::size_t begin, std::size_t end,
                        double tick_len, CpuCloudViscosityScratch& scratch);
+
+// The time-step stage: every active particle of the clouds' type range [begin, end) cuts its
+// dt_limit to its cloud_step_rate and clears it (limit_cloud_step, cloud_timestep_kern.hpp).
+void limit_cloud_steps(const ParticleView& p, const ActiveSet& active, std::size_t begin,
+                       std::size_t end);
 
 struct CloudFormationStats {
   double thermal_energy = 0.0;  // m u of the converted gas [code energy]

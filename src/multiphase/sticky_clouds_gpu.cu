@@ -136,10 +136,18 @@ __global__ void viscous_acc_kernel(ParticleView s, ActiveSet a, CloudViscosityPa
   const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (q >= n) return;
   const std::size_t i = begin + q;
-  acc[q] = !a.contains(s.ti_end, i) || s.type[i] != kCloud
-               ? Vec3d{0, 0, 0}
-               : cloud_viscous_acc(s, p, nbr + q * std::size_t(k), n_nbr[q], h, rho, c, begin,
-                                   uint32_t(q), box);
+  const bool active = a.contains(s.ti_end, i) && s.type[i] == kCloud;
+  acc[q] = !active ? Vec3d{0, 0, 0}
+                   : cloud_viscous_acc(s, p, nbr + q * std::size_t(k), n_nbr[q], h, rho, c, begin,
+                                       uint32_t(q), box);
+  if (active && p.courant > 0.0)
+    record_viscosity_step_rate(s, p, nbr + q * std::size_t(k), n_nbr[q], h, c, begin, uint32_t(q),
+                               box);
+}
+
+__global__ void cloud_step_kernel(ParticleView s, ActiveSet a, std::size_t begin, std::size_t n) {
+  const std::size_t i = begin + blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < begin + n && a.contains(s.ti_end, i)) limit_cloud_step(s, i);
 }
 
 __global__ void viscous_kick_kernel(ParticleView s, ActiveSet a, const Vec3d* acc,
@@ -302,6 +310,14 @@ void GpuStickyClouds::viscosity(const ParticleView& d, const ActiveSet& a, const
   cuda_check_launch("viscous_kick_kernel");
   total_kernel<<<1, kThreads>>>(partial_, rb, 1, 1, collision_energy_);
   cuda_check_launch("total_kernel");
+}
+
+void GpuStickyClouds::limit_steps(const ParticleView& d, const ActiveSet& a, std::size_t begin,
+                                  std::size_t end) {
+  if (end <= begin) return;
+  const std::size_t n = end - begin;
+  cloud_step_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(d, a, begin, n);
+  cuda_check_launch("cloud_step_kernel");
 }
 
 void GpuStickyClouds::form_clouds(const ParticleView& d, const ActiveSet& a, double tick_len) {

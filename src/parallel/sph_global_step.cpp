@@ -104,6 +104,9 @@ void SphGlobalStepper::end_force(ParticleStore& store) {
 
 double SphGlobalStepper::next_dt(ParticleStore& store) {
   double dt = comm_.min(compute_timestep_criteria(store, ActiveSet{}, tstep_, grav_, hydro_));
+  // dt_limit = dt_crit, as the one-process global scheme keeps it (run/cpu_backend.cpp
+  // limit_steps: the modules' time-step stages start from it; checkpoints hold it).
+  for (std::size_t i = 0; i < store.size(); ++i) store.dt_limit[i] = store.dt_crit[i];
   if (tstep_.dt_max > 0.0) dt = std::min(dt, tstep_.dt_max);
   return dt;
 }

@@ -115,23 +115,22 @@ class CpuBackend final : public StepBackend {
     correct_active(c_.store, active_, tick_len_, c_.box, integrate_u);
   }
   void limit_steps() override {
-    criteria_dt_ = compute_timestep_criteria(c_.store, active_, c_.tstep, c_.grav, hydro_);
-    // The limiter reads the neighbours' new dt_crit: a second pass.
-    // Without SPH (too few gas particles) there are no pair lists: no limiter.
-    if (block_)
-      limit_timesteps(c_.store, active_, neighbours_, now_, length_,
-                      hydro_ ? double(c_.tstep.limiter_factor) : 0.0);
+    compute_timestep_criteria(c_.store, active_, c_.tstep, c_.grav, hydro_);
+    // The limiter reads the neighbours' new dt_crit: a second pass. dt_limit = dt_crit under the
+    // global scheme and without SPH (too few gas particles: no pair lists, no limiter); modules'
+    // time-step stages may shorten it before timestep() (slot StepLimit).
+    limit_timesteps(c_.store, active_, neighbours_, now_, length_,
+                    block_ && hydro_ ? double(c_.tstep.limiter_factor) : 0.0);
   }
   StepTimes timestep() override {
     StepTimes st;
-    st.dt = criteria_dt_;
-    if (!block_) return st;
     const ParticleView v = c_.store.view();
     const auto n = static_cast<std::ptrdiff_t>(active_.count(v.n));
     double dt_min = DBL_MAX;
 #pragma omp parallel for schedule(static) reduction(min : dt_min)
     for (std::ptrdiff_t k = 0; k < n; ++k) dt_min = std::min(dt_min, v.dt_limit[active_[k]]);
     st.dt = dt_min;
+    if (!block_) return st;
     if (now_ != kAllActive && now_ < kTicks)
       st.rungs_ok = assign_rungs(c_.store, active_, neighbours_, now_, length_,
                                  hydro_ ? c_.tstep.limiter_shift() : -1);
@@ -189,7 +188,6 @@ class CpuBackend final : public StepBackend {
   std::array<std::size_t, kNumTypes + 1> type_begin_{};
   uint64_t next_id_ = 1;
   double length_ = 0.0, tick_len_ = 0.0;
-  double criteria_dt_ = 0.0;  // smallest criterion of the active particles (limit_steps)
   bool hydro_ = true;         // enough gas for SPH (more than N_B particles): the SPH stages run
   int64_t now_ = kAllActive;  // the current substep's tick; kAllActive outside a segment
   bool sort_pending_ = true;  // the next order stage sorts (a new segment has begun)

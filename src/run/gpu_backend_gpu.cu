@@ -183,11 +183,15 @@ class GpuBackend final : public StepBackend {
     changed();
   }
   void limit_steps() override {
-    // Global scheme: the criteria are part of the step's reduction (timestep()).
-    if (!block_) return;
     const ParticleView v = d_.view();
-    timeline_.clear_flags();
+    // Global scheme: dt_crit = dt_limit of every particle; modules' time-step stages may shorten
+    // dt_limit (slot StepLimit), and the step's reduction takes the smallest (timestep()).
     timestep_criteria_gpu(v, active_, c_.tstep, c_.grav, hydro_);
+    if (!block_) {
+      changed();
+      return;
+    }
+    timeline_.clear_flags();
     limit_timesteps_gpu(sph_, v, c_.box, active_, now_, length_,
                         hydro_ ? double(c_.tstep.limiter_factor) : 0.0);
     changed();
@@ -273,8 +277,8 @@ class GpuBackend final : public StepBackend {
   // The step's reduction; `block` takes dt from the limited steps and copies the timeline words.
   // (Outside timestep() a reduction only serves the conserved sums, counts and health.)
   void reduce(const BlockStepInfo& block) {
-    scalars_ = reduction_.run(d_.view(), c_.tstep, c_.grav, hydro_, c_.grav.enabled,
-                              sph_.device_error_flags(), energy_ptrs_, block);
+    scalars_ = reduction_.run(d_.view(), c_.tstep, c_.grav.enabled, sph_.device_error_flags(),
+                              energy_ptrs_, block);
     have_scalars_ = true;
     type_counts_ = scalars_.type_counts;
     spawn_counts_ = scalars_.spawn_counts;

@@ -74,10 +74,9 @@ __device__ Sums block_reduce(Sums mine) {
 
 // Every thread of the block runs the same number of iterations (the loop bound is uniform), so the
 // warp votes that count types see full warps.
-__global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, SofteningByType soft,
-                                 BlockStepInfo block, bool with_potential, Sums* partial,
-                                 unsigned long long* counts, unsigned int* health_bits,
-                                 unsigned long long* health_first) {
+__global__ void step_sums_kernel(ParticleView s, BlockStepInfo block, bool with_potential,
+                                 Sums* partial, unsigned long long* counts,
+                                 unsigned int* health_bits, unsigned long long* health_first) {
   __shared__ unsigned int block_counts[kCounts];
   __shared__ unsigned int block_bits;
   __shared__ unsigned long long block_first;
@@ -93,9 +92,9 @@ __global__ void step_sums_kernel(ParticleView s, TimestepCriteria c, SofteningBy
     int type = -1, spawn = -1;
     bool descent = false;
     if (valid) {
-      if (!block.block)
-        acc.dt = fmin(acc.dt, particle_timestep(timestep_input(s, i, soft), c));
-      else if (block.now == kAllActive || s.ti_begin[i] == block.now)
+      // dt_limit: the criteria of the last limit_steps() (integrator_gpu.cu criteria_kernel)
+      // and any module's time-step stage; under the block scheme of the particles starting now.
+      if (!block.block || block.now == kAllActive || s.ti_begin[i] == block.now)
         acc.dt = fmin(acc.dt, s.dt_limit[i]);
       add_particle(acc.c, s, i, with_potential);
       type = s.type[i];
@@ -159,8 +158,7 @@ GpuStepReduction::~GpuStepReduction() {
 }
 
 StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& tp,
-                                  const GravityParams& gp, bool gas_sph, bool with_potential,
-                                  const uint32_t* device_error_flags,
+                                  bool with_potential, const uint32_t* device_error_flags,
                                   const std::vector<const double*>& device_energy_terms,
                                   const BlockStepInfo& block) {
   if (device_energy_terms.size() > std::size_t(kMaxEnergyTerms))
@@ -170,8 +168,6 @@ StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& t
   energy.n = int(device_energy_terms.size());
   for (int k = 0; k < energy.n; ++k) energy.p[k] = device_energy_terms[std::size_t(k)];
 
-  const TimestepCriteria c = timestep_criteria(tp);
-  const SofteningByType soft = softening_by_type(gp, gas_sph);
   Result* result = static_cast<Result*>(result_);
   cuda_check(cudaMemsetAsync(result->counts, 0, sizeof result->counts), "step reduction");
   cuda_check(cudaMemsetAsync(&result->health_bits, 0, sizeof result->health_bits),
@@ -179,9 +175,9 @@ StepScalars GpuStepReduction::run(const ParticleView& d, const TimestepParams& t
   cuda_check(cudaMemsetAsync(&result->health_first, 0xff, sizeof result->health_first),
              "step reduction");
   const unsigned blocks = std::max(1u, std::min(kMaxBlocks, cuda_blocks(d.n, kThreads)));
-  step_sums_kernel<<<blocks, kThreads>>>(d, c, soft, block, with_potential,
-                                         static_cast<Sums*>(partial_), result->counts,
-                                         &result->health_bits, &result->health_first);
+  step_sums_kernel<<<blocks, kThreads>>>(d, block, with_potential, static_cast<Sums*>(partial_),
+                                         result->counts, &result->health_bits,
+                                         &result->health_first);
   cuda_check_launch("step_sums_kernel");
   final_sums_kernel<<<1, kThreads>>>(static_cast<const Sums*>(partial_), blocks, device_error_flags,
                                      energy, block.block ? block.timeline : nullptr, result);

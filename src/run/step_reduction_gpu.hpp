@@ -32,8 +32,8 @@ struct BlockStepInfo {
 };
 
 struct StepScalars {
-  // Global scheme: min over particles of the criteria; block: min dt_limit of the particles
-  // whose steps start now. dt_max applied.
+  // Global scheme: min dt_limit over the particles (their criteria, cut by modules' time-step
+  // stages); block: min dt_limit of the particles whose steps start now. dt_max applied.
   double dt = 0.0;
   Conserved conserved;  // measure_conserved()
   // Particles of each type 0..5, and kRemoved ones at [kNumTypes].
@@ -56,9 +56,10 @@ class GpuStepReduction {
   GpuStepReduction& operator=(const GpuStepReduction&) = delete;
 
   // Sums in double in a fixed order (a run is reproducible); counts are integers.
-  // gas_sph: false when the gas is too few for SPH (timestep/timestep_kern.hpp SofteningByType).
-  StepScalars run(const ParticleView& d, const TimestepParams& tp, const GravityParams& gp,
-                  bool gas_sph, bool with_potential, const uint32_t* device_error_flags,
+  // dt: the smallest dt_limit (set by limit_steps() and the modules' time-step stages) of every
+  // particle (global scheme) or of those starting at block.now; tp.dt_max applied.
+  StepScalars run(const ParticleView& d, const TimestepParams& tp, bool with_potential,
+                  const uint32_t* device_error_flags,
                   const std::vector<const double*>& device_energy_terms,
                   const BlockStepInfo& block = BlockStepInfo{});
 

@@ -119,6 +119,19 @@ TEST_CASE("GPU cloud <-> gas exchange changes the same particles as the CPU driv
   }
   CHECK(types == 0);
   CHECK(worst < 1e-13);
+  // The evaporation time-step criterion (multiphase.evaporation_courant, default 0.1) of the
+  // clouds that stay: the same rates, from the same mass and gas (1e-13, as the masses).
+  REQUIRE(m.exchange.evaporation_courant > 0.0);
+  long rated = 0;
+  double worst_rate = 0;
+  for (std::size_t i = n_gas; i < n_gas + n_cl; ++i) {
+    rated += cpu.type[i] == kCloud && cpu.cloud_step_rate[i] > 0.0;
+    worst_rate = std::max(worst_rate, rel_diff(cpu.cloud_step_rate[i], gpu.cloud_step_rate[i]));
+  }
+  CHECK(rated > 100);
+  CHECK(worst_rate < 1e-13);
+  std::printf("[gpu multiphase] exchange: %ld evaporation step rates, max rel diff %.2e\n", rated,
+              worst_rate);
   CHECK(rel_diff(st.evaporation, acc[0]) < 1e-12);
   CHECK(rel_diff(st.drag_work, acc[1]) < 1e-12);
   CHECK(acc[2] == -acc[1]);

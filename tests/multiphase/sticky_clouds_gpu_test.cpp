@@ -149,10 +149,39 @@ TEST_CASE("GPU cloud viscosity kicks the clouds as the CPU driver does", "[gpu][
   REQUIRE(e_cpu > 0);
   CHECK(worst < 1e-13);  // relative to each cloud's kick
   CHECK(rel_diff(e_cpu, e_gpu) < 1e-12);
+  // The signal-speed criterion (multiphase.viscosity_courant, default 0.1) from the same h, c and
+  // pair velocities: the same rates (1e-13, as the kicks); then the time-step stage of both
+  // backends cuts dt_limit to 1/rate and clears the rate.
+  REQUIRE(m.viscosity.courant > 0.0);
+  double worst_rate = 0;
+  long rated = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    rated += cpu.cloud_step_rate[i] > 0.0;
+    worst_rate = std::max(worst_rate, rel_diff(cpu.cloud_step_rate[i], gpu.cloud_step_rate[i]));
+  }
+  CHECK(rated == long(n));
+  CHECK(worst_rate < 1e-13);
+  for (std::size_t i = 0; i < n; ++i)
+    cpu.dt_limit[i] = gpu.dt_limit[i] = 1.0 + 1e-4 * double(i % 7);
+  d.upload(gpu);
+  d.set_counts(n, 0);
+  limit_cloud_steps(cpu.view(), ActiveSet{}, 0, n);
+  g.limit_steps(d.view(), ActiveSet{}, 0, n);
+  d.download(gpu);
+  double worst_dt = 0;
+  long cut = 0, left = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    cut += cpu.dt_limit[i] < 1.0;
+    left += gpu.cloud_step_rate[i] != 0.0;
+    worst_dt = std::max(worst_dt, rel_diff(cpu.dt_limit[i], gpu.dt_limit[i]));
+  }
+  CHECK(cut > 0);
+  CHECK(left == 0);
+  CHECK(worst_dt < 1e-13);
   std::printf(
       "[gpu multiphase] cloud viscosity, %zu clouds: max |v_cpu - v_gpu| / |dv| = %.2e, "
-      "energy rel diff %.2e\n",
-      n, worst, rel_diff(e_cpu, e_gpu));
+      "energy rel diff %.2e; step rates rel diff %.2e, dt_limit rel diff %.2e (%ld cut)\n",
+      n, worst, rel_diff(e_cpu, e_gpu), worst_rate, worst_dt, cut);
 }
 
 TEST_CASE("GPU warm -> cold converts the same gas particles as the CPU driver",

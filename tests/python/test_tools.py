@@ -5,6 +5,7 @@ isothermal), Sedov, Plummer, the sinks of an isothermal Evrard collapse, the sti
 disk, merger).
 
 usage: test_tools.py <path to mpsph>   (run by ctest)"""
+import math
 import os
 import shutil
 import subprocess
@@ -111,7 +112,21 @@ def check_sticky_clouds(tool, stdout):
         if len(counts) < 2 or counts[0] != 300 or not counts[-1] < 300:
             sys.exit("FAILED: cloud counts %s (expected 300 first, fewer last):\n%s"
                      % (counts, stdout))
-        print("ok: cloud spectrum, clouds %s" % counts)
+        # --evolution: the first row's mean collision time against the Maxwellian estimate
+        # 1 / ((N - 1)/V pi (2R)^2 <|v_ij|>), <|v_ij|> = 4 sigma / sqrt(pi), sigma = 5 km/s,
+        # R = 5.642 pc (1e4 Msun at 100 Msun/pc^2), V = 150^3 pc^3: 2.49 code time. The 300
+        # sampled velocities give sigma to ~4% (sqrt(1/(2 * 3 * 300)) per component): 10%.
+        lines = stdout.splitlines()
+        head = [k for k, line in enumerate(lines) if line.startswith("t [code]")]
+        if len(head) != 1:
+            sys.exit("FAILED: --evolution printed no table:\n%s" % stdout)
+        t_coll = float(lines[head[0] + 1].split()[8])
+        expect = 1.0 / (299 / 150.0 ** 3 * math.pi * (2 * 5.642) ** 2 * 4 * 5 / math.sqrt(math.pi))
+        if abs(t_coll / expect - 1) > 0.1:
+            sys.exit("FAILED: t_coll(0) = %g, Maxwellian estimate %g:\n%s"
+                     % (t_coll, expect, stdout))
+        print("ok: cloud spectrum, clouds %s, t_coll(0) = %.3f (estimate %.3f)"
+              % (counts, t_coll, expect))
     else:
         err = [float(line.split("=")[-1]) for line in stdout.splitlines() if "max |rel_error|" in line]
         if len(err) != 1 or not err[0] < 1e-12:
@@ -158,7 +173,7 @@ def main():
          "plot_sinks.py", ["sink_mass.png", "sink_mass_function.png"]),
         ("sticky_clouds", ["--set", "setup.n_clouds=300", "--set", "setup.box_size=150",
                            "--set", "run.t_end=5", "--set", "run.snapshot_interval=2.5"],
-         "plot_cloud_spectrum.py", ["cloud_spectrum.png"]),
+         "plot_cloud_spectrum.py", ["cloud_spectrum.png", "cloud_spectrum_evolution.png"]),
         ("sticky_clouds", ["--set", "setup.n_clouds=300", "--set", "setup.box_size=150",
                            "--set", "run.t_end=5", "--set", "run.snapshot_interval=2.5"],
          "plot_phase_masses.py", ["phase_masses.png"]),
@@ -178,6 +193,8 @@ def main():
         args = [sys.executable, os.path.join(TOOLS, tool), out]
         if name.startswith("sod"):
             args += ["--time", "0.05"]
+        if tool == "plot_cloud_spectrum.py":
+            args += ["--evolution"]
         stdout = run(args)
         if tool == "plot_sinks.py" and not stdout.startswith("sinks: 1;"):
             sys.exit("FAILED: plot_sinks.py found no sink:\n" + stdout)
