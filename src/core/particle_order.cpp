@@ -47,7 +47,9 @@ bool order_particles(ParticleStore& store, const Box& box) {
   };
   const std::size_t n = store.size();
   std::vector<Item> items(n);
-  for (std::size_t i = 0; i < n; ++i) items[i] = {store.type[i], keys[i], i};
+  const std::ptrdiff_t n_signed = std::ptrdiff_t(n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n_signed; ++i) items[i] = {store.type[i], keys[i], std::size_t(i)};
   // The index as last criterion makes the sort stable (and deterministic on any thread count).
   parallel_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
     if (a.type != b.type) return a.type < b.type;

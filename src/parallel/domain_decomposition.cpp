@@ -121,7 +121,9 @@ double load_imbalance(const std::vector<double>& loads) {
 
 std::vector<double> sph_cost_weights(const ParticleStore& store) {
   std::vector<double> w(store.size(), 1.0);
-  for (std::size_t i = 0; i < store.size(); ++i)
+  const std::ptrdiff_t n = std::ptrdiff_t(store.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n; ++i)
     if (store.type[i] == kGas && store.nngb[i] > 0) w[i] = 1.0 + double(store.nngb[i]);
   return w;
 }
@@ -157,10 +159,14 @@ DecompositionReport DomainDecomposition::update(ParticleStore& store, const Box&
   rep.imbalance = load_imbalance(loads);
 
   std::vector<int> dest(store.size());
-  for (std::size_t i = 0; i < store.size(); ++i) {
+  const std::ptrdiff_t n = std::ptrdiff_t(store.size());
+  std::size_t sent = 0;
+#pragma omp parallel for reduction(+ : sent)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
     dest[i] = cuts_.owner(keys[i]);
-    rep.sent += dest[i] != comm.rank();
+    sent += dest[i] != comm.rank();
   }
+  rep.sent = sent;
   migrate_particles(store, dest, comm);
   return rep;
 }

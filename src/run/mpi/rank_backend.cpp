@@ -46,6 +46,7 @@ class RankBackend final : public StepBackend {
     t_.h += r.h_s;
     t_.h_passes += r.passes_s;
     h_passes_ = r.passes_s;
+    h_rounds_ += double(r.h_rounds);
   }
   // density, EOS, Balsara switch and SPH forces with their halos (the prepare-force and SPH-force
   // stages are part of it).
@@ -173,8 +174,10 @@ class RankBackend final : public StepBackend {
     }
     std::snprintf(line, sizeof line,
                   "  ghosts per local gas particle (density halo): %.3f\n"
+                  "  smoothing-length halo rounds: %.0f in %ld steps\n"
                   "  LET bytes sent per step, all ranks: %.4g\n",
-                  gas > 0 ? ghosts / gas : 0.0, steps > 0 ? let_bytes / double(steps) : 0.0);
+                  gas > 0 ? ghosts / gas : 0.0, h_rounds_, steps,
+                  steps > 0 ? let_bytes / double(steps) : 0.0);
     return out + line;
   }
   // The initial conditions or the checkpoint are in place, and with them the box (which the
@@ -228,7 +231,7 @@ class RankBackend final : public StepBackend {
     double tree = 0, let = 0, walk = 0;
   } t_;
   double h_passes_ = 0.0;  // of the current step's smoothing-length stage
-  double ghosts_ = 0.0, local_gas_ = 0.0, let_bytes_ = 0.0;
+  double ghosts_ = 0.0, local_gas_ = 0.0, let_bytes_ = 0.0, h_rounds_ = 0.0;
 };
 
 }  // namespace
