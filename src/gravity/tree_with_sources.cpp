@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/no_cuda.hpp"
 
 namespace mpsph {
 
@@ -41,9 +41,7 @@ std::unique_ptr<TreeWithSources> make_cpu_tree_with_sources() {
 
 #ifndef MPSPH_HAVE_CUDA
 std::unique_ptr<TreeWithSources> make_gpu_tree_with_sources() {
-  throw Error(
-      "this mpsph was built without CUDA (nvcc was not found at configure time): "
-      "rebuild on a machine with the CUDA Toolkit to use --device gpu");
+  throw_built_without_cuda();
 }
 #endif
 

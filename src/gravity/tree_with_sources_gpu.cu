@@ -15,16 +15,6 @@ namespace mpsph {
 
 namespace {
 
-template <class T>
-void to_device(T* d, const std::vector<T>& h, std::size_t n) {
-  if (n > 0) cuda_check(cudaMemcpy(d, h.data(), n * sizeof(T), cudaMemcpyHostToDevice), "upload");
-}
-
-template <class T>
-void to_host(std::vector<T>& h, const T* d, std::size_t n) {
-  if (n > 0) cuda_check(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
-}
-
 // The source trees as one forest: nodes and particles concatenated, indices shifted.
 SourceForest forest_of(const OctreeView* sources, int n_sources) {
   SourceForest f;
@@ -64,10 +54,10 @@ class GpuTreeWithSources final : public TreeWithSources {
     }
     d_.set_counts(n, s.n_gas());
     const ParticleView v = d_.view();
-    to_device(v.pos, s.pos, n);
-    to_device(v.mass, s.mass, n);
-    to_device(v.type, s.type, n);
-    if (relative) to_device(v.acc_grav, s.acc_grav, n);
+    copy_to_device(v.pos, s.pos, n);
+    copy_to_device(v.mass, s.mass, n);
+    copy_to_device(v.type, s.type, n);
+    if (relative) copy_to_device(v.acc_grav, s.acc_grav, n);
     gravity_.build_in_cube(v, p, relative, cube_lo, cube_size);
     gravity_.download_tree(nodes_, order_);
     pos_.resize(n);
@@ -90,8 +80,8 @@ class GpuTreeWithSources final : public TreeWithSources {
     const TreeWalkStats stats =
         gravity_.walk_with_sources(d_.view(), p, G, forest_of(sources, n_sources));
     const ParticleView v = d_.view();
-    to_host(s.acc_grav, v.acc_grav, s.size());
-    to_host(s.pot, v.pot, s.size());
+    copy_to_host(s.acc_grav, v.acc_grav, s.size());
+    copy_to_host(s.pot, v.pot, s.size());
     return stats;
   }
 

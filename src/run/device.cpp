@@ -1,6 +1,7 @@
 #include "run/device.hpp"
 
 #include "core/error.hpp"
+#include "core/no_cuda.hpp"
 
 namespace mpsph {
 
@@ -12,7 +13,7 @@ GpuProbe probe_gpu() {
 }
 
 int select_gpu(int) {
-  throw Error("this mpsph was built without CUDA (nvcc was not found at configure time)");
+  throw_built_without_cuda();
 }
 #endif
 

@@ -1,7 +1,7 @@
 #include "sph/sph_passes.hpp"
 
 #include "core/active_set.hpp"
-#include "core/error.hpp"
+#include "core/no_cuda.hpp"
 #include "sph/density.hpp"
 #include "sph/force.hpp"
 #include "sph/neighbour_search.hpp"
@@ -50,9 +50,7 @@ std::unique_ptr<SphPasses> make_cpu_sph_passes() {
 
 #ifndef MPSPH_HAVE_CUDA
 std::unique_ptr<SphPasses> make_gpu_sph_passes() {
-  throw Error(
-      "this mpsph was built without CUDA (nvcc was not found at configure time): "
-      "rebuild on a machine with the CUDA Toolkit to use --device gpu");
+  throw_built_without_cuda();
 }
 #endif
 

@@ -17,16 +17,6 @@ namespace mpsph {
 
 namespace {
 
-template <class T>
-void to_device(T* d, const std::vector<T>& h, std::size_t n) {
-  if (n > 0) cuda_check(cudaMemcpy(d, h.data(), n * sizeof(T), cudaMemcpyHostToDevice), "upload");
-}
-
-template <class T>
-void to_host(std::vector<T>& h, const T* d, std::size_t n) {
-  if (n > 0) cuda_check(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
-}
-
 class GpuSphPasses final : public SphPasses {
  public:
   const char* name() const override { return "gpu"; }
@@ -36,15 +26,15 @@ class GpuSphPasses final : public SphPasses {
                          const std::vector<uint32_t>& active, std::vector<double>& next) override {
     const std::size_t n = begin_pass(s, active);
     const ParticleView v = d_.view();
-    to_device(v.pos, s.pos, n);
-    to_device(v.h, s.h, n);
+    copy_to_device(v.pos, s.pos, n);
+    copy_to_device(v.h, s.h, n);
     next_.reserve(std::max<std::size_t>(n, 1), "d_{N+1} of the smoothing lengths");
     sph_.smoothing_lengths(v, box, p, set_, next_.get());
     sph_.throw_if_errors(p.n_neighbours);
-    to_host(s.h, v.h, n);
-    to_host(s.nngb, v.nngb, n);
+    copy_to_host(s.h, v.h, n);
+    copy_to_host(s.nngb, v.nngb, n);
     std::vector<double> d(n);
-    to_host(d, next_.get(), n);
+    copy_to_host(d, next_.get(), n);
     next.assign(n, 0.0);
     for (const uint32_t i : active) next[i] = d[i];
   }
@@ -53,21 +43,21 @@ class GpuSphPasses final : public SphPasses {
                const std::vector<uint32_t>& active) override {
     const std::size_t n = begin_pass(s, active);
     const ParticleView v = d_.view();
-    to_device(v.pos, s.pos, n);
-    to_device(v.vel, s.vel, n);
-    to_device(v.mass, s.mass, n);
-    to_device(v.h, s.h, n);
-    to_device(v.u, s.u, n);
+    copy_to_device(v.pos, s.pos, n);
+    copy_to_device(v.vel, s.vel, n);
+    copy_to_device(v.mass, s.mass, n);
+    copy_to_device(v.h, s.h, n);
+    copy_to_device(v.u, s.u, n);
     sph_.density(v, box, p, set_);
     sph_.prepare_force(v, eos, p, set_);
     sph_.throw_if_errors(p.n_neighbours);
-    to_host(s.rho, v.rho, n);
-    to_host(s.divv, v.divv, n);
-    to_host(s.curlv, v.curlv, n);
-    to_host(s.pressure, v.pressure, n);
-    to_host(s.csound, v.csound, n);
-    to_host(s.balsara, v.balsara, n);
-    to_host(s.u, v.u, n);
+    copy_to_host(s.rho, v.rho, n);
+    copy_to_host(s.divv, v.divv, n);
+    copy_to_host(s.curlv, v.curlv, n);
+    copy_to_host(s.pressure, v.pressure, n);
+    copy_to_host(s.csound, v.csound, n);
+    copy_to_host(s.balsara, v.balsara, n);
+    copy_to_host(s.u, v.u, n);
   }
 
   void forces(ParticleStore& s, const Box& box, const SphParams& p,
@@ -75,16 +65,16 @@ class GpuSphPasses final : public SphPasses {
     // The pair structure and the particles of density(): same store, same active list.
     const std::size_t n = s.n_gas();
     const ParticleView v = d_.view();
-    to_device(v.rho, s.rho, n);
-    to_device(v.pressure, s.pressure, n);
-    to_device(v.csound, s.csound, n);
-    to_device(v.balsara, s.balsara, n);
+    copy_to_device(v.rho, s.rho, n);
+    copy_to_device(v.pressure, s.pressure, n);
+    copy_to_device(v.csound, s.csound, n);
+    copy_to_device(v.balsara, s.balsara, n);
     (void)active;
     sph_.forces(v, box, p, set_);
     sph_.throw_if_errors(p.n_neighbours);
-    to_host(s.acc, v.acc, n);
-    to_host(s.dudt, v.dudt, n);
-    to_host(s.vsig, v.vsig, n);
+    copy_to_host(s.acc, v.acc, n);
+    copy_to_host(s.dudt, v.dudt, n);
+    copy_to_host(s.vsig, v.vsig, n);
   }
 
  private:
