@@ -1,10 +1,10 @@
 // The step backend of the MPI ranks (`mpsph-mpi`, docs/mpi.md): the stages of the CPU backend under
 // the global time-step scheme on this rank's particles, with SphGlobalStepper
-// (parallel/sph_global_step.hpp) for what crosses ranks. Its order stage does the domain
-// decomposition and migration, the order, every SPH pass with the halos and the end force (so
-// timing.txt shows them under "order + trees"); the time step is the minimum over all ranks; the
-// conserved sums, the health bits and the particle counts are reduced over all ranks, so every
-// rank sees the values of the whole run. The particles of the initial conditions or of a
+// (parallel/sph_global_step.hpp) for what crosses ranks, run as the driver's stages: order
+// (decomposition, migration, order), smoothing lengths, density (with the EOS and the SPH forces),
+// gravity, end force; timing_notes() adds their split into halos, passes and LET parts. The time
+// step is the minimum over all ranks; the conserved sums, the health bits and the particle counts
+// are reduced over all ranks, so every rank sees the values of the whole run. The particles of the initial conditions or of a
 // checkpoint may all sit on rank 0: the first order stage scatters them.
 #pragma once
 
