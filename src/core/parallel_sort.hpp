@@ -4,10 +4,9 @@
 // one std::sort gives, whatever the number of threads.
 #pragma once
 
+#include <algorithm>  // first: defines __GLIBCXX__ when the library is libstdc++
 #if defined(_OPENMP) && defined(__GLIBCXX__)
 #include <parallel/algorithm>
-#else
-#include <algorithm>
 #endif
 
 namespace mpsph {
