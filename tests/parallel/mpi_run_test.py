@@ -18,6 +18,11 @@ Sod tube (lattice, 1 944 particles, periodic box):
            |E_total(0)| of the single-process value at every row (issue #18's target: the trees of
            two domains differ from one tree by about the tree's own error); then the 2-rank
            checkpoint at step 20 continued on 3 ranks gives the same energies within 1e-5.
+  health   a run that goes bad across ranks (a Plummer sphere of 1e40 mass units, whose gravity
+           overflows the float pair arithmetic in the first force evaluation, as the single-process
+           health test): exit code 4 on 2 ranks, a diagnosis naming the step, the first offending
+           particle id and its nearest particles, one diagnostic snapshot with every particle and
+           no checkpoint or snapshot - the same as `mpsph` gives.
   gpu      GPU ranks (`--device gpu`, host-staged passes; skipped, exit code 77, without a GPU):
            the Evrard collapse of `gravity` on 2 GPU ranks against `mpsph --device gpu` on one
            process, and the 2-rank GPU checkpoint at step 20 continued on 3 GPU ranks: energies
@@ -376,6 +381,48 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
                              columns=("E_kinetic", "E_thermal", "E_total"))
 
 
+PLUMMER_BAD = """run:
+  t_end: 1.0
+  output_dir: out
+setup:
+  type: plummer
+  n_particles: 500
+  mass: 1.0e40
+gravity:
+  softening: 0.01
+"""
+
+
+def mode_health(tmp, mpsph, mpsph_mpi, launch):
+    cfg = os.path.join(tmp, "plummer_bad.yaml")
+    with open(cfg, "w") as f:
+        f.write(PLUMMER_BAD)
+    one, two = os.path.join(tmp, "one"), os.path.join(tmp, "two")
+    work = os.path.join(tmp, "out")
+    p1 = run([mpsph, "run", cfg, "--quiet", "--device", "cpu", "--output-dir", work], expect=4)
+    os.rename(work, one)
+    p2 = ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"], two, expect=4)
+    for p, d, what in ((p1, one, "1 process"), (p2, two, "2 ranks")):
+        for word in ("step 0", "(gravity)", "first offending particle id", "nearest particles",
+                     "diagnostic snapshot"):
+            if word not in p.stderr:
+                sys.exit("FAILED: %s: the diagnosis does not say '%s':\n%s" %
+                         (what, word, p.stderr[-3000:]))
+        files = sorted(os.listdir(d))
+        if "diagnostic_step000000.h5" not in files or any(
+                f.startswith(("checkpoint", "snapshot_")) for f in files):
+            sys.exit("FAILED: %s: expected one diagnostic snapshot and no checkpoint or "
+                     "snapshot, got %s" % (what, files))
+        if h5py is not None:
+            with h5py.File(os.path.join(d, "diagnostic_step000000.h5"), "r") as f:
+                n = sum(f[g]["ParticleIDs"].shape[0] for g in f if g.startswith("PartType"))
+            if n != 500:
+                sys.exit("FAILED: %s: the diagnostic snapshot holds %d of 500 particles" %
+                         (what, n))
+    print("a run that goes bad: exit code 4 on 1 process and on 2 ranks, the diagnosis and one "
+          "diagnostic snapshot of all 500 particles, no checkpoint")
+
+
 def mode_refuse(tmp, mpsph, mpsph_mpi, launch):
     cfg = write_config(tmp)
     cases = [("--set gravity.enabled=true --set gravity.softening=0.01", "gravity"),  # periodic
@@ -410,7 +457,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="mpsph_mpi_run_")
     try:
         {"equal": mode_equal, "restart": mode_restart, "refuse": mode_refuse,
-         "gravity": mode_gravity, "gpu": mode_gpu}[mode](
+         "gravity": mode_gravity, "gpu": mode_gpu, "health": mode_health}[mode](
             tmp, os.path.abspath(mpsph), os.path.abspath(mpsph_mpi), launch)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
