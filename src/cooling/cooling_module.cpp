@@ -50,6 +50,10 @@ class CoolingModule final : public PhysicsModule {
   bool integrates_internal_energy() const override {
     return model_.enabled();
   }
+  // Each particle's u is integrated from its own state (cooling_kern.hpp).
+  bool particle_local() const override {
+    return true;
+  }
   std::vector<EnergyTerm> energy_terms() const override {
     if (!model_.enabled()) return {};
 #ifdef MPSPH_HAVE_CUDA

@@ -150,6 +150,11 @@ class PhysicsModule {
   // Lines for the run's log of events since the last call (e.g. sink merges), taken after every
   // diagnostics row; the run prints them in this order.
   virtual std::vector<std::string> take_log_lines() { return {}; }
+  // True when every stage acts on each particle alone - no neighbours, no particle creation or
+  // removal, no diagnostics columns, no StepLimit stage - so that the module runs unchanged on the
+  // particles of each MPI rank (its energy terms are summed over the ranks). `mpsph-mpi` refuses
+  // the other models across ranks.
+  virtual bool particle_local() const { return false; }
 };
 
 // What run/module_registry.cpp lists for each module.

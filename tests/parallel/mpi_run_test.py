@@ -11,13 +11,18 @@ Sod tube (lattice, 1 944 particles, periodic box):
   restart  a 2-rank run stopped by run.max_steps, restarted from its checkpoint on 1 process
            (mpsph) and on 3 ranks: both final snapshots and checkpoints equal the uninterrupted
            single-process run's bit for bit.
-  refuse   periodic gravity, block time steps and a physics module across ranks: exit code 2 and
+  refuse   periodic gravity, block time steps and a physics module that reaches neighbours
+           (the cold phase) across ranks: exit code 2 and
            one line on stderr from each rank, naming the feature; no output directory.
   gravity  an Evrard collapse (2 000 gas particles, tree gravity, fixed dt) for 40 steps on 2
            ranks and on one process: the same times, and every energy.csv energy within 1e-5 of
            |E_total(0)| of the single-process value at every row (issue #18's target: the trees of
            two domains differ from one tree by about the tree's own error); then the 2-rank
            checkpoint at step 20 continued on 3 ranks gives the same energies within 1e-5.
+  cooling  the Sod tube of `equal` in physical units (pc, Msun, km/s) with SD93 cooling (which
+           radiates ~70% of its thermal energy by t = 0.06) on 2 ranks against one process: the
+           snapshots and the checkpoint bit for bit, energy.csv (E_radiated included) as in
+           `equal` - cooling acts on each particle alone (PhysicsModule::particle_local).
   health   a run that goes bad across ranks (a Plummer sphere of 1e40 mass units, whose gravity
            overflows the float pair arithmetic in the first force evaluation, as the single-process
            health test): exit code 4 on 2 ranks, a diagnosis naming the step, the first offending
@@ -106,8 +111,9 @@ def compare_h5(a_path, b_path, what):
                 diffs.append("%s: attributes %s vs %s" % (where, sorted(x.attrs), sorted(y.attrs)))
                 return
             for k in x.attrs:
-                if where == "/State/Scalars" and k.startswith("E0_"):
-                    # the energies at t0, sums like energy.csv's: equal to rounding
+                if where == "/State/Scalars" and k.startswith(("E0_", "energy:")):
+                    # the energies at t0 and the modules' energy accounts (E_radiated summed
+                    # over the steps), sums like energy.csv's: equal to rounding
                     d = abs(x.attrs[k] - y.attrs[k]) / max(abs(x.attrs[k]), 1e-300)
                     if d > ENERGY_REL_TOL:
                         diffs.append("%s attribute %s: %r vs %r" % (where, k, x.attrs[k],
@@ -393,6 +399,38 @@ gravity:
 """
 
 
+COOLING = CONFIG + """units:
+  system: physical
+  length: pc
+  mass: Msun
+  velocity: km/s
+cooling:
+  model: sd93
+"""
+
+
+def mode_cooling(tmp, mpsph, mpsph_mpi, launch):
+    cfg = os.path.join(tmp, "sod_cooling.yaml")
+    with open(cfg, "w") as f:
+        f.write(COOLING)
+    one, two = os.path.join(tmp, "one"), os.path.join(tmp, "two")
+    single(mpsph, [cfg], one)
+    ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"], two)
+    snaps = sorted(f for f in os.listdir(one) if f.startswith("snapshot_"))
+    if snaps != sorted(f for f in os.listdir(two) if f.startswith("snapshot_")) or len(snaps) != 3:
+        sys.exit("FAILED: snapshot files differ: %s vs %s" % (os.listdir(one), os.listdir(two)))
+    for name in snaps + ["checkpoint.h5"]:
+        compare_h5(os.path.join(one, name), os.path.join(two, name), "cooling: " + name)
+    compare_energy(os.path.join(one, "energy.csv"), os.path.join(two, "energy.csv"),
+                   os.path.join(one, snaps[0]))
+    _, rows = energy_rows(os.path.join(one, "energy.csv"))
+    radiated = rows[-1]["E_radiated"] / rows[0]["E_thermal"]
+    if not radiated > 0.1:
+        sys.exit("FAILED: the cooling run radiated only %.3g of E_thermal(0)" % radiated)
+    print("cooling on 2 ranks = 1 process: %s and checkpoint.h5 bit for bit; E_radiated %.3f of "
+          "E_thermal(0)" % (", ".join(snaps), radiated))
+
+
 def mode_health(tmp, mpsph, mpsph_mpi, launch):
     cfg = os.path.join(tmp, "plummer_bad.yaml")
     with open(cfg, "w") as f:
@@ -427,8 +465,8 @@ def mode_refuse(tmp, mpsph, mpsph_mpi, launch):
     cfg = write_config(tmp)
     cases = [("--set gravity.enabled=true --set gravity.softening=0.01", "gravity"),  # periodic
              ("--set timestep.scheme=block", "block time steps"),
-             ("--set cooling.model=sd93 --set units.system=physical --set units.length=pc --set "
-              "units.mass=Msun --set units.velocity=km/s", "cooling.model")]
+             ("--set multiphase.model=sticky_clouds --set units.system=physical --set "
+              "units.length=pc --set units.mass=Msun --set units.velocity=km/s", "multiphase.model")]
     for setting, word in cases:
         out = os.path.join(tmp, "refused")
         p = ranks(launch, 2, mpsph_mpi, [cfg] + setting.split(), out, expect=2)
@@ -457,7 +495,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="mpsph_mpi_run_")
     try:
         {"equal": mode_equal, "restart": mode_restart, "refuse": mode_refuse,
-         "gravity": mode_gravity, "gpu": mode_gpu, "health": mode_health}[mode](
+         "gravity": mode_gravity, "gpu": mode_gpu, "health": mode_health,
+         "cooling": mode_cooling}[mode](
             tmp, os.path.abspath(mpsph), os.path.abspath(mpsph_mpi), launch)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -69,8 +69,8 @@ class RankBackend final : public StepBackend {
     let_bytes_ += double(r.let_bytes_sent);
   }
   void end_force() override { stepper_->end_force(c_.store); }
-  // Only modules of model `none` pass make_rank_backend, and they have no stages; a stage would
-  // see this rank's particles only.
+  // Only modules of model `none` (no stages) and particle-local ones (PhysicsModule::
+  // particle_local: cooling) pass make_rank_backend: their stages need this rank's particles only.
   void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
     m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_,
                                  type_begin(), false});
@@ -251,9 +251,9 @@ std::unique_ptr<StepBackend> make_rank_backend(
     passes = Backend::Gpu;
   }
   for (const auto& m : modules)
-    if (m->model() != "none")
+    if (m->model() != "none" && !m->particle_local())
       throw NotAcrossRanks(
-          "MPI: physics modules across ranks are not supported yet "
+          "MPI: physics modules across ranks are not supported yet, except cooling "
           "(docs/mpi.md); set " +
           m->section() + ".model: none (it is " + m->model() + ") or run on one rank");
   // The stepper's refusals that do not depend on the box (direct gravity, block time steps) come
