@@ -1,22 +1,18 @@
 #include "parallel/distributed_gravity.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <queue>
 #include <string>
 
 #include "core/error.hpp"
+#include "core/wall_clock.hpp"
 #include "parallel/domain_decomposition.hpp"
 
 namespace mpsph {
 
 namespace {
-
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // A box of consecutive target groups of one rank (see the header).
 struct GravityBox {
@@ -198,7 +194,7 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
     throw Error(
         "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
         "gravity.method: tree or run on one rank");
-  const double t0 = now_s();
+  const double t0 = wall_seconds();
   // Keys in the cube the one-process octree builds from all particles (the global bounding cube,
   // widened by 1e-9 as Octree does): every node of a local tree is then a cell of the
   // one-process tree, or a part of one that straddles the domain boundary.
@@ -211,7 +207,7 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
     for (std::size_t i = 0; i < n; ++i) acc_old_[i] = norm(s.acc_grav[i]);
   }
   const double* acc_old = relative ? acc_old_.data() : nullptr;
-  const double t1 = now_s();
+  const double t1 = wall_seconds();
 
   // Target boxes of every rank, then this rank's LET for each other rank.
   TreeWalkParams wp;
@@ -256,10 +252,10 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
                                      int32_t(rpart_off[r + 1] - pb)},
                        nullptr});
   }
-  const double t2 = now_s();
+  const double t2 = wall_seconds();
 
   rep.walk = tree_->walk(s, p, G, acc_old, sources.data(), int(sources.size()));
-  const double t3 = now_s();
+  const double t3 = wall_seconds();
   rep.build_s = t1 - t0;
   rep.let_s = t2 - t1;
   rep.walk_s = t3 - t2;

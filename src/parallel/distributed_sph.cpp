@@ -1,7 +1,6 @@
 #include "parallel/distributed_sph.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -11,6 +10,7 @@
 
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "core/wall_clock.hpp"
 #include "parallel/domain_decomposition.hpp"
 #include "parallel/particle_exchange.hpp"
 #include "parallel/sph_halo.hpp"
@@ -18,10 +18,6 @@
 namespace mpsph {
 
 namespace {
-
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // Rounds of the smoothing-length halo before giving up: each round widens the radius of every
 // particle it could not finish to 1.25 x an upper bound of what it needs, so two rounds settle
@@ -74,20 +70,19 @@ GhostLayout insert_ghosts(ParticleStore& store, std::size_t n_local, const Excha
 
 }  // namespace
 
-void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const SphParams& sph,
-                                   const MpiComm& comm, SphPasses& passes,
+void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const KeyCube& cube,
+                                   const SphParams& sph, const MpiComm& comm, SphPasses& passes,
                                    DistributedSphReport& rep) {
-  const double t_begin = now_s();
+  const double t_begin = wall_seconds();
   const std::size_t n_local = store.size();
   const std::size_t n_gl = store.n_gas();
   rep.n_local_gas = n_gl;
-  rep.passes_s = 0.0;
+  rep.h_passes_s = 0.0;
   const std::size_t k = std::size_t(sph.n_neighbours) + 1;
   const uint64_t n_gas_total = comm.sum(uint64_t(n_gl));
   if (n_gas_total < k)
     throw Error("sph.n_neighbours = " + std::to_string(sph.n_neighbours) + " needs at least " +
                 std::to_string(k) + " gas particles; there are " + std::to_string(n_gas_total));
-  const KeyCube cube = global_key_cube(store, box, comm);
 
   // --- 1. smoothing lengths --------------------------------------------------------------------
   const double guess = first_radius(store, n_gl, k);
@@ -113,11 +108,11 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const S
     // Fewer gas particles at hand than one neighbourhood: widen before searching.
     const bool short_of_gas = store.n_gas() < k;
     std::vector<double> next;
-    const double t_pass = now_s();
+    const double t_pass = wall_seconds();
     on_every_rank(comm, [&] {
       if (!act.empty() && !short_of_gas) passes.smoothing_lengths(store, box, sph, act, next);
     });
-    rep.passes_s += now_s() - t_pass;
+    rep.h_passes_s += wall_seconds() - t_pass;
     std::vector<double> need(n_gl, 0.0);
     if (!short_of_gas)
       for (std::size_t i = 0; i < n_gl; ++i)
@@ -139,16 +134,15 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const S
     }
     if (!comm.any(more)) break;
   }
-  rep.h_s = now_s() - t_begin;
+  rep.h_s = wall_seconds() - t_begin;
 }
 
-void distributed_density_forces(ParticleStore& store, const Box& box, const SphParams& sph,
-                                const EosParams& eos, const MpiComm& comm, SphPasses& passes,
-                                DistributedSphReport& rep) {
-  const double t_begin = now_s();
+void distributed_density_forces(ParticleStore& store, const Box& box, const KeyCube& cube,
+                                const SphParams& sph, const EosParams& eos, const MpiComm& comm,
+                                SphPasses& passes, DistributedSphReport& rep) {
+  const double t_begin = wall_seconds();
   const std::size_t n_local = store.size();
   const std::size_t n_gl = store.n_gas();
-  const KeyCube cube = global_key_cube(store, box, comm);
   std::vector<double> support(n_gl);
   for (std::size_t i = 0; i < n_gl; ++i) support[i] = 2.0 * double(store.h[i]);
   const ExchangePlan plan =
@@ -158,21 +152,21 @@ void distributed_density_forces(ParticleStore& store, const Box& box, const SphP
                     cube, comm, passes.sums_in_store_order());
   rep.ghosts_pairs = plan.n_recv();
   const std::vector<uint32_t>& act = lay.local_gas;
-  double t_pass = now_s();
+  double t_pass = wall_seconds();
   on_every_rank(comm, [&] {
     if (!act.empty()) passes.density(store, box, sph, eos, act);
   });
-  rep.passes_s += now_s() - t_pass;
+  rep.pairs_passes_s = wall_seconds() - t_pass;
   // What force_particle() reads of a neighbour, from the ghosts' owners.
   exchange_fields(store, plan, FieldSet{{"rho", "pressure", "csound", "balsara"}}, store,
                   lay.ghost_slot, comm, &lay.local_slot);
-  t_pass = now_s();
+  t_pass = wall_seconds();
   on_every_rank(comm, [&] {
     if (!act.empty()) passes.forces(store, box, sph, act);
   });
-  rep.passes_s += now_s() - t_pass;
+  rep.pairs_passes_s += wall_seconds() - t_pass;
   remove_ghosts(store, lay);
-  rep.pairs_s = now_s() - t_begin;
+  rep.pairs_s = wall_seconds() - t_begin;
 }
 
 DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box,
@@ -184,8 +178,9 @@ DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box
     passes = cpu_passes.get();
   }
   DistributedSphReport rep;
-  distributed_smoothing_lengths(store, box, sph, comm, *passes, rep);
-  distributed_density_forces(store, box, sph, eos, comm, *passes, rep);
+  const KeyCube cube = global_key_cube(store, box, comm);
+  distributed_smoothing_lengths(store, box, cube, sph, comm, *passes, rep);
+  distributed_density_forces(store, box, cube, sph, eos, comm, *passes, rep);
   return rep;
 }
 

@@ -22,6 +22,7 @@
 
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
+#include "parallel/domain_decomposition.hpp"
 #include "parallel/mpi_comm.hpp"
 #include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
@@ -35,8 +36,8 @@ struct DistributedSphReport {
   std::size_t ghosts_pairs = 0;  // ghosts this rank received for the density and forces
   std::size_t n_local_gas = 0;   // this rank's gas particles
   // Wall seconds on this rank: the smoothing-length rounds and the density-and-forces part, each
-  // with its halos; of both, the passes themselves (the rest: halo selection, exchange, ordering).
-  double h_s = 0.0, pairs_s = 0.0, passes_s = 0.0;
+  // with its halos, and the passes of each (the rest: halo selection, exchange, ordering).
+  double h_s = 0.0, pairs_s = 0.0, h_passes_s = 0.0, pairs_passes_s = 0.0;
 };
 
 // Sets h, nngb, rho, divv, curlv, pressure, csound, balsara (and u for a non-adiabatic EOS), and
@@ -45,13 +46,14 @@ struct DistributedSphReport {
 // is active (block time steps across ranks are not supported yet). The passes run on `passes`'
 // backend (sph/sph_passes.hpp; null: the CPU's OpenMP drivers); the halos are the same for both.
 // The two halves, collective each: 1. h and nngb; 2. with every h final, the rest. `rep` collects
-// both halves' numbers (distributed_sph_forces calls the two).
-void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const SphParams& sph,
-                                   const MpiComm& comm, SphPasses& passes,
+// both halves' numbers (distributed_sph_forces calls the two). `cube`: global_key_cube of the
+// particles as they are (the positions do not change between the halves).
+void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const KeyCube& cube,
+                                   const SphParams& sph, const MpiComm& comm, SphPasses& passes,
                                    DistributedSphReport& rep);
-void distributed_density_forces(ParticleStore& store, const Box& box, const SphParams& sph,
-                                const EosParams& eos, const MpiComm& comm, SphPasses& passes,
-                                DistributedSphReport& rep);
+void distributed_density_forces(ParticleStore& store, const Box& box, const KeyCube& cube,
+                                const SphParams& sph, const EosParams& eos, const MpiComm& comm,
+                                SphPasses& passes, DistributedSphReport& rep);
 DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box,
                                             const SphParams& sph, const EosParams& eos,
                                             const MpiComm& comm, SphPasses* passes = nullptr);

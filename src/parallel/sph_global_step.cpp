@@ -1,12 +1,12 @@
 #include "parallel/sph_global_step.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <string>
 
 #include "core/active_set.hpp"
 #include "core/error.hpp"
 #include "core/particle_order.hpp"
+#include "core/wall_clock.hpp"
 #include "sph/eos_kern.hpp"
 #include "timestep/block_timeline_kern.hpp"
 #include "timestep/integrator.hpp"
@@ -41,10 +41,6 @@ SphGlobalStepper::SphGlobalStepper(const Box& box, const SphParams& sph, const E
         "timestep.scheme: global or run on one rank");
 }
 
-double SphGlobalStepper::now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 void SphGlobalStepper::order_and_forces(ParticleStore& store, bool first) {
   decompose_and_order(store, first);
   smoothing_lengths(store);
@@ -63,24 +59,27 @@ void SphGlobalStepper::decompose_and_order(ParticleStore& store, bool first) {
         "MPI: particle creation and removal across ranks are not supported yet "
         "(docs/mpi.md)");
   // The cost of a gas particle is its last neighbour count (1 before the first SPH pass).
-  const double t0 = now_s();
+  const double t0 = wall_seconds();
   decomposition_report_ = decomposition_.update(
       store, box_, first ? std::vector<double>{} : sph_cost_weights(store), comm_);
-  const double t1 = now_s();
+  const double t1 = wall_seconds();
   order_particles(store, box_);
   hydro_ = sph_.enough_gas(std::size_t(comm_.sum(uint64_t(store.n_gas()))));
+  // The halos' key cube, for both SPH stages (the particles stay where they are until correct).
+  if (hydro_) sph_cube_ = global_key_cube(store, box_, comm_);
   decomposition_s_ = t1 - t0;
-  order_s_ = now_s() - t1;
+  order_s_ = wall_seconds() - t1;
   sph_report_ = DistributedSphReport{};
 }
 
 void SphGlobalStepper::smoothing_lengths(ParticleStore& store) {
-  if (hydro_) distributed_smoothing_lengths(store, box_, sph_, comm_, *passes_, sph_report_);
+  if (hydro_)
+    distributed_smoothing_lengths(store, box_, sph_cube_, sph_, comm_, *passes_, sph_report_);
 }
 
 void SphGlobalStepper::density_and_forces(ParticleStore& store) {
   if (hydro_) {
-    distributed_density_forces(store, box_, sph_, eos_, comm_, *passes_, sph_report_);
+    distributed_density_forces(store, box_, sph_cube_, sph_, eos_, comm_, *passes_, sph_report_);
     return;
   }
   // Too few gas particles for SPH (an N-body run): they move without pressure forces

@@ -94,7 +94,7 @@ class SphGlobalStepper {
   DistributedSphReport sph_report_;
   DistributedGravityReport gravity_report_;
   double decomposition_s_ = 0.0, order_s_ = 0.0;
-  static double now_s();
+  KeyCube sph_cube_;  // of the last decompose_and_order, for the SPH halos
 };
 
 }  // namespace mpsph

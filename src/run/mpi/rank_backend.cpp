@@ -44,8 +44,7 @@ class RankBackend final : public StepBackend {
     stepper_->smoothing_lengths(c_.store);
     const DistributedSphReport& r = stepper_->last_sph();
     t_.h += r.h_s;
-    t_.h_passes += r.passes_s;
-    h_passes_ = r.passes_s;
+    t_.h_passes += r.h_passes_s;
     h_rounds_ += double(r.h_rounds);
   }
   // density, EOS, Balsara switch and SPH forces with their halos (the prepare-force and SPH-force
@@ -54,7 +53,7 @@ class RankBackend final : public StepBackend {
     stepper_->density_and_forces(c_.store);
     const DistributedSphReport& r = stepper_->last_sph();
     t_.pairs += r.pairs_s;
-    t_.pairs_passes += r.passes_s - h_passes_;
+    t_.pairs_passes += r.pairs_passes_s;
     ghosts_ += double(r.ghosts_pairs);
     local_gas_ += double(r.n_local_gas);
   }
@@ -230,7 +229,6 @@ class RankBackend final : public StepBackend {
     double decomposition = 0, order = 0, h = 0, h_passes = 0, pairs = 0, pairs_passes = 0;
     double tree = 0, let = 0, walk = 0;
   } t_;
-  double h_passes_ = 0.0;  // of the current step's smoothing-length stage
   double ghosts_ = 0.0, local_gas_ = 0.0, let_bytes_ = 0.0, h_rounds_ = 0.0;
 };
 
