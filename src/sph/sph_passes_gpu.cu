@@ -60,16 +60,15 @@ class GpuSphPasses final : public SphPasses {
     copy_to_host(s.u, v.u, n);
   }
 
+  // The pair structure, the particles and the active list of density(): same store.
   void forces(ParticleStore& s, const Box& box, const SphParams& p,
-              const std::vector<uint32_t>& active) override {
-    // The pair structure and the particles of density(): same store, same active list.
+              const std::vector<uint32_t>&) override {
     const std::size_t n = s.n_gas();
     const ParticleView v = d_.view();
     copy_to_device(v.rho, s.rho, n);
     copy_to_device(v.pressure, s.pressure, n);
     copy_to_device(v.csound, s.csound, n);
     copy_to_device(v.balsara, s.balsara, n);
-    (void)active;
     sph_.forces(v, box, p, set_);
     sph_.throw_if_errors(p.n_neighbours);
     copy_to_host(s.acc, v.acc, n);
@@ -87,10 +86,7 @@ class GpuSphPasses final : public SphPasses {
     }
     d_.set_counts(n, n);
     index_.reserve(std::max<std::size_t>(active.size(), 1), "active gas list");
-    if (!active.empty())
-      cuda_check(cudaMemcpy(index_.get(), active.data(), active.size() * sizeof(uint32_t),
-                            cudaMemcpyHostToDevice),
-                 "uploading the active gas list");
+    copy_to_device(index_.get(), active, active.size());
     set_ = ActiveSet{};
     set_.index = index_.get();
     set_.n = set_.n_gas = active.size();
