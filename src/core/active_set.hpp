@@ -30,6 +30,20 @@ struct ActiveSet {
   MPSPH_HD bool contains(const int64_t* ti_end, std::size_t i) const {
     return index == nullptr || ti_end[i] == tick;
   }
+  // Whether store index i is in the set, by binary search of the sorted list: for tests made
+  // after the active particles' ti_end moved on to their next steps (contains() no longer works).
+  MPSPH_HD bool holds(std::size_t i) const {
+    if (index == nullptr) return true;
+    std::size_t lo = 0, hi = n;
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (std::size_t(index[mid]) < i)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    return lo < n && std::size_t(index[lo]) == i;
+  }
   // Store index of the k-th active particle.
   MPSPH_HD std::size_t operator[](std::size_t k) const { return index ? index[k] : k; }
 };

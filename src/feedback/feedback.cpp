@@ -57,7 +57,7 @@ FeedbackStepResult apply_feedback(const ParticleView& p, const ActiveSet& a, con
       const uint64_t slot = runs.pairs[k].second;
       receive_feedback(p, j, rel[slot / uint64_t(nb)], sh.weight[slot]);
     }
-    woken += feedback_wake(p, j, ft.gamma, ft.courant, now, length, a.all());
+    woken += feedback_sync(p, j, ft.gamma, ft.courant, now, length, a.all());
   }
   res.woken = woken;
   return res;

@@ -19,7 +19,7 @@ struct FeedbackStepResult {
   double mass = 0.0;          // mass returned (code mass)
   std::size_t stars = 0;      // active stars that released something
   std::size_t receivers = 0;  // gas particles that received
-  std::size_t woken = 0;      // inactive receivers woken onto shorter steps
+  std::size_t woken = 0;      // inactive receivers synchronised onto shorter rungs
 };
 
 struct FeedbackTiming {
@@ -29,8 +29,9 @@ struct FeedbackTiming {
 
 // Feedback of the active stars of `a` at code time `time` (their step ends there; under the
 // global scheme every star with the step kTicks tick_len). Receivers get their new sound speed in
-// `csound` (the next time-step criteria see it) and, under block steps, an inactive receiver whose
-// C h / c is shorter than its step is woken onto the rung of that step.
+// `csound` (the next time-step criteria see it) and, under block steps, an inactive receiver is
+// synchronised at the injection (feedback_sync: a new step from its state after it, on the rung of
+// its C h / c when that is shorter).
 FeedbackStepResult apply_feedback(const ParticleView& p, const ActiveSet& a, const Box& box,
                                   const FeedbackKernParams& kp, const FeedbackTiming& ft,
                                   double time, double tick_len);

@@ -52,7 +52,7 @@ __global__ void receive_kernel(ParticleView p, std::size_t n_pairs, const uint32
   const std::size_t j = key[q];
   for (std::size_t k = q; k < n_pairs && key[k] == key[q]; ++k)
     receive_feedback(p, j, rel[val[k] / uint32_t(nb)], weight[val[k]]);
-  feedback_wake(p, j, ft.gamma, ft.courant, now, length, all);
+  feedback_sync(p, j, ft.gamma, ft.courant, now, length, all);
 }
 
 // Minus the SN energy of all slots, summed in a fixed order (one block).

@@ -129,21 +129,22 @@ MPSPH_HD void receive_feedback(const ParticleView& p, std::size_t j, const StarR
 }
 
 // After gas particle j received: its sound speed for its new u (adiabatic EOS, index gamma) raises
-// csound, which the time-step criteria read; under block steps (not `all`) an inactive receiver
-// whose C h / c is shorter than its step is woken onto the rung of that step (as the limiter and
-// the sinks wake particles: block_step_kern.hpp wake_particle), so the injected energy is
-// integrated on the time step it needs (Durier & Dalla Vecchia 2012). Returns 1 if it was woken.
-MPSPH_HD int feedback_wake(const ParticleView& p, std::size_t j, double gamma, double courant,
+// csound, which the time-step criteria read. Under block steps (not `all`) an inactive receiver is
+// synchronised at `now` (Durier & Dalla Vecchia 2012, as SWIFT does it; block_step_kern.hpp
+// sync_particle): its current step ends there and a new one begins from its state after the
+// injection, on the rung of C h / c when that is shorter than its own. So the heated state's
+// du/dt and forces act only after the injection, and on the time step it needs. Returns 1 if the
+// receiver moved to a shorter rung.
+MPSPH_HD int feedback_sync(const ParticleView& p, std::size_t j, double gamma, double courant,
                            int64_t now, double length, bool all) {
   const double u = p.u[j] > 0.0 ? p.u[j] : 0.0;
   const double c = std::sqrt(gamma * (gamma - 1.0) * u);
   if (double(p.csound[j]) < c) p.csound[j] = float(c);
-  if (all || p.ti_end[j] == now || !(c > 0.0)) return 0;
-  const int want = rung_for_dt(courant * double(p.h[j]) / c, length);
-  if (want <= int(p.rung[j])) return 0;
-  if (p.rung_wake[j] < want) p.rung_wake[j] = want;
-  wake_particle(p, j, now);
-  return 1;
+  if (all || p.ti_end[j] == now) return 0;
+  const int want = c > 0.0 ? rung_for_dt(courant * double(p.h[j]) / c, length) : 0;
+  const int woken = want > int(p.rung[j]);
+  sync_particle(p, j, now, want);
+  return woken;
 }
 
 }  // namespace mpsph

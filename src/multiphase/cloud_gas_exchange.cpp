@@ -50,7 +50,7 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
       const uint64_t slot = runs.pairs[k].second;
       work[slot] = receive_evaporation_drag(cp, p, j, src[slot / uint64_t(nb)], sh.weight[slot]);
     }
-    feedback_wake(p, j, ft.gamma, ft.courant, now, length, a.all());
+    feedback_sync(p, j, ft.gamma, ft.courant, now, length, a.all());
   }
   // --- the accounts in cloud order (the same total in any thread order)
   for (std::size_t s = 0; s < ns; ++s) {

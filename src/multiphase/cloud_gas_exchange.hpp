@@ -26,7 +26,7 @@ struct CloudGasStats {
 
 // The active clouds of [begin, end) (the type range of the last order stage) with the gas
 // [0, n_gas): nb neighbours each. Receivers get their new sound speed and, under block steps, are
-// woken as by feedback (feedback_wake with ft).
+// woken as by feedback (feedback_sync with ft).
 CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, const Box& box,
                                  const CloudGasParams& cp, const FeedbackTiming& ft, int nb,
                                  std::size_t begin, std::size_t end, double tick_len);

@@ -49,7 +49,7 @@ __global__ void receive_kernel(CloudGasParams cp, ParticleView p, std::size_t n_
     receive_condensation(p, j, src[val[k] / uint32_t(nb)], weight[val[k]]);
   for (std::size_t k = q; k < end; ++k)
     work[val[k]] = receive_evaporation_drag(cp, p, j, src[val[k] / uint32_t(nb)], weight[val[k]]);
-  feedback_wake(p, j, ft.gamma, ft.courant, now, length, all);
+  feedback_sync(p, j, ft.gamma, ft.courant, now, length, all);
 }
 
 __global__ void clear_work_kernel(double* work, std::size_t n_pairs) {

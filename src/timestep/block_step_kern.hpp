@@ -120,17 +120,33 @@ MPSPH_HD bool new_rung_particle(const ParticleView& v, std::size_t i, int64_t no
   return !(wanted == kMaxRung && ldexp(length, -kMaxRung) > v.dt_limit[i]);
 }
 
-// Applies a wake-up requested for particle j (rung_wake above its rung) when j is inactive (its
-// step did not start at `now`), and clears the request.
+// Applies a wake-up requested for particle j (rung_wake above its rung) and clears the request.
+// Requests are made only for particles that are not active at `now` (the limiter tests the active
+// list, the sinks ti_end == now before the rungs move on); such a particle's step may have begun at
+// now all the same, when a module synchronised it there (sync_particle).
 MPSPH_HD void wake_particle(const ParticleView& v, std::size_t j, int64_t now) {
   const int want = v.rung_wake[j];
   v.rung_wake[j] = 0;
-  if (v.ti_begin[j] == now || want <= int(v.rung[j])) return;
+  if (want <= int(v.rung[j])) return;
   const int64_t end = woken_end(now, v.ti_end[j], want);
   if (end < v.ti_end[j]) {
     v.ti_end[j] = end;
     v.rung[j] = uint8_t(want);
   }
+}
+
+// Synchronisation of Durier & Dalla Vecchia (2012), as SWIFT does it: inactive particle j, whose
+// state a module changed at tick `now` (feedback heated it), ends its current step there. Its
+// predicted state at now, with the module's change, becomes the base of a new step [now, end) on
+// rung max(rung, rung_j), ending at the first boundary of that rung after now (the old end when
+// the rung stays). The part of the old step before now is thereby integrated with the force of
+// its start alone (the predictor), and the new step's corrector applies the heated state's du/dt
+// and forces only after the injection.
+MPSPH_HD void sync_particle(const ParticleView& v, std::size_t j, int64_t now, int rung) {
+  const int r = rung > int(v.rung[j]) ? rung : int(v.rung[j]);
+  const int64_t end = woken_end(now, v.ti_end[j], r);
+  begin_particle_step(v, j, now, r);
+  v.ti_end[j] = end;
 }
 
 }  // namespace mpsph

@@ -192,8 +192,10 @@ TEST_CASE("feedback gives the same particles on 1 and 2 threads", "[feedback]") 
   }
 }
 
-TEST_CASE("feedback wakes the heated inactive receivers onto the rung of their new C h / c",
-          "[feedback]") {
+TEST_CASE(
+    "feedback synchronises the heated inactive receivers at the injection, on the rung of their "
+    "new C h / c",
+    "[feedback]") {
   const SspTable table{SspModel{}};
   FeedbackBox b = make_feedback_box(10, 100.0, 1, 0.0, 0, 0, 0, 0);
   ParticleView p = b.s.view();
@@ -233,11 +235,15 @@ TEST_CASE("feedback wakes the heated inactive receivers onto the rung of their n
     const double c = std::sqrt(10.0 / 9.0 * p.u[j]);
     CHECK(double(p.csound[j]) == Approx(c).epsilon(1e-6));
     const int want = rung_for_dt(0.1 * double(p.h[j]) / c, length);
-    if (want > 0) {
-      ++woken;
-      CHECK(int(p.rung[j]) == want);
-      CHECK(p.ti_end[j] == woken_end(now, kTicks, want));
-    }
+    // Durier & Dalla Vecchia: the step ends at the injection and a new one starts there from the
+    // state after it (base = current state), ending on the first boundary of its rung after now.
+    CHECK(p.ti_begin[j] == now);
+    CHECK(int(p.rung[j]) == want);
+    CHECK(p.ti_end[j] == woken_end(now, kTicks, want));
+    CHECK(p.u0[j] == p.u[j]);
+    CHECK(p.vel0[j].x == p.vel[j].x);
+    CHECK(p.pos0[j].z == p.pos[j].z);
+    if (want > 0) ++woken;
   }
   CHECK(heated == 50);
   CHECK(woken == r.woken);

@@ -16,6 +16,7 @@
 #include "core/particle_store.hpp"
 #include "sph/neighbour_search.hpp"
 #include "sph/sph_params.hpp"
+#include "timestep/block_step_kern.hpp"
 #include "timestep/block_timeline_kern.hpp"
 #include "timestep/integrator.hpp"
 
@@ -155,6 +156,35 @@ TEST_CASE(
   }
   // The next substep is 2's next step end.
   CHECK(next_tick(s) == now + rung_ticks(12));
+}
+
+TEST_CASE(
+    "wake-up reaches a neighbour that a module synchronised at the same tick (its step began now "
+    "but it is not active)",
+    "[timestep][block][limiter]") {
+  // As above, but neighbour 3 was synchronised at `now` by feedback (sync_particle: its step
+  // [now, 2^59) on rung 1 began at now). It must be woken like neighbour 1; an active particle's
+  // step also begins at now, so the rule tells them apart by the active list, not by ti_begin.
+  ParticleStore s = chain(5, 1);
+  const SphNeighbours nb = pairs_of(s);
+  const int64_t now = rung_ticks(3);
+  s.rung[2] = 3;
+  s.ti_end[2] = now;
+  s.ti_begin[2] = now;
+  s.dt_crit[2] = step_of_rung(12);
+  sync_particle(s.view(), 3, now, 1);
+  REQUIRE(s.ti_begin[3] == now);
+  REQUIRE(s.ti_end[3] == rung_ticks(1));
+  const std::vector<uint32_t> act = {2};
+  const ActiveSet a{act.data(), 1, 1, now};
+  limit_timesteps(s, a, nb, now, kLength, kFactor);
+  REQUIRE(assign_rungs(s, a, nb, now, kLength, kShift));
+  for (std::size_t j : {1, 3}) {
+    CHECK(int(s.rung[j]) == 10);
+    CHECK(s.ti_end[j] == now + rung_ticks(10));
+  }
+  CHECK(s.ti_begin[1] == 0);
+  CHECK(s.ti_begin[3] == now);
 }
 
 TEST_CASE("wake-up at a tick that is no boundary of the required rung", "[timestep][block]") {

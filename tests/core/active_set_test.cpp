@@ -1,0 +1,29 @@
+// ActiveSet: membership by step end (contains) and by the sorted list (holds).
+#include "core/active_set.hpp"
+
+#include <cstdint>
+#include <vector>
+
+#include "catch.hpp"
+
+using namespace mpsph;
+
+TEST_CASE("ActiveSet::holds finds exactly the listed store indices", "[core]") {
+  const std::vector<uint32_t> list = {0, 3, 4, 9, 17, 18, 40};
+  ActiveSet a;
+  a.index = list.data();
+  a.n = list.size();
+  a.n_gas = 3;
+  a.tick = 5;
+  std::size_t found = 0;
+  for (std::size_t i = 0; i < 50; ++i) {
+    bool listed = false;
+    for (uint32_t k : list) listed = listed || k == i;
+    CHECK(a.holds(i) == listed);
+    found += a.holds(i);
+  }
+  CHECK(found == list.size());
+  const ActiveSet empty{list.data(), 0, 0, 5};
+  CHECK_FALSE(empty.holds(0));
+  CHECK(ActiveSet{}.holds(123));  // all particles
+}
