@@ -3,6 +3,7 @@
 #include "core/units.hpp"
 #include "gravity/gravity_params.hpp"
 #include "run/module_registry.hpp"
+#include "run/mpi_params.hpp"
 #include "run/run_params.hpp"
 #include "setups/initial_conditions.hpp"
 #include "sph/eos_params.hpp"
@@ -21,6 +22,7 @@ const Schema& program_schema() {
     add_eos_params(s);
     add_gravity_params(s);
     add_timestep_params(s);
+    add_mpi_params(s);
     for (const ModuleEntry& m : module_registry()) m.add_params(s);
     return s;
   }();

@@ -17,9 +17,9 @@ class OneProcess final : public Ranks {
   bool distributed() const override { return false; }
   void broadcast(std::string&) const override {}
   bool any(bool flag) const override { return flag; }
-  std::unique_ptr<StepBackend> make_backend(
-      const StepContext&, Device,
-      const std::vector<std::unique_ptr<PhysicsModule>>&) const override {
+  std::unique_ptr<StepBackend> make_backend(const StepContext&, Device,
+                                            const std::vector<std::unique_ptr<PhysicsModule>>&,
+                                            const MpiParams&) const override {
     throw Error("internal: the single process has no rank backend");
   }
   ParticleStore gather(const ParticleStore& local) const override { return local; }

@@ -14,6 +14,7 @@
 #include "core/particle_store.hpp"
 #include "core/physics_module.hpp"
 #include "run/device.hpp"
+#include "run/mpi_params.hpp"
 #include "run/step_backend.hpp"
 
 namespace mpsph {
@@ -44,7 +45,7 @@ class Ranks {
   // cannot run: `requested` gpu, a module whose model is not `none`, and what its stepper refuses.
   virtual std::unique_ptr<StepBackend> make_backend(
       const StepContext& ctx, Device requested,
-      const std::vector<std::unique_ptr<PhysicsModule>>& modules) const = 0;
+      const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiParams& mpi) const = 0;
   // Every rank's particles on rank 0, sorted by id (empty on the other ranks; collective).
   virtual ParticleStore gather(const ParticleStore& local) const = 0;
 };

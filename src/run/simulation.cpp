@@ -21,6 +21,7 @@
 #include "run/health.hpp"
 #include "run/health_kern.hpp"
 #include "run/module_registry.hpp"
+#include "run/mpi_params.hpp"
 #include "run/particle_changes.hpp"
 #include "run/program_schema.hpp"
 #include "run/progress.hpp"
@@ -109,7 +110,7 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
   check_eos_compatibility();
   const StepContext ctx{store_, box_, sph_, eos_, grav_, tstep_, units_.G, energy_terms_};
   if (ranks_.distributed())
-    backend_ = ranks_.make_backend(ctx, requested, modules_);
+    backend_ = ranks_.make_backend(ctx, requested, modules_, mpi_params_from(config_));
   else
     backend_ = kind == Backend::Gpu ? make_gpu_backend(ctx) : make_cpu_backend(ctx);
   if (run_.timing_sync) timer_.set_fence([this] { backend_->fence(); });

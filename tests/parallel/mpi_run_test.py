@@ -40,6 +40,7 @@ usage: mpi_run_test.py MODE <mpsph> <mpsph-mpi> <mpiexec> <its -n flag> [mpiexec
 (run by ctest)"""
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -253,6 +254,23 @@ def mode_equal(tmp, mpsph, mpsph_mpi, launch):
             open(os.path.join(rank1, "energy.csv")).read():
         sys.exit("FAILED: energy.csv of mpsph-mpi on 1 rank differs from mpsph's")
     print("1 rank = 1 process: the snapshots bit for bit, energy.csv identical")
+    # mpi.max_imbalance: with a threshold below any reachable balance the ranks re-cut their
+    # domains at (nearly) every step and migrate particles each time; the results do not change.
+    # (The key is in the config both programs read, so the single process takes it too.)
+    recut = ["--set", "mpi.max_imbalance=1e-9"]
+    one_recut, three_recut = os.path.join(tmp, "one_recut"), os.path.join(tmp, "three_recut")
+    single(mpsph, [cfg] + recut, one_recut)
+    ranks(launch, 3, mpsph_mpi, [cfg, "--quiet"] + recut, three_recut)
+    for s in snaps:
+        compare_h5(os.path.join(one_recut, s), os.path.join(three_recut, s), "re-cuts: " + s)
+    timing = open(os.path.join(three_recut, "timing.txt")).read()
+    m = re.search(r"domain re-cuts: (\d+) of (\d+) decompositions \(mpi.max_imbalance 1e-09\)",
+                  timing)
+    if not m or int(m.group(1)) < max(2, int(m.group(2)) // 2):
+        sys.exit("FAILED: timing.txt does not show re-cuts at most decompositions:\n" +
+                 timing[-1500:])
+    print("3 ranks re-cutting at %s of %s decompositions = 1 process: the snapshots bit for bit"
+          % (m.group(1), m.group(2)))
 
 
 def mode_restart(tmp, mpsph, mpsph_mpi, launch):

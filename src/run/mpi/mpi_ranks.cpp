@@ -31,8 +31,9 @@ class MpiRanks final : public Ranks {
   bool any(bool flag) const override { return comm_.any(flag); }
   std::unique_ptr<StepBackend> make_backend(
       const StepContext& ctx, Device requested,
-      const std::vector<std::unique_ptr<PhysicsModule>>& modules) const override {
-    return make_rank_backend(ctx, requested, modules, comm_);
+      const std::vector<std::unique_ptr<PhysicsModule>>& modules,
+      const MpiParams& mpi) const override {
+    return make_rank_backend(ctx, requested, modules, mpi, comm_);
   }
   // Every field of every particle migrates to rank 0 (particle_exchange.hpp), which sorts them
   // by (type, id).

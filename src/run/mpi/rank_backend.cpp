@@ -19,8 +19,9 @@ namespace {
 
 class RankBackend final : public StepBackend {
  public:
-  RankBackend(const StepContext& ctx, const MpiComm& comm, Backend passes)
-      : c_(ctx), comm_(comm), passes_(passes) {}
+  RankBackend(const StepContext& ctx, const MpiComm& comm, Backend passes,
+              const DecompositionParams& decomposition)
+      : c_(ctx), comm_(comm), passes_(passes), decomposition_(decomposition) {}
   const char* name() const override {
     return passes_ == Backend::Gpu ? "gpu (MPI ranks; host-staged passes)" : "cpu (MPI ranks)";
   }
@@ -38,6 +39,11 @@ class RankBackend final : public StepBackend {
     count();
     t_.decomposition += stepper_->last_decomposition_s();
     t_.order += stepper_->last_order_s();
+    const DecompositionReport& d = stepper_->last_decomposition();
+    recuts_ += d.recut ? 1.0 : 0.0;
+    decompositions_ += 1.0;
+    migrated_ += double(d.sent);
+    imbalance_max_ = std::max(imbalance_max_, d.imbalance);
   }
   std::size_t active_count() const override { return n_total_; }
   void smoothing_lengths() override {
@@ -166,7 +172,7 @@ class RankBackend final : public StepBackend {
                       ", SPH passes and gravity on " +
                       (passes_ == Backend::Gpu ? "the GPU (host-staged)" : "the CPU") +
                       "; stage parts, ms per step, largest over the ranks:\n";
-    char line[160];
+    char line[320];
     for (std::size_t k = 0; k < v.size(); ++k) {
       std::snprintf(line, sizeof line, "  %-36s %12.3f\n", names[k], mx[k] * per);
       out += line;
@@ -177,6 +183,15 @@ class RankBackend final : public StepBackend {
                   "  LET bytes sent per step, all ranks: %.4g\n",
                   gas > 0 ? ghosts / gas : 0.0, h_rounds_, steps,
                   steps > 0 ? let_bytes / double(steps) : 0.0);
+    out += line;
+    // The re-cut rule's effect (the decisions and the imbalance are the same on every rank).
+    const double migrated = comm_.sum(migrated_);
+    std::snprintf(line, sizeof line,
+                  "  domain re-cuts: %.0f of %.0f decompositions (mpi.max_imbalance %g); largest "
+                  "cost imbalance after migration: %.4f\n"
+                  "  particles migrated per step, all ranks: %.4g\n",
+                  recuts_, decompositions_, decomposition_.max_imbalance, imbalance_max_,
+                  steps > 0 ? migrated / double(steps) : 0.0);
     return out + line;
   }
   // The initial conditions or the checkpoint are in place, and with them the box (which the
@@ -193,8 +208,8 @@ class RankBackend final : public StepBackend {
   // conditions or the checkpoint are in place).
   void make_stepper() {
     try {
-      stepper_.emplace(c_.box, c_.sph, c_.eos, c_.grav, c_.tstep, DecompositionParams{}, comm_,
-                       c_.G, passes_);
+      stepper_.emplace(c_.box, c_.sph, c_.eos, c_.grav, c_.tstep, decomposition_, comm_, c_.G,
+                       passes_);
     } catch (const Error& e) {
       // The stepper refuses what does not work across ranks yet (direct or periodic gravity,
       // block time steps); every rank alike, before any output is written (check_box).
@@ -218,6 +233,7 @@ class RankBackend final : public StepBackend {
   StepContext c_;
   MpiComm comm_;
   Backend passes_;  // where the SPH passes and the gravity tree run
+  DecompositionParams decomposition_;
   std::optional<SphGlobalStepper> stepper_;
   bool first_ = true;  // the next order stage is the first of this process: cut by count
   double tick_len_ = 0.0;
@@ -230,13 +246,15 @@ class RankBackend final : public StepBackend {
     double tree = 0, let = 0, walk = 0;
   } t_;
   double ghosts_ = 0.0, local_gas_ = 0.0, let_bytes_ = 0.0, h_rounds_ = 0.0;
+  double recuts_ = 0.0, decompositions_ = 0.0, migrated_ = 0.0, imbalance_max_ = 0.0;
 };
 
 }  // namespace
 
 std::unique_ptr<StepBackend> make_rank_backend(
     const StepContext& ctx, Device requested,
-    const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiComm& comm) {
+    const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiParams& mpi,
+    const MpiComm& comm) {
   // GPU ranks: each rank uses GPU (its rank among the ranks of its host) modulo the host's GPUs.
   Backend passes = Backend::Cpu;
   if (resolve_device(requested) == Device::Gpu) {
@@ -257,7 +275,9 @@ std::unique_ptr<StepBackend> make_rank_backend(
   // The stepper's refusals that do not depend on the box (direct gravity, block time steps) come
   // now, before the initial conditions are made; the driver calls check_box() again once the
   // run's box is known.
-  auto backend = std::make_unique<RankBackend>(ctx, comm, passes);
+  DecompositionParams decomposition;
+  decomposition.max_imbalance = mpi.max_imbalance;
+  auto backend = std::make_unique<RankBackend>(ctx, comm, passes, decomposition);
   backend->check_box();
   return backend;
 }

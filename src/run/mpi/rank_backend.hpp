@@ -4,8 +4,8 @@
 // (decomposition, migration, order), smoothing lengths, density (with the EOS and the SPH forces),
 // gravity, end force; timing_notes() adds their split into halos, passes and LET parts. The time
 // step is the minimum over all ranks; the conserved sums, the health bits and the particle counts
-// are reduced over all ranks, so every rank sees the values of the whole run. The particles of the initial conditions or of a
-// checkpoint may all sit on rank 0: the first order stage scatters them.
+// are reduced over all ranks, so every rank sees the values of the whole run. The particles of the
+// initial conditions or of a checkpoint may all sit on rank 0: the first order stage scatters them.
 #pragma once
 
 #include <memory>
@@ -14,6 +14,7 @@
 #include "core/physics_module.hpp"
 #include "parallel/mpi_comm.hpp"
 #include "run/device.hpp"
+#include "run/mpi_params.hpp"
 #include "run/step_backend.hpp"
 
 namespace mpsph {
@@ -25,6 +26,7 @@ namespace mpsph {
 // `none`, and what SphGlobalStepper refuses (direct or periodic gravity, block time steps).
 std::unique_ptr<StepBackend> make_rank_backend(
     const StepContext& ctx, Device requested,
-    const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiComm& comm);
+    const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiParams& mpi,
+    const MpiComm& comm);
 
 }  // namespace mpsph

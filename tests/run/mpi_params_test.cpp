@@ -1,0 +1,47 @@
+// The mpi section (src/run/mpi_params.cpp): strict like every section, read by single-process
+// runs too so that one config serves mpsph and mpsph-mpi.
+#include "run/mpi_params.hpp"
+
+#include <string>
+
+#include "catch.hpp"
+#include "core/config.hpp"
+#include "core/error_message.hpp"
+#include "run/program_schema.hpp"
+
+using namespace mpsph;
+
+namespace {
+
+const Schema& mpi_schema() {
+  static const Schema s = [] {
+    Schema x;
+    add_mpi_params(x);
+    return x;
+  }();
+  return s;
+}
+
+MpiParams mpi_of(const std::string& yaml) {
+  return mpi_params_from(Config::from_string(yaml, "mpi.yml", mpi_schema()));
+}
+
+}  // namespace
+
+TEST_CASE("mpi.max_imbalance: default 0.05, positive, strict", "[run][config]") {
+  CHECK(mpi_of("{}").max_imbalance == 0.05);
+  CHECK(mpi_of("mpi: {max_imbalance: 0.2}").max_imbalance == 0.2);
+  CHECK(test::contains(test::error_message([] { mpi_of("mpi: {max_imbalance: 0}"); }),
+                       "mpi.max_imbalance"));
+  CHECK(test::contains(test::error_message([] { mpi_of("mpi: {max_imbalance: -1}"); }),
+                       "mpi.max_imbalance"));
+  CHECK(test::contains(test::error_message([] { mpi_of("mpi: {max_imbalance: lots}"); }),
+                       "mpi.max_imbalance"));
+  CHECK(test::contains(test::error_message([] { mpi_of("mpi: {max_imbalanse: 0.1}"); }),
+                       "max_imbalanse"));
+  // The program's schema has it, so a single-process run accepts the key.
+  bool found = false;
+  for (const ParamSpec& p : program_schema().specs())
+    found = found || p.path == "mpi.max_imbalance";
+  CHECK(found);
+}
