@@ -53,10 +53,13 @@ double reuse_radius(const ParticleStore& store, const Box& box, const SphNeighbo
 // strictly inside it (the slack covers the difference between wrapped and canonical distances,
 // ~1e-16 relative). Then knn (the k nearest, the k-th last, the others unordered), d2_in and
 // d2_out are set as the k-nearest search sets them, and done[t] = 1; the others are left to it.
+// A member whose h (the rule of smoothing_length_between, floor h_min) has more than N_B inside 2h
+// (ties at d_{N+1}, the floor) gets that count in inside[i] when 2h stays within its sphere, so
+// that the caller need not search again; inside[i] is left alone otherwise.
 void within_previous_h(const ParticleStore& store, const Box& box, const SphNeighbours& nb,
                        const GasBoxes& boxes, const uint32_t* members, std::size_t m, std::size_t k,
-                       uint32_t* knn, double* d2_in, double* d2_out, uint8_t* done,
-                       ReuseScratch& sc) {
+                       float h_min, uint32_t* knn, double* d2_in, double* d2_out, int32_t* inside,
+                       uint8_t* done, ReuseScratch& sc) {
   double radius[kGroupSize];
   Vec3d lo{0, 0, 0}, hi{0, 0, 0};
   double r_max = 0.0;
@@ -142,9 +145,17 @@ void within_previous_h(const ParticleStore& store, const Box& box, const SphNeig
       if (d2[q] < out2) idx[c++] = near[q];
     for (std::size_t q = 0; c < k; ++q)
       if (d2[q] == out2) idx[c++] = near[q];
+    const double in2 = *std::max_element(sc.sel.begin(), sc.sel.begin() + (k - 1));
     d2_out[i] = out2;
-    d2_in[i] = *std::max_element(sc.sel.begin(), sc.sel.begin() + (k - 1));
+    d2_in[i] = in2;
     done[t] = 1;
+    // Every particle with canonical distance < 2h is among the candidates when (2h)^2 <= r2.
+    const double s2 = support2(std::max(smoothing_length_between(in2, out2), h_min));
+    if (s2 > out2 && s2 <= r2) {
+      int32_t count = 0;
+      for (std::size_t q = 0; q < nn; ++q) count += d2[q] < s2;
+      inside[i] = count;
+    }
   }
 }
 
@@ -181,6 +192,9 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   std::vector<uint32_t> todo(n_act);
   for (std::size_t k = 0; k < n_act; ++k) todo[k] = static_cast<uint32_t>(active[k]);
   const std::vector<uint32_t> act = todo;
+  const float h_min = float(params.h_min);
+  // Count of gas inside 2h found by the grouped search (-1: not counted there).
+  std::vector<int32_t> inside(n, -1);
   bool reuse_h = true;
   GasBoxes boxes;
   std::vector<uint8_t> done;
@@ -201,8 +215,8 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
         for (std::ptrdiff_t g = 0; g < n_groups; ++g) {
           const std::size_t t0 = std::size_t(g) * kGroupSize;
           const std::size_t m = std::min(kGroupSize, todo.size() - t0);
-          within_previous_h(store, box, nb, boxes, todo.data() + t0, m, k, knn.data(), d2_in.data(),
-                            d2_out.data(), done.data() + t0, sc);
+          within_previous_h(store, box, nb, boxes, todo.data() + t0, m, k, h_min, knn.data(),
+                            d2_in.data(), d2_out.data(), inside.data(), done.data() + t0, sc);
         }
       }
       rest.clear();
@@ -251,7 +265,6 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   }
 
   const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n_act);
-  const float h_min = float(params.h_min);
   std::vector<uint8_t> recount(n, 0);
   std::vector<float> covered_h(n, 0.f);
   float h_max = 0.f;
@@ -262,8 +275,9 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
     store.h[i] = h;
     h_max = std::max(h_max, h);
     // 2h <= d_{N+1} with d_N < 2h: exactly N_B inside; otherwise (ties, floor) count them.
-    recount[i] = support2(h) > d2_out[i];
-    store.nngb[i] = static_cast<int32_t>(n_b);
+    recount[i] = support2(h) > d2_out[i] && inside[i] < 0;
+    store.nngb[i] =
+        support2(h) > d2_out[i] && inside[i] >= 0 ? inside[i] : static_cast<int32_t>(n_b);
     // The k-list holds all that a tree search of radius 2h (1 + slack) would return when that
     // radius stays below d_{N+1}: then build_pairs needs no second search for i.
     const double radius = 2.0 * double(h) * (1.0 + kTreeRadiusSlack);
