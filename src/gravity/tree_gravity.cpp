@@ -104,8 +104,8 @@ struct LaneSums {
 
 // Direct sources [k0, k1) acting on a target at xi (eps_i^2 = ei2); accumulates per unit G.
 template <SofteningKernel K>
-void add_particles(const Lists& L, int32_t k0, int32_t k1, const Vec3f& xi, float ei2,
-                   LaneSums& b) {
+[[gnu::always_inline]] inline void add_particles(const Lists& L, int32_t k0, int32_t k1,
+                                                 const Vec3f& xi, float ei2, LaneSums& b) {
   const float* sx = L.sx.data();
   const float* sy = L.sy.data();
   const float* sz = L.sz.data();
@@ -124,7 +124,8 @@ void add_particles(const Lists& L, int32_t k0, int32_t k1, const Vec3f& xi, floa
 
 // Accepted nodes acting on a target at xi; accumulates per unit G.
 template <SofteningKernel K>
-void add_nodes(const Lists& L, const Vec3f& xi, float ei2, LaneSums& b) {
+[[gnu::always_inline]] inline void add_nodes(const Lists& L, const Vec3f& xi, float ei2,
+                                             LaneSums& b) {
   const int32_t nn = int32_t(L.nm.size());
   const float *nx = L.nx.data(), *ny = L.ny.data(), *nz = L.nz.data(), *nm = L.nm.data();
   const float *q0 = L.nq0.data(), *q1 = L.nq1.data(), *q2 = L.nq2.data(), *q3 = L.nq3.data();
@@ -146,8 +147,10 @@ void add_nodes(const Lists& L, const Vec3f& xi, float ei2, LaneSums& b) {
 // Evaluates the group's targets against its lists; accumulates in float (a few thousand terms
 // per target: round-off ~1e-6 relative, far below the tree's truncation error).
 template <SofteningKernel K>
-void evaluate_group(const OctreeView& t, Range g, const Vec3d& centre, const Lists& L, double G,
-                    const uint8_t* active, Vec3d* acc, double* pot) {
+[[gnu::always_inline]] inline void evaluate_group_body(const OctreeView& t, Range g,
+                                                       const Vec3d& centre, const Lists& L,
+                                                       double G, const uint8_t* active, Vec3d* acc,
+                                                       double* pot) {
   const int32_t ns = int32_t(L.sm.size());
   LaneSums b;
   for (int32_t i = g.begin; i < g.end; ++i) {
@@ -167,6 +170,41 @@ void evaluate_group(const OctreeView& t, Range g, const Vec3d& centre, const Lis
     acc[out] = G * vec_cast<double>(r.acc);
     pot[out] = G * double(r.pot);
   }
+}
+
+// The evaluation compiled twice, for the baseline x86-64 ISA and for AVX-512 (16 float lanes),
+// which the CPU picks at run time. Both give the same bits: every operation is per lane of the
+// kBlock partial sums (whose count does not depend on the vector width), IEEE sqrt and division
+// are exact in any width, and this file is compiled with -ffp-contract=off so that no multiply
+// and add are fused in the AVX-512 copy (CMakeLists.txt).
+template <SofteningKernel K>
+void evaluate_group_base(const OctreeView& t, Range g, const Vec3d& centre, const Lists& L,
+                         double G, const uint8_t* active, Vec3d* acc, double* pot) {
+  evaluate_group_body<K>(t, g, centre, L, G, active, acc, pot);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define MPSPH_GRAVITY_AVX512 1
+template <SofteningKernel K>
+__attribute__((target("avx512f"))) void evaluate_group_avx512(const OctreeView& t, Range g,
+                                                              const Vec3d& centre, const Lists& L,
+                                                              double G, const uint8_t* active,
+                                                              Vec3d* acc, double* pot) {
+  evaluate_group_body<K>(t, g, centre, L, G, active, acc, pot);
+}
+#endif
+
+template <SofteningKernel K>
+void evaluate_group(const OctreeView& t, Range g, const Vec3d& centre, const Lists& L, double G,
+                    const uint8_t* active, Vec3d* acc, double* pot) {
+#ifdef MPSPH_GRAVITY_AVX512
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  if (avx512) {
+    evaluate_group_avx512<K>(t, g, centre, L, G, active, acc, pot);
+    return;
+  }
+#endif
+  evaluate_group_base<K>(t, g, centre, L, G, active, acc, pot);
 }
 
 // One tree walk for a group: accepted nodes of t into L.accepted, unaccepted leaves into L.leaves.

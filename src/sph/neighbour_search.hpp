@@ -49,6 +49,8 @@ class SphNeighbours {
   // Position of gas particle i as stored in the tree (wrapped into a periodic box): the query
   // point for i's own searches.
   Vec3d tree_position(std::size_t i) const { return points_[i]; }
+  // The n_gas() tree positions of the gas, in store order.
+  const Vec3d* tree_points() const { return points_.data(); }
 
   // The k nearest tree points to x: gas indices (ghosts mapped to their particle) and tree
   // squared distances, nearest first. Returns how many were found (< k only if the tree is

@@ -9,39 +9,154 @@
 
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "sph/gas_boxes.hpp"
 
 namespace mpsph {
 
 namespace {
 
 // The previous step's h as the search radius (issue #16): a radius search of kReuseRadius h_prev
-// around i costs less than a k-nearest search (no candidate heap) and gives the same k nearest
-// whenever the k-th nearest lies inside the sphere: every particle closer than it is then in the
-// sphere. 2h holds N_B neighbours, so 2.2 h_prev holds the k = N_B + 1 nearest unless the
-// neighbourhood thinned by more than ~25% in volume since the last step.
+// around i gives the same k nearest as a k-nearest search whenever the k-th nearest lies inside
+// the sphere: every particle closer than it is then in the sphere. 2h holds N_B neighbours, so
+// 2.2 h_prev holds the k = N_B + 1 nearest unless the neighbourhood thinned by more than ~25% in
+// volume since the last step.
 constexpr double kReuseRadius = 2.2;
 
-// Fills by_r2[0..k) with the k nearest gas particles of i (canonical squared distance, index; the
-// k-th nearest last, the others unordered), and returns true; false when the sphere of
-// kReuseRadius h_prev does not certainly hold them (then the caller searches k-nearest). In a
-// periodic box the sphere must lie inside the ghost layer, which also rules out two images of one
-// particle (the layer is at most half the smallest edge).
-bool within_previous_h(const ParticleStore& store, const Box& box, const SphNeighbours& nb,
-                       std::size_t i, std::size_t k, std::vector<uint32_t>& cand,
-                       std::vector<std::pair<double, uint32_t>>& by_r2) {
+// Consecutive active particles (store order: Morton order after the order stage, so they are
+// close in space) share one search for candidate leaves (GasBoxes) within the largest of their
+// radii; each member then measures the particles of the leaves within its own radius.
+constexpr std::size_t kGroupSize = GasBoxes::kLeaf;
+
+// Per-thread buffers of the grouped radius searches.
+struct ReuseScratch {
+  std::vector<GasBoxes::Hit> hits;  // leaves near the group
+  std::vector<uint32_t> near;       // particles that pass a member's first test
+  std::vector<double> d2;           // and their squared distances
+  std::vector<double> sel;          // selection buffer
+};
+
+// The search radius from the previous h, or 0 when there is none or (periodic box) the sphere
+// would not lie inside the ghost layer of the tree (the k-nearest search takes such particles).
+// The layer is at most half the smallest edge, which also rules out two images of one particle
+// inside the sphere.
+double reuse_radius(const ParticleStore& store, const Box& box, const SphNeighbours& nb,
+                    std::size_t i) {
   const double h_prev = store.h[i];
-  if (!(h_prev > 0.0) || !std::isfinite(h_prev)) return false;
+  if (!(h_prev > 0.0) || !std::isfinite(h_prev)) return 0.0;
   const double radius = kReuseRadius * h_prev;
-  if (box.periodic && !(radius < nb.ghost_width())) return false;
-  nb.within(nb.tree_position(i), radius, cand);
-  if (cand.size() < k) return false;
-  by_r2.resize(cand.size());
-  for (std::size_t m = 0; m < cand.size(); ++m)
-    by_r2[m] = {norm2(min_image(store.pos[i] - store.pos[cand[m]], box)), cand[m]};
-  std::nth_element(by_r2.begin(), by_r2.begin() + (k - 1), by_r2.end());
-  // The k-th nearest strictly inside the sphere (the slack covers the difference between tree and
-  // canonical distances, ~1e-16 relative).
-  return by_r2[k - 1].first < radius * radius * (1.0 - 1e-9);
+  if (box.periodic && !(radius * (1.0 + 1e-5) < nb.ghost_width())) return 0.0;
+  return radius;
+}
+
+// For each member of the group members[0, m) with a reuse_radius, the k nearest gas particles
+// when the sphere of that radius certainly holds them: the k-th nearest (canonical distance) lies
+// strictly inside it (the slack covers the difference between wrapped and canonical distances,
+// ~1e-16 relative). Then knn (the k nearest, the k-th last, the others unordered), d2_in and
+// d2_out are set as the k-nearest search sets them, and done[t] = 1; the others are left to it.
+// A member whose h (the rule of smoothing_length_between, floor h_min) has more than N_B inside 2h
+// (ties at d_{N+1}, the floor) gets that count in inside[i] when 2h stays within its sphere, so
+// that the caller need not search again; inside[i] is left alone otherwise.
+void within_previous_h(const ParticleStore& store, const Box& box, const SphNeighbours& nb,
+                       const GasBoxes& boxes, const uint32_t* members, std::size_t m, std::size_t k,
+                       float h_min, uint32_t* knn, double* d2_in, double* d2_out, int32_t* inside,
+                       uint8_t* done, ReuseScratch& sc) {
+  double radius[kGroupSize];
+  Vec3d lo{0, 0, 0}, hi{0, 0, 0};
+  double r_max = 0.0;
+  bool any = false;
+  for (std::size_t t = 0; t < m; ++t) {
+    radius[t] = reuse_radius(store, box, nb, members[t]);
+    if (!(radius[t] > 0.0)) continue;
+    const Vec3d x = nb.tree_position(members[t]);
+    lo = any ? Vec3d{std::min(lo.x, x.x), std::min(lo.y, x.y), std::min(lo.z, x.z)} : x;
+    hi = any ? Vec3d{std::max(hi.x, x.x), std::max(hi.y, x.y), std::max(hi.z, x.z)} : x;
+    r_max = std::max(r_max, radius[t]);
+    any = true;
+  }
+  if (!any) return;
+  // Wrapped positions differ from the canonical separations by rounding (~1e-16 |x|): the
+  // first tests use the radius widened by 1e-6, the canonical distance decides.
+  constexpr double kWiden = 1.0 + 1e-6;
+  boxes.leaves_near(lo, hi, r_max * kWiden, sc.hits);
+  const double* px = boxes.x();
+  const double* py = boxes.y();
+  const double* pz = boxes.z();
+  // Open box: the positions are the store's, so the first test's distances are the canonical
+  // ones bit for bit (x_j - x_i is exactly -(x_i - x_j)), and the radius needs no widening.
+  const double widen = box.periodic ? kWiden : 1.0;
+  for (std::size_t t = 0; t < m; ++t) {
+    if (!(radius[t] > 0.0)) continue;
+    const std::size_t i = members[t];
+    const Vec3d xi = nb.tree_position(i);
+    const double r2 = radius[t] * radius[t];
+    const double r2w = r2 * widen * widen;
+    // Particles of the leaves within reach whose image lies within the (widened) radius, with
+    // their squared distances (appended branch-free: a slot is kept only when it passes).
+    std::size_t nn = 0;
+    for (const GasBoxes::Hit& hit : sc.hits) {
+      const Vec3d q = xi - boxes.shift(hit.image);  // i seen from the unshifted leaf
+      const Vec3d &blo = boxes.leaf_lo(hit.leaf), &bhi = boxes.leaf_hi(hit.leaf);
+      const double gx = std::max({0.0, blo.x - q.x, q.x - bhi.x});
+      const double gy = std::max({0.0, blo.y - q.y, q.y - bhi.y});
+      const double gz = std::max({0.0, blo.z - q.z, q.z - bhi.z});
+      if (gx * gx + gy * gy + gz * gz > r2w) continue;
+      if (sc.near.size() < nn + GasBoxes::kLeaf) {
+        sc.near.resize(2 * (nn + GasBoxes::kLeaf));
+        sc.d2.resize(sc.near.size());
+      }
+      uint32_t* near = sc.near.data();
+      double* d2 = sc.d2.data();
+      const std::size_t pe = boxes.leaf_end(hit.leaf);
+      for (std::size_t p = boxes.leaf_begin(hit.leaf); p < pe; ++p) {
+        const double dx = px[p] - q.x, dy = py[p] - q.y, dz = pz[p] - q.z;
+        const double r = dx * dx + dy * dy + dz * dz;
+        near[nn] = uint32_t(p);
+        d2[nn] = r;
+        nn += r < r2w;
+      }
+    }
+    uint32_t* near = sc.near.data();
+    double* d2 = sc.d2.data();
+    if (box.periodic) {
+      // Canonical distances decide. Each particle passed for at most one image: two images are
+      // an edge apart, and the radius is below half of it (reuse_radius).
+      std::size_t kept = 0;
+      for (std::size_t q = 0; q < nn; ++q) {
+        const uint32_t j = near[q];
+        const double r = norm2(min_image(store.pos[i] - store.pos[j], box));
+        near[kept] = j;
+        d2[kept] = r;
+        kept += r < r2;
+      }
+      nn = kept;
+    }
+    if (nn < k) continue;
+    // d_{N+1}^2 = the k-th smallest; it must lie strictly inside the sphere (the slack covers
+    // the difference between wrapped and canonical distances, ~1e-16 relative).
+    sc.sel.assign(d2, d2 + nn);
+    std::nth_element(sc.sel.begin(), sc.sel.begin() + (k - 1), sc.sel.end());
+    const double out2 = sc.sel[k - 1];
+    if (!(out2 < r2 * (1.0 - 1e-9))) continue;
+    // The k nearest by canonical distance, the k-th last: every particle closer than d_{N+1},
+    // then one at d_{N+1} (the same set as the k-nearest search, up to ties at d_{N+1}).
+    uint32_t* idx = knn + i * k;
+    std::size_t c = 0;
+    for (std::size_t q = 0; q < nn; ++q)
+      if (d2[q] < out2) idx[c++] = near[q];
+    for (std::size_t q = 0; c < k; ++q)
+      if (d2[q] == out2) idx[c++] = near[q];
+    const double in2 = *std::max_element(sc.sel.begin(), sc.sel.begin() + (k - 1));
+    d2_out[i] = out2;
+    d2_in[i] = in2;
+    done[t] = 1;
+    // Every particle with canonical distance < 2h is among the candidates when (2h)^2 <= r2.
+    const double s2 = support2(std::max(smoothing_length_between(in2, out2), h_min));
+    if (s2 > out2 && s2 <= r2) {
+      int32_t count = 0;
+      for (std::size_t q = 0; q < nn; ++q) count += d2[q] < s2;
+      inside[i] = count;
+    }
+  }
 }
 
 }  // namespace
@@ -77,26 +192,46 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   std::vector<uint32_t> todo(n_act);
   for (std::size_t k = 0; k < n_act; ++k) todo[k] = static_cast<uint32_t>(active[k]);
   const std::vector<uint32_t> act = todo;
+  const float h_min = float(params.h_min);
+  // Count of gas inside 2h found by the grouped search (-1: not counted there).
+  std::vector<int32_t> inside(n, -1);
   bool reuse_h = true;
+  GasBoxes boxes;
+  std::vector<uint8_t> done;
+  std::vector<uint32_t> rest;
   for (;;) {
-    const std::ptrdiff_t n_todo = static_cast<std::ptrdiff_t>(todo.size());
+    // First round: the k nearest from radius searches around the previous h, by groups; the
+    // particles they do not settle (and every particle of later rounds) take the k-nearest search.
+    const std::vector<uint32_t>* knn_todo = &todo;
+    if (reuse_h) {
+      done.assign(todo.size(), 0);
+      boxes.build(nb.tree_points(), n, box);
+      const std::ptrdiff_t n_groups =
+          static_cast<std::ptrdiff_t>((todo.size() + kGroupSize - 1) / kGroupSize);
+#pragma omp parallel
+      {
+        ReuseScratch sc;
+#pragma omp for schedule(dynamic, 16)
+        for (std::ptrdiff_t g = 0; g < n_groups; ++g) {
+          const std::size_t t0 = std::size_t(g) * kGroupSize;
+          const std::size_t m = std::min(kGroupSize, todo.size() - t0);
+          within_previous_h(store, box, nb, boxes, todo.data() + t0, m, k, h_min, knn.data(),
+                            d2_in.data(), d2_out.data(), inside.data(), done.data() + t0, sc);
+        }
+      }
+      rest.clear();
+      for (std::size_t t = 0; t < todo.size(); ++t)
+        if (!done[t]) rest.push_back(todo[t]);
+      knn_todo = &rest;
+    }
+    const std::ptrdiff_t n_todo = static_cast<std::ptrdiff_t>(knn_todo->size());
 #pragma omp parallel
     {
       std::vector<double> tree_d2(k), r2(k);
-      std::vector<uint32_t> cand;
-      std::vector<std::pair<double, uint32_t>> by_r2;
 #pragma omp for schedule(dynamic, 256)
       for (std::ptrdiff_t t = 0; t < n_todo; ++t) {
-        const std::size_t i = todo[t];
+        const std::size_t i = (*knn_todo)[t];
         uint32_t* idx = knn.data() + i * k;
-        if (reuse_h && within_previous_h(store, box, nb, i, k, cand, by_r2)) {
-          // The k nearest by canonical distance, found inside the sphere of radius
-          // kReuseRadius h_prev (see within_previous_h): the same set as the k-nearest search.
-          for (std::size_t m = 0; m < k; ++m) idx[m] = by_r2[m].second, r2[m] = by_r2[m].first;
-          d2_out[i] = r2[n_b];
-          d2_in[i] = *std::max_element(r2.begin(), r2.begin() + n_b);
-          continue;
-        }
         // The tree holds >= n >= k points, so all k are found.
         const std::size_t found = nb.nearest(nb.tree_position(i), k, idx, tree_d2.data());
         // Canonical distances decide; the tree's only pick the candidates.
@@ -130,7 +265,6 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   }
 
   const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n_act);
-  const float h_min = float(params.h_min);
   std::vector<uint8_t> recount(n, 0);
   std::vector<float> covered_h(n, 0.f);
   float h_max = 0.f;
@@ -141,8 +275,9 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
     store.h[i] = h;
     h_max = std::max(h_max, h);
     // 2h <= d_{N+1} with d_N < 2h: exactly N_B inside; otherwise (ties, floor) count them.
-    recount[i] = support2(h) > d2_out[i];
-    store.nngb[i] = static_cast<int32_t>(n_b);
+    recount[i] = support2(h) > d2_out[i] && inside[i] < 0;
+    store.nngb[i] =
+        support2(h) > d2_out[i] && inside[i] >= 0 ? inside[i] : static_cast<int32_t>(n_b);
     // The k-list holds all that a tree search of radius 2h (1 + slack) would return when that
     // radius stays below d_{N+1}: then build_pairs needs no second search for i.
     const double radius = 2.0 * double(h) * (1.0 + kTreeRadiusSlack);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "catch.hpp"
@@ -136,4 +137,78 @@ TEST_CASE("h: user errors name the problem", "[sph][h]") {
   ParticleStore s = gas_store(uniform_points(200, box.lo, box.size, 18), 1.0);
   p.n_neighbours = 150;
   CHECK_THROWS_AS(compute_smoothing_lengths(s, box, p, nb), Error);
+}
+
+namespace {
+
+// h, nngb and pair lists from the previous h as search radius (the second call) must be those of
+// a fresh k-nearest search (h = 0: no previous h) bit for bit. `move` displaces the particles
+// between the two calls. The cases are built so that most particles keep N_B + 1 neighbours
+// inside 2.2 h_prev and some (a thinned region) do not and take the k-nearest search (checked
+// by hand: accepting those without the search makes every displaced section fail).
+void check_reuse_equals_fresh(ParticleStore s, const Box& box, int n_b,
+                              const std::function<void(ParticleStore&)>& move) {
+  SphParams p;
+  p.n_neighbours = n_b;
+  SphNeighbours nb;
+  compute_smoothing_lengths(s, box, p, nb);  // h of the undisplaced set: the previous h
+  move(s);
+  ParticleStore fresh = s;
+  std::fill(fresh.h.begin(), fresh.h.end(), 0.f);
+  SphNeighbours nb_reuse, nb_fresh;
+  compute_smoothing_lengths(s, box, p, nb_reuse);
+  compute_smoothing_lengths(fresh, box, p, nb_fresh);
+  nb_reuse.build_pairs(s, box);
+  nb_fresh.build_pairs(fresh, box);
+  int h_diff = 0, nngb_diff = 0, list_diff = 0;
+  for (std::size_t i = 0; i < s.n_gas(); ++i) {
+    h_diff += s.h[i] != fresh.h[i];
+    nngb_diff += s.nngb[i] != fresh.nngb[i];
+    list_diff += !std::equal(nb_reuse.pairs_begin(i), nb_reuse.pairs_end(i),
+                             nb_fresh.pairs_begin(i), nb_fresh.pairs_end(i));
+  }
+  CHECK(h_diff == 0);
+  CHECK(nngb_diff == 0);
+  CHECK(list_diff == 0);
+}
+
+// Small random displacements (|dx| up to `amp` per axis), and particles within `r_thin` of
+// `centre` pushed outwards by 30% of their distance (their neighbourhoods thin: the previous
+// h no longer holds N_B + 1 of them, the k-nearest search must take over).
+std::function<void(ParticleStore&)> jitter_and_thin(double amp, const Vec3d& centre, double r_thin,
+                                                    uint64_t seed) {
+  return [=](ParticleStore& s) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      s.pos[i] += Vec3d{amp * (2.0 * random_uniform(i, seed, kStreamSetup, 6) - 1.0),
+                        amp * (2.0 * random_uniform(i, seed, kStreamSetup, 7) - 1.0),
+                        amp * (2.0 * random_uniform(i, seed, kStreamSetup, 8) - 1.0)};
+      const Vec3d d = s.pos[i] - centre;
+      if (norm2(d) < r_thin * r_thin) s.pos[i] += 0.3 * d;
+    }
+  };
+}
+
+}  // namespace
+
+TEST_CASE("h from the previous h as search radius equals a fresh k-nearest search",
+          "[sph][h][reuse]") {
+  SECTION("uniform, open box") {
+    ParticleStore s = gas_store(uniform_points(4000, {-1, 2, 0}, {2, 1, 3}, 21), 1.0);
+    check_reuse_equals_fresh(s, Box{}, 50, jitter_and_thin(0.01, {0, 2.5, 1.5}, 0.3, 22));
+  }
+  SECTION("clustered over decades of h, open box") {
+    ParticleStore s = gas_store(clustered_points(4000, {0.5, -0.5, 2}, 1.0, 23), 1.0);
+    check_reuse_equals_fresh(s, Box{}, 50, jitter_and_thin(1e-4, {0.5, -0.5, 2}, 0.05, 24));
+  }
+  SECTION("periodic, clustered across a corner, half the positions outside the box") {
+    const Box box = periodic_box({-1, 0, 2}, {1, 1.5, 1.2});
+    ParticleStore s = gas_store(clustered_points(4000, box.lo, 0.5, 25), 1.0);
+    wrap_every_second(s, box);
+    check_reuse_equals_fresh(s, box, 50, jitter_and_thin(2e-3, {-0.6, 0.7, 2.5}, 0.2, 26));
+  }
+  SECTION("periodic lattice with ties: 57 inside 2h for N_B = 50, counted by the reuse path") {
+    const Box box = periodic_box({0, 0, 0}, {1, 1, 1});
+    ParticleStore s = gas_store(cubic_lattice({0, 0, 0}, 0.1, 10, 10, 10), 1.0);
+    check_reuse_equals_fresh(s, box, 50, [](ParticleStore&) {});
+  }
 }
