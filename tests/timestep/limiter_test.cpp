@@ -119,26 +119,35 @@ TEST_CASE("limiter inside a segment: an inactive neighbour counts with the step 
   CHECK(s.dt_limit[2] == step_of_rung(1));
 }
 
+namespace {
+
+// The chain of five on rung 1 with particle 2 on rung 3: at tick `now` = 2^57 (the end of 2's
+// first step) 2's criterion falls to L / 2^12, and the substep runs in the driver's order -
+// correct (2's base moves to now), `before_limiter` (what a module does to the others), criteria,
+// limiter, rungs and wake-up.
+void drop_particle_2(ParticleStore& s, int64_t now, const std::function<void()>& before_limiter) {
+  const SphNeighbours nb = pairs_of(s);
+  s.rung[2] = 3;
+  s.ti_end[2] = now;
+  s.ti_begin[2] = now;
+  s.dt_crit[2] = step_of_rung(12);
+  if (before_limiter) before_limiter();
+  const std::vector<uint32_t> act = {2};
+  const ActiveSet a{act.data(), 1, 1, now};
+  limit_timesteps(s, a, nb, now, kLength, kFactor);
+  REQUIRE(assign_rungs(s, a, nb, now, kLength, kShift));
+}
+
+}  // namespace
+
 TEST_CASE(
     "wake-up: a neighbour dropping to a small rung shortens the inactive particles' steps "
     "in the same substep",
     "[timestep][block][limiter]") {
-  // Five particles on rung 1 except particle 2 on rung 3. At tick 2^57 (the end of 2's first step)
-  // 2's criterion falls to L / 2^12.
   ParticleStore s = chain(5, 1);
-  const SphNeighbours nb = pairs_of(s);
   const int64_t now = rung_ticks(3);
-  s.rung[2] = 3;
-  s.ti_end[2] = now;
-  // The driver's order within a substep: correct (the step's base moves to now), criteria,
-  // limiter, rungs and wake-up.
-  s.ti_begin[2] = now;
-  s.dt_crit[2] = step_of_rung(12);
-  const std::vector<uint32_t> act = {2};
-  const ActiveSet a{act.data(), 1, 1, now};
-  limit_timesteps(s, a, nb, now, kLength, kFactor);
+  drop_particle_2(s, now, {});
   CHECK(s.dt_limit[2] == step_of_rung(12));
-  REQUIRE(assign_rungs(s, a, nb, now, kLength, kShift));
   CHECK(int(s.rung[2]) == 12);
   CHECK(s.ti_end[2] == now + rung_ticks(12));
   // The neighbours 1 and 3 were on rung 1 (steps to 2^59): now on rung 10, their steps end at the
@@ -166,19 +175,12 @@ TEST_CASE(
   // [now, 2^59) on rung 1 began at now). It must be woken like neighbour 1; an active particle's
   // step also begins at now, so the rule tells them apart by the active list, not by ti_begin.
   ParticleStore s = chain(5, 1);
-  const SphNeighbours nb = pairs_of(s);
   const int64_t now = rung_ticks(3);
-  s.rung[2] = 3;
-  s.ti_end[2] = now;
-  s.ti_begin[2] = now;
-  s.dt_crit[2] = step_of_rung(12);
-  sync_particle(s.view(), 3, now, 1);
-  REQUIRE(s.ti_begin[3] == now);
-  REQUIRE(s.ti_end[3] == rung_ticks(1));
-  const std::vector<uint32_t> act = {2};
-  const ActiveSet a{act.data(), 1, 1, now};
-  limit_timesteps(s, a, nb, now, kLength, kFactor);
-  REQUIRE(assign_rungs(s, a, nb, now, kLength, kShift));
+  drop_particle_2(s, now, [&] {
+    sync_particle(s.view(), 3, now, 1);
+    REQUIRE(s.ti_begin[3] == now);
+    REQUIRE(s.ti_end[3] == rung_ticks(1));
+  });
   for (std::size_t j : {1, 3}) {
     CHECK(int(s.rung[j]) == 10);
     CHECK(s.ti_end[j] == now + rung_ticks(10));
