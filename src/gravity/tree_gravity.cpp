@@ -194,12 +194,20 @@ __attribute__((target("avx512f"))) void evaluate_group_avx512(const OctreeView& 
 }
 #endif
 
-template <SofteningKernel K>
-void evaluate_group(const OctreeView& t, Range g, const Vec3d& centre, const Lists& L, double G,
-                    const uint8_t* active, Vec3d* acc, double* pot) {
+bool cpu_has_avx512() {
 #ifdef MPSPH_GRAVITY_AVX512
   static const bool avx512 = __builtin_cpu_supports("avx512f");
-  if (avx512) {
+  return avx512;
+#else
+  return false;
+#endif
+}
+
+template <SofteningKernel K>
+void evaluate_group(const OctreeView& t, Range g, const Vec3d& centre, const Lists& L, double G,
+                    const uint8_t* active, Vec3d* acc, double* pot, bool allow_avx512) {
+#ifdef MPSPH_GRAVITY_AVX512
+  if (allow_avx512 && cpu_has_avx512()) {
     evaluate_group_avx512<K>(t, g, centre, L, G, active, acc, pot);
     return;
   }
@@ -236,6 +244,10 @@ void walk(const OctreeView& t, const TargetGroup& tg, const Vec3d& centre, const
 }
 
 }  // namespace
+
+bool tree_gravity_uses_avx512() {
+  return cpu_has_avx512();
+}
 
 TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, double G,
                            const double* acc_old, Vec3d* acc, double* pot, const uint8_t* active,
@@ -290,9 +302,11 @@ TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, do
         L.gather_particles(sources[s], centre, g, false);
       }
       if (params.opening.kernel == SofteningKernel::Spline) {
-        evaluate_group<SofteningKernel::Spline>(t, g, centre, L, G, active, acc, pot);
+        evaluate_group<SofteningKernel::Spline>(t, g, centre, L, G, active, acc, pot,
+                                                params.allow_avx512);
       } else {
-        evaluate_group<SofteningKernel::Plummer>(t, g, centre, L, G, active, acc, pot);
+        evaluate_group<SofteningKernel::Plummer>(t, g, centre, L, G, active, acc, pot,
+                                                 params.allow_avx512);
       }
       const std::size_t ng = n_targets;
       n_node_int += ng * L.nm.size();

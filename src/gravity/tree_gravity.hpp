@@ -15,7 +15,13 @@ namespace mpsph {
 struct TreeWalkParams {
   OpeningParams opening;
   int group_size = 32;  // maximum targets sharing one interaction list
+  // The group evaluation's AVX-512 copy where the CPU has it (tree_gravity_uses_avx512()); false
+  // runs the baseline copy. Both give the same bits (tree_gravity.cpp; tree_gravity_test.cpp).
+  bool allow_avx512 = true;
 };
+
+// Whether tree_gravity() evaluates with its AVX-512 copy on this CPU (when allowed).
+bool tree_gravity_uses_avx512();
 
 struct TreeWalkStats {
   std::size_t groups = 0;
