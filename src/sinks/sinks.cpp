@@ -185,7 +185,7 @@ std::size_t wake_near_sinks(const ParticleView& p, const ActiveSet& a, const Box
 #pragma omp parallel for schedule(static) reduction(+ : woken)
   for (std::ptrdiff_t k = 0; k < ng; ++k) {
     const std::size_t j = std::size_t(k);
-    if (p.type[j] != kGas || p.ti_end[j] == now) continue;  // active (the rungs move on later)
+    if (p.type[j] != kGas || a.contains(p.ti_end, j)) continue;  // active (rungs move on later)
     int want = 0;
     for (uint32_t s : active_sinks)
       if (norm2(min_image(p.pos[j] - p.pos[s], box)) < r2) want = std::max(want, int(p.rung[s]));

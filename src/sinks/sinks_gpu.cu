@@ -285,7 +285,7 @@ __global__ void wake_kernel(ParticleView p, ActiveSet a, Box box, double radius,
   const int64_t now = a.tick;
   for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < p.n_gas;
        j += std::size_t(gridDim.x) * blockDim.x) {
-    if (p.type[j] != kGas || p.ti_end[j] == now) continue;  // active (the rungs move on later)
+    if (p.type[j] != kGas || a.contains(p.ti_end, j)) continue;  // active (rungs move on later)
     int want = 0;
     for (int q = 0; q < n_sinks; ++q) {
       const std::size_t s = sinks[q];

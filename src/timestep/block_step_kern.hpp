@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/active_set.hpp"
 #include "core/annotation.hpp"
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
@@ -118,6 +119,15 @@ MPSPH_HD bool new_rung_particle(const ParticleView& v, std::size_t i, int64_t no
   v.rung[i] = uint8_t(rung);
   v.ti_end[i] = now + rung_ticks(rung);
   return !(wanted == kMaxRung && ldexp(length, -kMaxRung) > v.dt_limit[i]);
+}
+
+// Whether neighbour j of an active particle that asks for rung `want` needs a wake-up request:
+// its rung is below that and it is not active at `now`. The active particles' steps begin at now,
+// but so do those of particles a module synchronised (sync_particle), so the active list decides
+// (ActiveSet::holds, searched only for those few).
+MPSPH_HD bool needs_wake(const ParticleView& v, const ActiveSet& a, std::size_t j, int64_t now,
+                         int32_t want) {
+  return int32_t(v.rung[j]) < want && (v.ti_begin[j] != now || !a.holds(j));
 }
 
 // Applies a wake-up requested for particle j (rung_wake above its rung) and clears the request.

@@ -52,7 +52,7 @@ bool assign_rungs(ParticleStore& s, const ActiveSet& a, const SphNeighbours& nb,
     const int32_t want = int32_t(v.rung[i]) - d;
     if (want <= 0) continue;
     for (const uint32_t* j = nb.pairs_begin(i); j != nb.pairs_end(i); ++j)
-      if (int32_t(v.rung[*j]) < want && (v.ti_begin[*j] != now || !a.holds(*j))) {
+      if (needs_wake(v, a, *j, now, want)) {
         atomic_max(v.rung_wake[*j], want);
         any = true;
       }

@@ -49,8 +49,7 @@ __global__ void wake_list_kernel(ParticleView v, ActiveSet a, GpuPairLists pl, i
   const uint32_t* js = pl.j + k * std::size_t(pl.cap);
   for (int32_t p = 0; p < c; ++p) {
     const uint32_t j = js[p];
-    if (int32_t(v.rung[j]) < want && (v.ti_begin[j] != now || !a.holds(j)))
-      atomicMax(&v.rung_wake[j], want);
+    if (needs_wake(v, a, j, now, want)) atomicMax(&v.rung_wake[j], want);
   }
 }
 
@@ -90,8 +89,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
   const float h_i = asks ? v.h[i] : 0.f;
   gpu::for_each_pair(v, box, t, gpu::LeafLists{}, leaf, asks, i, xi, h_i, stage[threadIdx.x >> 5],
                      [&](std::size_t j, float) {
-                       if (int32_t(v.rung[j]) < want && (v.ti_begin[j] != now || !a.holds(j)))
-                         atomicMax(&v.rung_wake[j], want);
+                       if (needs_wake(v, a, j, now, want)) atomicMax(&v.rung_wake[j], want);
                      });
 }
 
