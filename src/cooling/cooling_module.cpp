@@ -54,6 +54,10 @@ class CoolingModule final : public PhysicsModule {
   bool particle_local() const override {
     return true;
   }
+  // The cooling rate reads X_H and Fe of each gas particle (cooling_kern.hpp).
+  unsigned device_field_groups() const override {
+    return model_.enabled() ? unsigned(kMetalFields) : 0u;
+  }
   std::vector<EnergyTerm> energy_terms() const override {
     if (!model_.enabled()) return {};
 #ifdef MPSPH_HAVE_CUDA

@@ -2,6 +2,11 @@
 // (particle_fields.hpp): one device array per field, a ParticleView of device pointers for the
 // kernels, and per-field transfers so that a stage copies only what it needs.
 //
+// Fields of a FieldGroup the holder does not ask for (set_groups) are not allocated: their view
+// pointers are null, reorders skip them, and a download fills the host array with the value the
+// last upload found in it (the caller leaves a group off only when that value is the same for
+// every particle and no stage changes it; GpuBackend, run/gpu_backend_gpu.cu).
+//
 // Declared for every build; defined only when CUDA is compiled in (device_particles_gpu.cu), so
 // code that uses it is itself CUDA-only (*_gpu.cu or guarded by MPSPH_HAVE_CUDA).
 #pragma once
@@ -20,6 +25,11 @@ enum class Field {
   MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_ENUM)
 #undef MPSPH_FIELD_ENUM
 };
+constexpr int kNumFields = 0
+#define MPSPH_FIELD_COUNT(name, ...) +1
+    MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_COUNT)
+#undef MPSPH_FIELD_COUNT
+    ;
 
 class DeviceParticles {
  public:
@@ -45,27 +55,43 @@ class DeviceParticles {
     n_gas_ = view_.n_gas = n_gas;
   }
 
+  // The optional field groups (FieldGroup bits) to hold from now on; kAllFieldGroups (every
+  // field) until set. A change frees the arrays (contents are not kept; upload next).
+  void set_groups(unsigned groups);
+  unsigned groups() const { return groups_; }
+  bool holds(Field f) const;
+
   // Host <-> device copies of the listed fields (all fields when the list is empty). upload()
-  // also sets the particle and gas counts from the store.
+  // also sets the particle and gas counts from the store. Fields not held: upload() records
+  // their first particle's value, download() fills the host array with it.
   void upload(const ParticleStore& s, std::initializer_list<Field> fields = {});
   void download(ParticleStore& s, std::initializer_list<Field> fields = {}) const;
 
   // Reorders the listed fields (all fields when the list is empty) on the device:
   // new[i] = old[perm[i]] for i < size(), perm a device array. Asynchronous on the default
-  // stream; one scratch buffer of the largest field's size is kept for it.
-  void permute(const uint32_t* device_perm, std::initializer_list<Field> fields = {});
+  // stream. `scratch`: device memory of at least size() x permute_scratch_bytes() bytes that
+  // is not in use (the order stage lends its sort buffers, core/device_scratch.hpp); without
+  // it a buffer of the largest field's size is kept for it.
+  void permute(const uint32_t* device_perm, std::initializer_list<Field> fields = {},
+               void* scratch = nullptr);
+  static std::size_t permute_scratch_bytes();  // per particle
 
   // Device pointers for kernels (n and n_gas filled in).
   ParticleView view() const { return view_; }
 
-  // Bytes of device memory per particle for all fields of the table.
+  // Bytes of device memory per particle for all fields of the table, and for the held ones.
   static std::size_t bytes_per_particle();
+  std::size_t held_bytes_per_particle() const;
+  // Device bytes held: the fields' arrays at their capacity and the reorder buffer.
+  std::size_t device_bytes() const;
 
  private:
   void release();
   ParticleView view_{};
   std::size_t n_ = 0, n_gas_ = 0, capacity_ = 0;
-  void* scratch_ = nullptr;  // permute(): one field's worth
+  unsigned groups_ = kAllFieldGroups;
+  unsigned char fill_[kNumFields][32] = {};  // fields not held: their value (upload)
+  void* scratch_ = nullptr;                  // permute() without a lent buffer: one field's worth
   std::size_t scratch_bytes_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -29,7 +30,33 @@ __global__ void gather_kernel(T* __restrict__ out, const T* __restrict__ in,
   if (i < n) out[i] = in[perm[i]];
 }
 
+// The FieldGroup of each field, in table order.
+constexpr unsigned kFieldGroup[] = {
+#define MPSPH_FIELD_GROUP(name, T, h5, dim, pers, types, group, desc) unsigned(group),
+    MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_GROUP)
+#undef MPSPH_FIELD_GROUP
+};
+
+#define MPSPH_FIELD_FITS(name, T, ...) \
+  static_assert(sizeof(T) <= 32, "DeviceParticles::fill_ holds at most 32 bytes per field");
+MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_FITS)
+#undef MPSPH_FIELD_FITS
+
 }  // namespace
+
+bool DeviceParticles::holds(Field f) const {
+  const unsigned g = kFieldGroup[int(f)];
+  return g == kCoreFields || (groups_ & g) == g;
+}
+
+void DeviceParticles::set_groups(unsigned groups) {
+  groups &= kAllFieldGroups;
+  if (groups == groups_) return;
+  release();
+  groups_ = groups;
+  n_ = n_gas_ = 0;
+  view_ = ParticleView{};
+}
 
 std::size_t DeviceParticles::bytes_per_particle() {
   std::size_t b = 0;
@@ -37,6 +64,27 @@ std::size_t DeviceParticles::bytes_per_particle() {
   MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_BYTES)
 #undef MPSPH_FIELD_BYTES
   return b;
+}
+
+std::size_t DeviceParticles::held_bytes_per_particle() const {
+  std::size_t b = 0;
+#define MPSPH_FIELD_HELD_BYTES(name, T, ...) \
+  if (holds(Field::name)) b += sizeof(T);
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_HELD_BYTES)
+#undef MPSPH_FIELD_HELD_BYTES
+  return b;
+}
+
+std::size_t DeviceParticles::permute_scratch_bytes() {
+  std::size_t largest = 0;
+#define MPSPH_FIELD_LARGEST(name, T, ...) largest = sizeof(T) > largest ? sizeof(T) : largest;
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_LARGEST)
+#undef MPSPH_FIELD_LARGEST
+  return largest;
+}
+
+std::size_t DeviceParticles::device_bytes() const {
+  return capacity_ * held_bytes_per_particle() + scratch_bytes_;
 }
 
 DeviceParticles::DeviceParticles(std::size_t n) {
@@ -53,8 +101,10 @@ DeviceParticles::DeviceParticles(DeviceParticles&& o) noexcept
       n_(o.n_),
       n_gas_(o.n_gas_),
       capacity_(o.capacity_),
+      groups_(o.groups_),
       scratch_(o.scratch_),
       scratch_bytes_(o.scratch_bytes_) {
+  std::memcpy(fill_, o.fill_, sizeof fill_);
   o.view_ = ParticleView{};
   o.n_ = o.n_gas_ = o.capacity_ = 0;
   o.scratch_ = nullptr;
@@ -67,6 +117,8 @@ DeviceParticles& DeviceParticles::operator=(DeviceParticles&& o) noexcept {
     cudaFree(scratch_);
     view_ = o.view_;
     n_ = o.n_, n_gas_ = o.n_gas_, capacity_ = o.capacity_;
+    groups_ = o.groups_;
+    std::memcpy(fill_, o.fill_, sizeof fill_);
     scratch_ = o.scratch_, scratch_bytes_ = o.scratch_bytes_;
     o.view_ = ParticleView{};
     o.n_ = o.n_gas_ = o.capacity_ = 0;
@@ -88,7 +140,8 @@ void DeviceParticles::release() {
 void DeviceParticles::reserve(std::size_t n) {
   if (n <= capacity_) return;
   release();
-  const std::size_t want = n * bytes_per_particle();
+  const std::size_t per = held_bytes_per_particle();
+  const std::size_t want = n * per;
   std::size_t free_b = 0, total_b = 0;
   cudaMemGetInfo(&free_b, &total_b);
   auto fail = [&](const char* field) {
@@ -96,12 +149,15 @@ void DeviceParticles::reserve(std::size_t n) {
     cudaGetLastError();  // clear the sticky allocation error
     throw Error("out of GPU memory allocating particle field '" + std::string(field) +
                 "': " + std::to_string(n) + " particles need " + std::to_string(want) + " bytes (" +
-                std::to_string(bytes_per_particle()) + " per particle), " + std::to_string(free_b) +
-                " bytes were free: at most " + std::to_string(free_b / bytes_per_particle()) +
-                " particles fit");
+                std::to_string(per) + " per particle), " + std::to_string(free_b) +
+                " bytes were free: at most " + std::to_string(free_b / per) + " particles fit");
   };
-#define MPSPH_FIELD_ALLOC(name, T, ...) \
-  if (cudaMalloc(reinterpret_cast<void**>(&view_.name), n * sizeof(T)) != cudaSuccess) fail(#name);
+#define MPSPH_FIELD_ALLOC(name, T, ...)                                                  \
+  if (holds(Field::name) &&                                                              \
+      cudaMalloc(reinterpret_cast<void**>(&view_.name), n * sizeof(T)) != cudaSuccess) { \
+    view_.name = nullptr;                                                                \
+    fail(#name);                                                                         \
+  }
   MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_ALLOC)
 #undef MPSPH_FIELD_ALLOC
   capacity_ = n;
@@ -126,20 +182,22 @@ void DeviceParticles::resize(std::size_t n) {
       view_.n = n_;
       view_.n_gas = n_gas_;
       throw Error("out of GPU memory growing particle field '" + std::string(field) + "' to " +
-                  std::to_string(cap) + " particles (" + std::to_string(bytes_per_particle()) +
+                  std::to_string(cap) + " particles (" + std::to_string(held_bytes_per_particle()) +
                   " bytes each; " + std::to_string(free_b) + " bytes were free)");
     };
     // Field by field, so that at most one field is held twice.
-#define MPSPH_FIELD_GROW(name, T, ...)                                                     \
-  if (cudaMalloc(reinterpret_cast<void**>(&view_.name), cap * sizeof(T)) != cudaSuccess) { \
-    view_.name = old.name;                                                                 \
-    fail(#name);                                                                           \
-  }                                                                                        \
-  if (keep > 0)                                                                            \
-    check(cudaMemcpy(view_.name, old.name, keep * sizeof(T), cudaMemcpyDeviceToDevice),    \
-          "growing particle field '" #name "'");                                           \
-  cudaFree(old.name);                                                                      \
-  old.name = nullptr;
+#define MPSPH_FIELD_GROW(name, T, ...)                                                       \
+  if (holds(Field::name)) {                                                                  \
+    if (cudaMalloc(reinterpret_cast<void**>(&view_.name), cap * sizeof(T)) != cudaSuccess) { \
+      view_.name = old.name;                                                                 \
+      fail(#name);                                                                           \
+    }                                                                                        \
+    if (keep > 0)                                                                            \
+      check(cudaMemcpy(view_.name, old.name, keep * sizeof(T), cudaMemcpyDeviceToDevice),    \
+            "growing particle field '" #name "'");                                           \
+    cudaFree(old.name);                                                                      \
+    old.name = nullptr;                                                                      \
+  }
     MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_GROW)
 #undef MPSPH_FIELD_GROW
     capacity_ = cap;
@@ -151,10 +209,17 @@ void DeviceParticles::upload(const ParticleStore& s, std::initializer_list<Field
   reserve(s.size());
   n_ = s.size();
   n_gas_ = s.n_gas();
-#define MPSPH_FIELD_UP(name, T, ...)                                                     \
-  if (listed(fields, Field::name) && n_ > 0)                                             \
-    check(cudaMemcpy(view_.name, s.name.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), \
-          "upload of particle field '" #name "'");
+#define MPSPH_FIELD_UP(name, T, ...)                                                         \
+  if (listed(fields, Field::name)) {                                                         \
+    if (holds(Field::name)) {                                                                \
+      if (n_ > 0)                                                                            \
+        check(cudaMemcpy(view_.name, s.name.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), \
+              "upload of particle field '" #name "'");                                       \
+    } else {                                                                                 \
+      std::memset(fill_[int(Field::name)], 0, sizeof fill_[0]);                              \
+      if (n_ > 0) std::memcpy(fill_[int(Field::name)], s.name.data(), sizeof(T));            \
+    }                                                                                        \
+  }
   MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_UP)
 #undef MPSPH_FIELD_UP
   view_.n = n_;
@@ -163,40 +228,48 @@ void DeviceParticles::upload(const ParticleStore& s, std::initializer_list<Field
 
 void DeviceParticles::download(ParticleStore& s, std::initializer_list<Field> fields) const {
   if (s.size() != n_) s.resize(n_);
-#define MPSPH_FIELD_DOWN(name, T, ...)                                                   \
-  if (listed(fields, Field::name) && n_ > 0)                                             \
-    check(cudaMemcpy(s.name.data(), view_.name, n_ * sizeof(T), cudaMemcpyDeviceToHost), \
-          "download of particle field '" #name "'");
+#define MPSPH_FIELD_DOWN(name, T, ...)                                                       \
+  if (listed(fields, Field::name)) {                                                         \
+    if (holds(Field::name)) {                                                                \
+      if (n_ > 0)                                                                            \
+        check(cudaMemcpy(s.name.data(), view_.name, n_ * sizeof(T), cudaMemcpyDeviceToHost), \
+              "download of particle field '" #name "'");                                     \
+    } else {                                                                                 \
+      T value;                                                                               \
+      std::memcpy(&value, fill_[int(Field::name)], sizeof(T));                               \
+      std::fill(s.name.begin(), s.name.end(), value);                                        \
+    }                                                                                        \
+  }
   MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_DOWN)
 #undef MPSPH_FIELD_DOWN
 }
 
-void DeviceParticles::permute(const uint32_t* device_perm, std::initializer_list<Field> fields) {
+void DeviceParticles::permute(const uint32_t* device_perm, std::initializer_list<Field> fields,
+                              void* scratch) {
   if (n_ == 0) return;
-  std::size_t largest = 0;
-#define MPSPH_FIELD_LARGEST(name, T, ...) largest = sizeof(T) > largest ? sizeof(T) : largest;
-  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_LARGEST)
-#undef MPSPH_FIELD_LARGEST
-  const std::size_t need = capacity_ * largest;
-  if (scratch_bytes_ < need) {
-    cudaFree(scratch_);
-    scratch_ = nullptr;
-    scratch_bytes_ = 0;
-    if (cudaMalloc(&scratch_, need) != cudaSuccess) {
-      cudaGetLastError();
-      throw Error("out of GPU memory allocating the " + std::to_string(need) +
-                  "-byte scratch buffer for reordering " + std::to_string(n_) + " particles");
+  if (!scratch) {
+    const std::size_t need = capacity_ * permute_scratch_bytes();
+    if (scratch_bytes_ < need) {
+      cudaFree(scratch_);
+      scratch_ = nullptr;
+      scratch_bytes_ = 0;
+      if (cudaMalloc(&scratch_, need) != cudaSuccess) {
+        cudaGetLastError();
+        throw Error("out of GPU memory allocating the " + std::to_string(need) +
+                    "-byte scratch buffer for reordering " + std::to_string(n_) + " particles");
+      }
+      scratch_bytes_ = need;
     }
-    scratch_bytes_ = need;
+    scratch = scratch_;
   }
   const unsigned threads = 256;
   const unsigned blocks = static_cast<unsigned>((n_ + threads - 1) / threads);
-#define MPSPH_FIELD_PERMUTE(name, T, ...)                                                          \
-  if (listed(fields, Field::name)) {                                                               \
-    gather_kernel<T><<<blocks, threads>>>(static_cast<T*>(scratch_), view_.name, device_perm, n_); \
-    check(cudaGetLastError(), "reorder of particle field '" #name "'");                            \
-    check(cudaMemcpyAsync(view_.name, scratch_, n_ * sizeof(T), cudaMemcpyDeviceToDevice),         \
-          "reorder of particle field '" #name "'");                                                \
+#define MPSPH_FIELD_PERMUTE(name, T, ...)                                                         \
+  if (listed(fields, Field::name) && holds(Field::name)) {                                        \
+    gather_kernel<T><<<blocks, threads>>>(static_cast<T*>(scratch), view_.name, device_perm, n_); \
+    check(cudaGetLastError(), "reorder of particle field '" #name "'");                           \
+    check(cudaMemcpyAsync(view_.name, scratch, n_ * sizeof(T), cudaMemcpyDeviceToDevice),         \
+          "reorder of particle field '" #name "'");                                               \
   }
   MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_PERMUTE)
 #undef MPSPH_FIELD_PERMUTE

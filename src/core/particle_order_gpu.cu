@@ -82,67 +82,76 @@ __global__ void gather_types_kernel(const uint8_t* type, const uint32_t* idx, st
   if (i < n) out[i] = type[idx[i]];
 }
 
-template <class T>
-void alloc(T*& p, std::size_t n, const char* what) {
-  cudaFree(p);
-  p = nullptr;
-  if (cudaMalloc(&p, n * sizeof(T)) != cudaSuccess) {
-    cudaGetLastError();
-    throw Error(std::string("out of GPU memory allocating the order stage's ") + what + " for " +
-                std::to_string(n) + " particles");
-  }
+}  // namespace
+
+DeviceOrder::~DeviceOrder() {
+  cudaFree(frame_);
+  cudaFree(partial_);
+}
+
+namespace {
+
+// The pieces of one sort inside the lent scratch: the permutation first, then either the sort's
+// keys, indices and types with CUB's temporary storage, or (after the sort) the reorder buffer.
+struct OrderLayout {
+  std::size_t keys, keys_alt, idx, idx_alt, types, types_alt, temp, temp_bytes, total;
+};
+
+OrderLayout order_layout(std::size_t n) {
+  std::size_t a = 0, b = 0;
+  cuda_check(cub::DeviceRadixSort::SortPairs(
+                 nullptr, a, static_cast<const uint64_t*>(nullptr), static_cast<uint64_t*>(nullptr),
+                 static_cast<const uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr), int(n)),
+             "order stage: sort size query");
+  cuda_check(cub::DeviceRadixSort::SortPairs(
+                 nullptr, b, static_cast<const uint8_t*>(nullptr), static_cast<uint8_t*>(nullptr),
+                 static_cast<const uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr), int(n)),
+             "order stage: sort size query");
+  using S = DeviceScratch;
+  OrderLayout l;
+  std::size_t at = S::align(n * sizeof(uint32_t));  // the permutation
+  const std::size_t region = at;
+  l.keys = at, at += S::align(n * sizeof(uint64_t));
+  l.keys_alt = at, at += S::align(n * sizeof(uint64_t));
+  l.idx = at, at += S::align(n * sizeof(uint32_t));
+  l.idx_alt = at, at += S::align(n * sizeof(uint32_t));
+  l.types = at, at += S::align(n);
+  l.types_alt = at, at += S::align(n);
+  l.temp = at;
+  l.temp_bytes = std::max(a, b);
+  at += S::align(l.temp_bytes);
+  l.total = std::max(at, region + S::align(n * DeviceParticles::permute_scratch_bytes()));
+  return l;
 }
 
 }  // namespace
 
-DeviceOrder::~DeviceOrder() {
-  cudaFree(keys_);
-  cudaFree(keys_alt_);
-  cudaFree(idx_);
-  cudaFree(idx_alt_);
-  cudaFree(perm_);
-  cudaFree(types_);
-  cudaFree(types_alt_);
-  cudaFree(frame_);
-  cudaFree(partial_);
-  cudaFree(temp_);
+std::size_t DeviceOrder::scratch_bytes(std::size_t n) {
+  return order_layout(n).total;
 }
 
-void DeviceOrder::reserve(std::size_t n) {
-  if (!frame_) {
-    cuda_check(cudaMalloc(&frame_, sizeof(KeyFrame)), "allocation of the order stage");
-    cuda_check(cudaMalloc(&partial_, kBoxBlocks * sizeof(Bounds)), "allocation of the order stage");
-  }
-  if (n <= capacity_) return;
-  alloc(keys_, n, "keys");
-  alloc(keys_alt_, n, "keys");
-  alloc(idx_, n, "indices");
-  alloc(idx_alt_, n, "indices");
-  alloc(perm_, n, "indices");
-  alloc(types_, n, "types");
-  alloc(types_alt_, n, "types");
-  std::size_t a = 0, b = 0;
-  cuda_check(cub::DeviceRadixSort::SortPairs(nullptr, a, keys_, keys_alt_, idx_, idx_alt_, int(n)),
-             "order stage: sort size query");
-  cuda_check(
-      cub::DeviceRadixSort::SortPairs(nullptr, b, types_, types_alt_, idx_alt_, perm_, int(n)),
-      "order stage: sort size query");
-  alloc(reinterpret_cast<char*&>(temp_), std::max(a, b), "sort scratch");
-  temp_bytes_ = std::max(a, b);
-  capacity_ = n;
-}
-
-std::size_t DeviceOrder::device_bytes() const {
-  return capacity_ * (2 * sizeof(uint64_t) + 3 * sizeof(uint32_t) + 2) + temp_bytes_;
-}
-
-void DeviceOrder::sort(DeviceParticles& d, const Box& box, bool mixed_types) {
+void DeviceOrder::sort(DeviceParticles& d, const Box& box, bool mixed_types,
+                       DeviceScratch* scratch) {
   const std::size_t n = d.size();
   if (n == 0) return;
   if (n >= (std::size_t(1) << 31))
     throw Error("order stage: " + std::to_string(n) +
                 " particles exceed the 2^31 that the device sort indexes");
-  reserve(n);
+  if (!frame_) {
+    cuda_check(cudaMalloc(&frame_, sizeof(KeyFrame)), "allocation of the order stage");
+    cuda_check(cudaMalloc(&partial_, kBoxBlocks * sizeof(Bounds)), "allocation of the order stage");
+  }
+  const OrderLayout l = order_layout(n);
+  char* base =
+      static_cast<char*>((scratch ? scratch : &own_)->acquire(l.total, "the order stage's sort"));
+  perm_ = reinterpret_cast<uint32_t*>(base);
+  uint64_t* keys = reinterpret_cast<uint64_t*>(base + l.keys);
+  uint64_t* keys_alt = reinterpret_cast<uint64_t*>(base + l.keys_alt);
+  uint32_t* idx = reinterpret_cast<uint32_t*>(base + l.idx);
+  uint32_t* idx_alt = reinterpret_cast<uint32_t*>(base + l.idx_alt);
+  uint8_t* types = reinterpret_cast<uint8_t*>(base + l.types);
+  uint8_t* types_alt = reinterpret_cast<uint8_t*>(base + l.types_alt);
+  void* temp = base + l.temp;
   const ParticleView v = d.view();
   KeyFrame fixed{{box.lo.x, box.lo.y, box.lo.z}, std::max({box.size.x, box.size.y, box.size.z})};
   if (!box.periodic) {
@@ -154,23 +163,24 @@ void DeviceOrder::sort(DeviceParticles& d, const Box& box, bool mixed_types) {
     cuda_check_launch("frame_kernel");
   }
   keys_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(
-      v.pos, n, box, fixed, static_cast<const KeyFrame*>(frame_), keys_, idx_);
+      v.pos, n, box, fixed, static_cast<const KeyFrame*>(frame_), keys, idx);
   cuda_check_launch("keys_kernel");
-  std::size_t bytes = temp_bytes_;
+  std::size_t bytes = l.temp_bytes;
   // Radix sorts are stable: equal keys keep index order, as order_particles' tie-break.
-  cuda_check(cub::DeviceRadixSort::SortPairs(temp_, bytes, keys_, keys_alt_, idx_,
-                                             mixed_types ? idx_alt_ : perm_, int(n), 0,
+  cuda_check(cub::DeviceRadixSort::SortPairs(temp, bytes, keys, keys_alt, idx,
+                                             mixed_types ? idx_alt : perm_, int(n), 0,
                                              3 * kMortonBitsPerAxis),
              "order stage: key sort");
   if (mixed_types) {
-    gather_types_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(v.type, idx_alt_, n, types_);
+    gather_types_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(v.type, idx_alt, n, types);
     cuda_check_launch("gather_types_kernel");
-    bytes = temp_bytes_;
-    cuda_check(cub::DeviceRadixSort::SortPairs(temp_, bytes, types_, types_alt_, idx_alt_, perm_,
+    bytes = l.temp_bytes;
+    cuda_check(cub::DeviceRadixSort::SortPairs(temp, bytes, types, types_alt, idx_alt, perm_,
                                                int(n), 0, 3),
                "order stage: type sort");
   }
-  d.permute(perm_);
+  // The sort's buffers are free now: the reorder buffer takes their place.
+  d.permute(perm_, {}, base + l.keys);
 }
 
 }  // namespace mpsph

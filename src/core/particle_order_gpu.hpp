@@ -8,6 +8,7 @@
 
 #include "core/box.hpp"
 #include "core/device_particles.hpp"
+#include "core/device_scratch.hpp"
 
 namespace mpsph {
 
@@ -21,23 +22,22 @@ class DeviceOrder {
   // Stable sort by (type, Morton key) of all particles: keys of the wrapped positions in the
   // key cube of morton_keys() (periodic: the box; open: the particles' bounding cube, found on the
   // device). `mixed_types` = false skips the type pass when all particles have one type.
-  // Asynchronous; no host synchronisation.
-  void sort(DeviceParticles& d, const Box& box, bool mixed_types);
+  // Asynchronous; no host synchronisation. The keys, the sort buffers and the reorder buffer
+  // of DeviceParticles::permute live in `scratch` (lent by the caller, who uses it for other
+  // stages between sorts; null: a buffer of this object's own).
+  void sort(DeviceParticles& d, const Box& box, bool mixed_types, DeviceScratch* scratch = nullptr);
 
-  // The permutation of the last sort (device array, new[i] = old[perm[i]]).
+  // The permutation of the last sort (device array, new[i] = old[perm[i]]), valid until the
+  // scratch is lent again.
   const uint32_t* permutation() const { return perm_; }
-  std::size_t device_bytes() const;
+  // Scratch bytes a sort of n particles asks for.
+  static std::size_t scratch_bytes(std::size_t n);
 
  private:
-  void reserve(std::size_t n);
-  std::size_t capacity_ = 0;
-  uint64_t *keys_ = nullptr, *keys_alt_ = nullptr;
-  uint32_t *idx_ = nullptr, *idx_alt_ = nullptr, *perm_ = nullptr;
-  uint8_t *types_ = nullptr, *types_alt_ = nullptr;
+  uint32_t* perm_ = nullptr;
   void* frame_ = nullptr;    // key cube (device)
   void* partial_ = nullptr;  // bounding-box partials
-  void* temp_ = nullptr;     // CUB scratch
-  std::size_t temp_bytes_ = 0;
+  DeviceScratch own_;        // when the caller lends none
 };
 
 }  // namespace mpsph

@@ -1,6 +1,7 @@
 #include "core/particle_store.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <type_traits>
@@ -52,6 +53,24 @@ void ParticleStore::permute(const std::vector<std::size_t>& perm) {
     for (std::ptrdiff_t k = 0; k < m; ++k) v[moved[std::size_t(k)]] = tmp[k];
     std::fill(v.begin() + std::ptrdiff_t(n), v.end(), T{});
   });
+}
+
+unsigned ParticleStore::varying_field_groups() const {
+  unsigned varying = 0;
+  const std::size_t n = size();
+  // Byte comparison: a field is uniform when every particle holds the first one's bits.
+#define MPSPH_FIELD_VARIES(name, T, h5, dim, pers, types, group, desc)            \
+  if (unsigned(group) != kCoreFields && !(varying & unsigned(group)) && n > 1) {  \
+    const unsigned char* b = reinterpret_cast<const unsigned char*>(name.data()); \
+    for (std::size_t i = 1; i < n; ++i)                                           \
+      if (std::memcmp(b, b + i * sizeof(T), sizeof(T)) != 0) {                    \
+        varying |= unsigned(group);                                               \
+        break;                                                                    \
+      }                                                                           \
+  }
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_VARIES)
+#undef MPSPH_FIELD_VARIES
+  return varying;
 }
 
 bool ParticleStore::sort_by_type() {

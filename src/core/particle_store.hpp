@@ -75,19 +75,22 @@ class ParticleStore {
   void permute(const std::vector<std::size_t>& perm);
   // Stable sort by particle type (gas first); returns true if anything moved.
   bool sort_by_type();
+  // The optional field groups (FieldGroup) in which some field's value differs between two
+  // particles: a GPU run keeps those on the device whatever its modules use.
+  unsigned varying_field_groups() const;
   ParticleView view();
 
   // Calls f(const FieldInfo&, std::vector<T>&) for every field in table order.
   template <class F>
   void for_each_field(F&& f) {
-#define MPSPH_VISIT(name, T, h5, dim, pers, types, desc) \
+#define MPSPH_VISIT(name, T, h5, dim, pers, types, group, desc) \
   f(FieldInfo{#name, h5, dim, pers, types, desc}, name);
     MPSPH_PARTICLE_FIELDS(MPSPH_VISIT)
 #undef MPSPH_VISIT
   }
   template <class F>
   void for_each_field(F&& f) const {
-#define MPSPH_VISIT(name, T, h5, dim, pers, types, desc) \
+#define MPSPH_VISIT(name, T, h5, dim, pers, types, group, desc) \
   f(FieldInfo{#name, h5, dim, pers, types, desc}, name);
     MPSPH_PARTICLE_FIELDS(MPSPH_VISIT)
 #undef MPSPH_VISIT

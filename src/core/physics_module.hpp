@@ -155,6 +155,12 @@ class PhysicsModule {
   // particles of each MPI rank (its energy terms are summed over the ranks). `mpsph-mpi` refuses
   // the other models across ranks.
   virtual bool particle_local() const { return false; }
+  // The optional field groups (FieldGroup, core/particle_fields.hpp) that the module's stages and
+  // diagnostics read or write: the GPU backend keeps them on the device. Every group unless the
+  // module says fewer; none for model none (no stages).
+  virtual unsigned device_field_groups() const {
+    return model() == "none" ? 0u : unsigned(kAllFieldGroups);
+  }
 };
 
 // What run/module_registry.cpp lists for each module.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/active_set.hpp"
+#include "core/device_scratch.hpp"
 #include "core/particle_store.hpp"
 #include "gravity/gravity_params.hpp"
 #include "gravity/octree_kern.hpp"
@@ -87,7 +88,15 @@ class GpuGravity {
   TreeWalkStats walk_with_sources(const ParticleView& device_view, const GravityParams& p, double G,
                                   const SourceForest& sources);
 
-  std::size_t device_bytes() const;  // device memory held by the solver
+  std::size_t device_bytes() const;  // device memory held by the solver (not a lent scratch)
+  // The tree build's sort buffers live in `scratch` from now on (null: the solver's own); the
+  // lender may use it for other stages between gravity calls. `copies_in_scratch`: the
+  // tree-ordered particle copies too, for a caller that never asks for TreeUpdate::Refit (the
+  // global scheme rebuilds the tree at every step; a refit then rebuilds).
+  void set_scratch(DeviceScratch* scratch, bool copies_in_scratch = false);
+  // Octree nodes of the last build and the room held for them (memory reports).
+  std::size_t tree_nodes() const;
+  std::size_t tree_node_capacity() const;
   GpuGravityTimings last_timings() const;
   const TreeWalkStats& last_walk_stats() const;  // interaction counts (CPU definition)
 

@@ -181,14 +181,16 @@ void DeviceOctree::build(const ParticleView& v, const std::array<double, 6>& sof
 
 bool DeviceOctree::refit(const ParticleView& v, const std::array<double, 6>& softening,
                          int leaf_size, int group_size, bool with_acc_old, const BuildEvents& ev) {
-  if (n_ == 0 || v.n != n_ || n_nodes_ == 0 || leaf_size != leaf_size_ || group_size != group_size_)
+  if (n_ == 0 || v.n != n_ || n_nodes_ == 0 || leaf_size != leaf_size_ ||
+      group_size != group_size_ || copies_in_scratch_)
     return false;
   if (with_acc_old) acc_old_.reserve(n_, "tree-order |a_old|");
+  acc_old_p_ = acc_old_.get();
   have_acc_old_ = with_acc_old;
   TypeSoftening soft;
   for (int t = 0; t < 6; ++t) soft.eps[t] = float(softening[t]);
-  gather_kernel<<<blocks_for(n_), kThreads>>>(order_, int32_t(n_), v, soft, with_acc_old,
-                                              pos_.get(), mass_.get(), eps_.get(), acc_old_.get());
+  gather_kernel<<<blocks_for(n_), kThreads>>>(order_.get(), int32_t(n_), v, soft, with_acc_old,
+                                              pos_p_, mass_p_, eps_p_, acc_old_p_);
   cuda_check_launch("gather into tree order");
   if (ev.after_sort) cuda_check(cudaEventRecord(ev.after_sort), "recording an event");
   if (ev.after_build) cuda_check(cudaEventRecord(ev.after_build), "recording an event");
@@ -202,14 +204,33 @@ void DeviceOctree::sort_and_gather(const ParticleView& v, const std::array<doubl
   const int32_t n = int32_t(n_);
   cube_.reserve(1, "bounding cube");
   box_scratch_.reserve(bounding_cube_scratch_bytes(), "bounding box scratch");
-  for (int b = 0; b < 2; ++b) {
-    keys_[b].reserve(n_, "Morton keys");
-    idx_[b].reserve(n_, "sort permutation");
+  order_.reserve(n_, "tree order");
+  using S = DeviceScratch;
+  const std::size_t k_at = 0, k_alt = S::align(n_ * sizeof(uint64_t)),
+                    i_at = 2 * S::align(n_ * sizeof(uint64_t)),
+                    i_alt = i_at + S::align(n_ * sizeof(uint32_t)),
+                    c_at = i_alt + S::align(n_ * sizeof(uint32_t)),
+                    p_at = c_at + S::align((n_ + 1) * sizeof(int32_t)),
+                    m_at = p_at + S::align(n_ * sizeof(Vec3d)),
+                    e_at = m_at + S::align(n_ * sizeof(double)),
+                    a_at = e_at + S::align(n_ * sizeof(float)),
+                    end = copies_in_scratch_ ? a_at + S::align(n_ * sizeof(double)) : p_at;
+  char* base = static_cast<char*>(scratch_->acquire(end, "the gravity tree's sort"));
+  counts_ = reinterpret_cast<int32_t*>(base + c_at);
+  if (copies_in_scratch_) {
+    pos_p_ = reinterpret_cast<Vec3d*>(base + p_at);
+    mass_p_ = reinterpret_cast<double*>(base + m_at);
+    eps_p_ = reinterpret_cast<float*>(base + e_at);
+    acc_old_p_ = reinterpret_cast<double*>(base + a_at);
+    copies_generation_ = scratch_->generation();
   }
-  pos_.reserve(n_, "tree-order positions");
-  mass_.reserve(n_, "tree-order masses");
-  eps_.reserve(n_, "tree-order softenings");
-  if (with_acc_old) acc_old_.reserve(n_, "tree-order |a_old|");
+  if (!copies_in_scratch_) {
+    pos_.reserve(n_, "tree-order positions");
+    mass_.reserve(n_, "tree-order masses");
+    eps_.reserve(n_, "tree-order softenings");
+    if (with_acc_old) acc_old_.reserve(n_, "tree-order |a_old|");
+    pos_p_ = pos_.get(), mass_p_ = mass_.get(), eps_p_ = eps_.get(), acc_old_p_ = acc_old_.get();
+  }
   have_acc_old_ = with_acc_old;
   if (n == 0) return;
 
@@ -219,12 +240,14 @@ void DeviceOctree::sort_and_gather(const ParticleView& v, const std::array<doubl
   } else {
     bounding_cube(v.pos, n_, cube_.get(), box_scratch_.get());
   }
-  keys_kernel<<<blocks_for(n_), kThreads>>>(v.pos, n, cube_.get(), keys_[0].get(), idx_[0].get());
+  uint64_t* keys0 = reinterpret_cast<uint64_t*>(base + k_at);
+  uint32_t* idx0 = reinterpret_cast<uint32_t*>(base + i_at);
+  keys_kernel<<<blocks_for(n_), kThreads>>>(v.pos, n, cube_.get(), keys0, idx0);
   cuda_check_launch("Morton keys");
 
   // Stable LSD radix sort over the 63 key bits: equal keys keep index order, as on the CPU.
-  cub::DoubleBuffer<uint64_t> keys(keys_[0].get(), keys_[1].get());
-  cub::DoubleBuffer<uint32_t> vals(idx_[0].get(), idx_[1].get());
+  cub::DoubleBuffer<uint64_t> keys(keys0, reinterpret_cast<uint64_t*>(base + k_alt));
+  cub::DoubleBuffer<uint32_t> vals(idx0, reinterpret_cast<uint32_t*>(base + i_alt));
   std::size_t bytes = 0;
   cuda_check(
       cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, vals, n, 0, 3 * kMortonBitsPerAxis),
@@ -233,43 +256,45 @@ void DeviceOctree::sort_and_gather(const ParticleView& v, const std::array<doubl
                                              3 * kMortonBitsPerAxis),
              "radix sort of the Morton keys");
   sorted_keys_ = keys.Current();
-  order_ = vals.Current();
+  cuda_check(cudaMemcpyAsync(order_.get(), vals.Current(), n_ * sizeof(uint32_t),
+                             cudaMemcpyDeviceToDevice),
+             "keeping the tree order");
 
   TypeSoftening soft;
   for (int t = 0; t < 6; ++t) soft.eps[t] = float(softening[t]);
-  gather_kernel<<<blocks_for(n_), kThreads>>>(order_, n, v, soft, with_acc_old, pos_.get(),
-                                              mass_.get(), eps_.get(), acc_old_.get());
+  gather_kernel<<<blocks_for(n_), kThreads>>>(order_.get(), n, v, soft, with_acc_old, pos_p_,
+                                              mass_p_, eps_p_, acc_old_p_);
   cuda_check_launch("gather into tree order");
 }
 
 void DeviceOctree::build_nodes(int leaf_size) {
-  // A compressed octree has fewer nodes than 2n; start from the usual ~n/4 and grow on demand.
-  nodes_.reserve(std::max<std::size_t>(1024, n_ / 4), "octree nodes");
-  counts_.reserve(n_ + 1, "child counts");
+  // A compressed octree has fewer nodes than 2n; with leaves of 32 it has ~n/8 (Evrard 1e7:
+  // n/7.6, docs/PERFORMANCE.md): start from n/8 and grow by a quarter on demand (the capacity is
+  // kept for the next builds).
+  nodes_.reserve(std::max<std::size_t>(1024, n_ / 8), "octree nodes");
   init_root_kernel<<<1, 1>>>(nodes_.get(), int32_t(n_));
   cuda_check_launch("octree root");
   gen_begin_.assign({0, 1});
   for (;;) {
     const int32_t gb = gen_begin_[gen_begin_.size() - 2], ge = gen_begin_.back();
     const int32_t m = ge - gb;
-    count_children_kernel<<<blocks_for(std::size_t(m) + 1), kThreads>>>(
-        nodes_.get(), sorted_keys_, gb, ge, leaf_size, counts_.get());
+    count_children_kernel<<<blocks_for(std::size_t(m) + 1), kThreads>>>(nodes_.get(), sorted_keys_,
+                                                                        gb, ge, leaf_size, counts_);
     cuda_check_launch("octree child counts");
     std::size_t bytes = 0;
-    cuda_check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts_.get(), counts_.get(), m + 1),
+    cuda_check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts_, counts_, m + 1),
                "child-count scan (size query)");
-    cuda_check(
-        cub::DeviceScan::ExclusiveSum(cub_temp(bytes), bytes, counts_.get(), counts_.get(), m + 1),
-        "child-count scan");
-    const int32_t total = read_int(counts_.get() + m, "reading the generation size");
+    cuda_check(cub::DeviceScan::ExclusiveSum(cub_temp(bytes), bytes, counts_, counts_, m + 1),
+               "child-count scan");
+    const int32_t total = read_int(counts_ + m, "reading the generation size");
     if (total == 0) break;
     const std::size_t need = std::size_t(ge) + std::size_t(total);
     if (need > nodes_.capacity()) {
-      nodes_.reserve(std::max(need, nodes_.capacity() + nodes_.capacity() / 2), "octree nodes",
+      nodes_.reserve(std::max(need, nodes_.capacity() + nodes_.capacity() / 4), "octree nodes",
                      std::size_t(ge));
     }
     write_children_kernel<<<blocks_for(std::size_t(m)), kThreads>>>(nodes_.get(), sorted_keys_, gb,
-                                                                    ge, leaf_size, counts_.get());
+                                                                    ge, leaf_size, counts_);
     cuda_check_launch("octree children");
     gen_begin_.push_back(ge + total);
   }
@@ -277,7 +302,7 @@ void DeviceOctree::build_nodes(int leaf_size) {
 }
 
 void DeviceOctree::upward_pass() {
-  const TreeParticles p{pos_.get(), mass_.get(), eps_.get(), int32_t(n_)};
+  const TreeParticles p{pos_p_, mass_p_, eps_p_, int32_t(n_)};
   for (int g = int(gen_begin_.size()) - 2; g >= 0; --g) {
     const int32_t gb = gen_begin_[g], ge = gen_begin_[g + 1];
     moments_kernel<<<blocks_for(std::size_t(ge - gb)), kThreads>>>(nodes_.get(), p, gb, ge);
@@ -287,7 +312,7 @@ void DeviceOctree::upward_pass() {
 
 void DeviceOctree::make_groups(int group_size) {
   const int32_t n = int32_t(n_);
-  int32_t* flags = counts_.get();  // n + 1 entries; the child counts are no longer needed
+  int32_t* flags = counts_;  // n + 1 entries; the child counts are no longer needed
   cuda_check(cudaMemset(flags, 0, (n_ + 1) * sizeof(int32_t)), "clearing group flags");
   mark_groups_kernel<<<blocks_for(std::size_t(n_nodes_)), kThreads>>>(nodes_.get(), n_nodes_,
                                                                       group_size, flags);
@@ -304,12 +329,16 @@ void DeviceOctree::make_groups(int group_size) {
 }
 
 DeviceTreeView DeviceOctree::view() const {
+  if (copies_in_scratch_ && n_ > 0 && scratch_->generation() != copies_generation_)
+    throw Error(
+        "GPU gravity: the tree-ordered particle copies in the shared scratch were overwritten "
+        "before the walk (another stage took the scratch between the build and the walk)");
   DeviceTreeView t;
   t.nodes = nodes_.get();
   t.n_nodes = n_nodes_;
-  t.particles = TreeParticles{pos_.get(), mass_.get(), eps_.get(), int32_t(n_)};
-  t.order = order_;
-  t.acc_old = have_acc_old_ ? acc_old_.get() : nullptr;
+  t.particles = TreeParticles{pos_p_, mass_p_, eps_p_, int32_t(n_)};
+  t.order = order_.get();
+  t.acc_old = have_acc_old_ ? acc_old_p_ : nullptr;
   t.group_begin = groups_.get();
   t.n_groups = n_groups_;
   t.generations = int(gen_begin_.size()) - 1;
@@ -317,9 +346,9 @@ DeviceTreeView DeviceOctree::view() const {
 }
 
 std::size_t DeviceOctree::device_bytes() const {
-  return cube_.bytes() + box_scratch_.bytes() + keys_[0].bytes() + keys_[1].bytes() +
-         idx_[0].bytes() + idx_[1].bytes() + pos_.bytes() + mass_.bytes() + eps_.bytes() +
-         acc_old_.bytes() + nodes_.bytes() + counts_.bytes() + groups_.bytes() + temp_.bytes();
+  return cube_.bytes() + box_scratch_.bytes() + order_.bytes() + pos_.bytes() + mass_.bytes() +
+         eps_.bytes() + acc_old_.bytes() + nodes_.bytes() + groups_.bytes() + temp_.bytes() +
+         own_scratch_.bytes();
 }
 
 void DeviceOctree::download(std::vector<OctreeNode>& nodes, std::vector<uint32_t>& order) const {
@@ -331,8 +360,9 @@ void DeviceOctree::download(std::vector<OctreeNode>& nodes, std::vector<uint32_t
                "downloading the octree");
   }
   if (n_ > 0) {
-    cuda_check(cudaMemcpy(order.data(), order_, n_ * sizeof(uint32_t), cudaMemcpyDeviceToHost),
-               "downloading the tree order");
+    cuda_check(
+        cudaMemcpy(order.data(), order_.get(), n_ * sizeof(uint32_t), cudaMemcpyDeviceToHost),
+        "downloading the tree order");
   }
 }
 

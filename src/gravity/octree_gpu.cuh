@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/cuda_check.hpp"
+#include "core/device_scratch.hpp"
 #include "core/particle_store.hpp"
 #include "gravity/bounding_box_gpu.cuh"
 #include "gravity/device_buffer.cuh"
@@ -56,7 +57,21 @@ class DeviceOctree {
              int group_size, bool with_acc_old, const BuildEvents& ev);
 
   DeviceTreeView view() const;
+  // Device bytes held (not counting a lent scratch).
   std::size_t device_bytes() const;
+  // The build's sort keys and indices and its child counts live in `scratch` from now on (null:
+  // a buffer of this object's own); they are needed inside build() only. With
+  // `copies_in_scratch` the tree-ordered copies of position, mass, softening and |a_old| live
+  // there too: they are then valid only until the scratch is lent again (view() checks), and
+  // refit() refuses (the caller rebuilds) - for callers that rebuild the tree at every call
+  // (the global time-step scheme).
+  void set_scratch(DeviceScratch* scratch, bool copies_in_scratch = false) {
+    scratch_ = scratch ? scratch : &own_scratch_;
+    copies_in_scratch_ = scratch && copies_in_scratch;
+  }
+  // Nodes of the last build, and the room held for them.
+  std::size_t node_count() const { return std::size_t(n_nodes_); }
+  std::size_t node_capacity() const { return nodes_.capacity(); }
   void download(std::vector<OctreeNode>& nodes, std::vector<uint32_t>& order) const;
 
  private:
@@ -72,18 +87,28 @@ class DeviceOctree {
   bool have_acc_old_ = false;
   DeviceBuffer<BoundingCube> cube_;
   DeviceBuffer<unsigned char> box_scratch_;
-  DeviceBuffer<uint64_t> keys_[2];
-  DeviceBuffer<uint32_t> idx_[2];
+  // In the scratch during build(): the keys and indices of the sort (two of each) and the child
+  // counts; the tree order (tree index -> device index) is kept in order_.
+  DeviceScratch own_scratch_;
+  DeviceScratch* scratch_ = &own_scratch_;
   const uint64_t* sorted_keys_ = nullptr;
-  const uint32_t* order_ = nullptr;
+  int32_t* counts_ = nullptr;  // child counts of a generation, then the group flags (n + 1)
+  DeviceBuffer<uint32_t> order_;
   DeviceBuffer<Vec3d> pos_;
   DeviceBuffer<double> mass_;
   DeviceBuffer<float> eps_;
   DeviceBuffer<double> acc_old_;
+  // The tree-ordered copies the build and the walk use: the buffers above, or pieces of the
+  // scratch (copies_in_scratch_), valid while it is in generation copies_generation_.
+  bool copies_in_scratch_ = false;
+  uint64_t copies_generation_ = 0;
+  Vec3d* pos_p_ = nullptr;
+  double* mass_p_ = nullptr;
+  float* eps_p_ = nullptr;
+  double* acc_old_p_ = nullptr;
   DeviceBuffer<OctreeNode> nodes_;
   int32_t n_nodes_ = 0;
   std::vector<int32_t> gen_begin_;
-  DeviceBuffer<int32_t> counts_;  // child counts of a generation, then the group flags
   DeviceBuffer<int32_t> groups_;
   int32_t n_groups_ = 0;
   DeviceBuffer<unsigned char> temp_;  // CUB scratch

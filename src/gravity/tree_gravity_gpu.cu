@@ -587,6 +587,18 @@ TreeWalkStats GpuGravity::walk_with_sources(const ParticleView& v, const Gravity
   return m.stats;
 }
 
+void GpuGravity::set_scratch(DeviceScratch* scratch, bool copies_in_scratch) {
+  impl_->tree.set_scratch(scratch, copies_in_scratch);
+}
+
+std::size_t GpuGravity::tree_nodes() const {
+  return impl_->tree.node_count();
+}
+
+std::size_t GpuGravity::tree_node_capacity() const {
+  return impl_->tree.node_capacity();
+}
+
 std::size_t GpuGravity::device_bytes() const {
   const Impl& m = *impl_;
   return m.tree.device_bytes() + m.direct.device_bytes() + m.stacks.bytes() + m.ctrl.bytes() +

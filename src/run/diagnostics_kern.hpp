@@ -24,8 +24,9 @@ MPSPH_HD void add_particle(ConservedSums& a, const ParticleView& s, std::size_t 
                            bool with_potential) {
   const double m = s.mass[i];
   const Vec3d& v = s.vel[i];
-  // Orbital plus the spin a sink keeps of the gas it accreted (zero for every other particle).
-  const Vec3d L = m * cross(s.pos[i], v) + s.spin[i];
+  // Orbital plus the spin a sink keeps of the gas it accreted (zero for every other particle; a
+  // GPU run without sinks does not hold the field on the device).
+  const Vec3d L = m * cross(s.pos[i], v) + (s.spin ? s.spin[i] : Vec3d{0.0, 0.0, 0.0});
   a.kinetic += 0.5 * m * norm2(v);
   // By type, not by index: a stage may have changed a type since the last order stage.
   if (s.type[i] == kGas) a.thermal += m * s.u[i];

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -48,6 +49,12 @@ class GpuBackend final : public StepBackend {
   explicit GpuBackend(const StepContext& ctx)
       : c_(ctx), block_(ctx.tstep.scheme == TimestepScheme::Block) {
     for (const EnergyTerm& t : ctx.energy_terms) energy_ptrs_.push_back(t.last_step);
+    // The stages whose temporaries never overlap share one buffer: the order stage's sort and
+    // reorder buffers, the SPH leaf lists (density -> forces), the gravity tree's sort and - under
+    // the global scheme, which rebuilds the tree at every step - its tree-ordered copies (block
+    // steps keep those between substeps for the refit).
+    sph_.set_scratch(&scratch_);
+    gravity_.set_scratch(&scratch_, !block_);
   }
   const char* name() const override { return "gpu"; }
   Backend kind() const override { return Backend::Gpu; }
@@ -94,7 +101,7 @@ class GpuBackend final : public StepBackend {
     const bool sort = sort_pending_ || !block_ || now_ == kAllActive || spawned > 0 ||
                       type_counts_[kNumTypes] > 0 || type_descents_ > 0;
     if (sort) {
-      order_.sort(d_, c_.box, kinds > 1);
+      order_.sort(d_, c_.box, kinds > 1, &scratch_);
       tree_stale_ = true;
     }
     sort_pending_ = false;
@@ -243,6 +250,9 @@ class GpuBackend final : public StepBackend {
     host_stale_ = false;
   }
   void sync_from_host() override {
+    // The optional field groups that the modules use or that differ between the particles; the
+    // others keep their one value on the host.
+    d_.set_groups(c_.device_field_groups | c_.store.varying_field_groups());
     d_.upload(c_.store);
     host_stale_ = false;
     have_scalars_ = false;
@@ -253,6 +263,27 @@ class GpuBackend final : public StepBackend {
     count_on_host();
   }
   void fence() override { cuda_check(cudaDeviceSynchronize(), "a stage (run.timing_sync)"); }
+  // The device memory of the step's main parts, per particle (issue #16 item 4).
+  std::string timing_notes(long /*steps*/) override {
+    const std::size_t n = std::max<std::size_t>(d_.size(), 1);
+    const double fields = double(d_.device_bytes()), scratch = double(scratch_.bytes());
+    const double sph = double(sph_.device_bytes()), grav = double(gravity_.device_bytes());
+    std::string groups;
+    const char* names[] = {"clouds", "stars", "sinks", "metals", "spawn"};
+    for (int g = 0; g < 5; ++g)
+      if (d_.groups() & (1u << g)) groups += std::string(groups.empty() ? "" : ", ") + names[g];
+    char line[640];
+    std::snprintf(line, sizeof line,
+                  "\nGPU memory, bytes per particle (N = %zu): %.1f in all; particle fields %.1f "
+                  "(%zu of the table's %zu per particle; optional field groups held: %s), shared "
+                  "scratch %.1f, SPH neighbour structure %.1f, gravity solver %.1f (octree nodes: "
+                  "%zu used, room for %zu)\n",
+                  d_.size(), (fields + scratch + sph + grav) / double(n), fields / double(n),
+                  d_.held_bytes_per_particle(), DeviceParticles::bytes_per_particle(),
+                  groups.empty() ? "none" : groups.c_str(), scratch / double(n), sph / double(n),
+                  grav / double(n), gravity_.tree_nodes(), gravity_.tree_node_capacity());
+    return line;
+  }
 
  private:
   void changed() {
@@ -294,6 +325,7 @@ class GpuBackend final : public StepBackend {
   bool block_;
   bool hydro_ = true;  // enough gas for SPH (more than N_B particles): the SPH stages run
   DeviceParticles d_;
+  DeviceScratch scratch_;  // lent to order_, sph_ and gravity_ in turn (core/device_scratch.hpp)
   DeviceOrder order_;
   DeviceSpawner spawner_;
   GpuSph sph_;

@@ -72,12 +72,15 @@ MPSPH_HD uint32_t particle_health(const ParticleView& p, std::size_t i) {
   if (!(is_finite(p.mass[i]) && p.mass[i] > 0.0)) bad |= kBadMass;
   if (!finite3(p.vel[i])) bad |= kBadVel;
   if (!finite3(p.pos[i])) bad |= kBadPos;
-  if (!(mass_fraction_ok(p.x_h[i]) && mass_fraction_ok(p.z_o[i]) && mass_fraction_ok(p.z_fe[i])))
+  // The optional field groups are checked where the view holds them (a GPU run leaves a group
+  // off the device when no module uses it and its value is the same for every particle).
+  if (p.x_h &&
+      !(mass_fraction_ok(p.x_h[i]) && mass_fraction_ok(p.z_o[i]) && mass_fraction_ok(p.z_fe[i])))
     bad |= kBadMetals;
-  if ((type == kOldStar || type == kNewStar) &&
+  if (p.birth_time && (type == kOldStar || type == kNewStar) &&
       !(is_finite(p.birth_time[i]) && is_finite(p.initial_mass[i]) && p.initial_mass[i] >= 0.0))
     bad |= kBadStar;
-  if (type == kSink && !finite3(p.spin[i])) bad |= kBadSpin;
+  if (p.spin && type == kSink && !finite3(p.spin[i])) bad |= kBadSpin;
   return bad;
 }
 

@@ -108,7 +108,10 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
   }
   energy_accounts_.assign(energy_terms_.size(), 0.0);
   check_eos_compatibility();
-  const StepContext ctx{store_, box_, sph_, eos_, grav_, tstep_, units_.G, energy_terms_};
+  unsigned field_groups = 0;
+  for (const auto& m : modules_) field_groups |= m->device_field_groups();
+  const StepContext ctx{store_, box_,     sph_,          eos_,        grav_,
+                        tstep_, units_.G, energy_terms_, field_groups};
   if (ranks_.distributed())
     backend_ = ranks_.make_backend(ctx, requested, modules_, mpi_params_from(config_));
   else

@@ -10,9 +10,11 @@
 
 namespace mpsph {
 
-// Every field of the table: p[to] = p[from].
+// Every field of the table that the view holds (a GPU run may leave optional field groups off the
+// device: core/device_particles.hpp): p[to] = p[from].
 MPSPH_HD void copy_particle(const ParticleView& p, std::size_t from, std::size_t to) {
-#define MPSPH_COPY_FIELD(name, ...) p.name[to] = p.name[from];
+#define MPSPH_COPY_FIELD(name, ...) \
+  if (p.name) p.name[to] = p.name[from];
   MPSPH_PARTICLE_FIELDS(MPSPH_COPY_FIELD)
 #undef MPSPH_COPY_FIELD
 }

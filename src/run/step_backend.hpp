@@ -38,6 +38,11 @@ struct StepContext {
   // The energy terms of the run's modules (host addresses on the CPU backend, device addresses on
   // the GPU backend), in the order of energy.csv's columns.
   std::vector<EnergyTerm> energy_terms;
+  // The optional field groups the run's modules use (PhysicsModule::device_field_groups): the GPU
+  // backend holds these on the device, and the groups whose values differ between the particles
+  // (ParticleStore::varying_field_groups), and no others. Every group unless the caller knows
+  // better.
+  unsigned device_field_groups = kAllFieldGroups;
 };
 
 // What timestep() found.

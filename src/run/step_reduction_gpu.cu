@@ -99,7 +99,7 @@ __global__ void step_sums_kernel(ParticleView s, BlockStepInfo block, bool with_
       add_particle(acc.c, s, i, with_potential);
       type = s.type[i];
       descent = i > 0 && s.type[i] < s.type[i - 1];
-      if (s.spawn_mass[i] > 0.0) spawn = s.spawn_type[i];
+      if (s.spawn_mass && s.spawn_mass[i] > 0.0) spawn = s.spawn_type[i];
       const uint32_t bad = particle_health(s, i);
       if (bad) {  // rare: the atomics cost nothing in a healthy run
         atomicOr(&block_bits, bad);

@@ -82,8 +82,6 @@ GpuSph::Impl::~Impl() {
   cudaFree(nodes);
   cudaFree(subs);
   cudaFree(flags);
-  cudaFree(list);
-  cudaFree(list_count);
   cudaFree(pairs);
   cudaFree(pair_count);
 }
@@ -139,16 +137,13 @@ void GpuSph::Impl::build(const ParticleView& d, const Box& box, bool with_h) {
 }
 
 void GpuSph::Impl::reserve_lists() {
-  const std::size_t need = std::size_t(n_leaves) * 2 * gpu::kLeafListCapacity;
-  if (need <= list_capacity) return;
-  cudaFree(list);
-  cudaFree(list_count);
-  list = list_count = nullptr;
-  list_capacity = 0;
-  cuda_check(cudaMalloc(&list, need * sizeof(int)), "allocation of the SPH leaf lists");
-  cuda_check(cudaMalloc(&list_count, std::size_t(n_leaves) * sizeof(int)),
-             "allocation of the SPH leaf lists");
-  list_capacity = need;
+  const std::size_t entries = std::size_t(n_leaves) * 2 * gpu::kLeafListCapacity;
+  const std::size_t at = DeviceScratch::align(entries * sizeof(int));
+  char* base = static_cast<char*>(
+      scratch->acquire(at + std::size_t(n_leaves) * sizeof(int), "the SPH leaf lists"));
+  list = reinterpret_cast<int*>(base);
+  list_count = reinterpret_cast<int*>(base + at);
+  lists_generation = scratch->generation();
 }
 
 void GpuSph::Impl::reserve_pairs(std::size_t n) {
@@ -227,8 +222,13 @@ void GpuSph::throw_if_errors(int n_neighbours) {
 
 std::size_t GpuSph::device_bytes() const {
   return (impl_->node_capacity + impl_->sub_capacity) * sizeof(TreeNode) +
-         impl_->list_capacity * sizeof(int) +
-         (impl_->list_capacity / (2 * gpu::kLeafListCapacity)) * sizeof(int) + sizeof(uint32_t);
+         impl_->pairs_capacity * (std::size_t(kGpuPairListCapacity) + 1) * sizeof(uint32_t) +
+         impl_->own_scratch.bytes() + sizeof(uint32_t);
+}
+
+void GpuSph::set_scratch(DeviceScratch* scratch) {
+  impl_->scratch = scratch ? scratch : &impl_->own_scratch;
+  impl_->lists_valid = false;
 }
 
 std::string describe_gpu_sph_errors(uint32_t flags, int n_neighbours) {

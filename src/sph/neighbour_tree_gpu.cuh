@@ -496,10 +496,14 @@ struct GpuSph::Impl {
   int n_leaves = 0, levels = 0;
   int offset[gpu::kMaxTreeLevels] = {};
   uint32_t* flags = nullptr;
-  int* list_count = nullptr;  // LeafLists: candidates per leaf (-1: overflow, walk instead)
+  // LeafLists: in the shared scratch (core/device_scratch.hpp), lent to this pass from density()
+  // to forces(); valid while the scratch is in the generation that density() acquired.
+  int* list_count = nullptr;  // candidates per leaf (-1: overflow, walk instead)
   int* list = nullptr;        // n_leaves x kLeafListCapacity entries (leaf index, lane mask)
-  std::size_t list_capacity = 0;
-  bool lists_valid = false;  // built by density() for the current tree
+  bool lists_valid = false;   // built by density() for the current tree
+  uint64_t lists_generation = 0;
+  DeviceScratch own_scratch;  // when no shared one is lent (set_scratch)
+  DeviceScratch* scratch = &own_scratch;
   // Pair lists of the active gas (GpuPairLists), recorded by density() for the active set of
   // `pairs_for` (its list address, tick and size identify it).
   uint32_t* pairs = nullptr;
@@ -512,7 +516,7 @@ struct GpuSph::Impl {
   ~Impl();
   // Leaf boxes from the wrapped gas positions (and h_max when with_h), then the upper levels.
   void build(const ParticleView& d, const Box& box, bool with_h);
-  // LeafLists mode: buffers for every leaf's candidate leaves.
+  // LeafLists mode: buffers for every leaf's candidate leaves (from the scratch).
   void reserve_lists();
   // Pair-list buffers for n active gas particles.
   void reserve_pairs(std::size_t n);
@@ -520,7 +524,8 @@ struct GpuSph::Impl {
   // The lists recorded by density() when valid, else none (walk).
   gpu::LeafLists stored_lists() const {
     gpu::LeafLists ll;
-    if (lists_valid) ll.list = list, ll.count = list_count;
+    if (lists_valid && scratch->generation() == lists_generation)
+      ll.list = list, ll.count = list_count;
     return ll;
   }
 };

@@ -28,6 +28,7 @@
 
 #include "core/active_set.hpp"
 #include "core/box.hpp"
+#include "core/device_scratch.hpp"
 #include "core/particle_store.hpp"
 #include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
@@ -132,8 +133,11 @@ class GpuSph {
   // Synchronises, reads the word, and throws mpsph::Error describing it when set.
   void throw_if_errors(int n_neighbours);
 
-  // Device memory held by the neighbour structure (bytes).
+  // Device memory held by the neighbour structure (bytes; not counting a lent scratch).
   std::size_t device_bytes() const;
+  // The leaf lists (density -> forces) live in `scratch` from now on (null: a buffer of this
+  // object's own); the lender may use it for other stages outside that window.
+  void set_scratch(DeviceScratch* scratch);
 
   struct Impl;
 

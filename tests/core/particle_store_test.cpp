@@ -139,3 +139,27 @@ TEST_CASE("particle store: view() points at the storage", "[core][store]") {
   CHECK(none.n_gas() == 0);
   CHECK(none.view().n == 0);
 }
+
+TEST_CASE("particle store: varying_field_groups names the optional groups whose values differ",
+          "[core][store]") {
+  ParticleStore s;
+  s.resize(100);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    s.id[i] = i;  // core fields vary freely: never reported
+    s.pos[i] = {double(i), 0.0, 0.0};
+    s.x_h[i] = 0.76;  // every optional field the same on every particle
+  }
+  CHECK(s.varying_field_groups() == 0u);
+  s.z_o[99] = 1e-3;  // one particle differs in one field of a group (the last one)
+  CHECK(s.varying_field_groups() == unsigned(kMetalFields));
+  s.spin[0] = {0.0, 0.0, -0.0};  // -0.0 is not +0.0 bit for bit: the group must stay on
+  CHECK(s.varying_field_groups() == unsigned(kMetalFields | kSinkFields));
+  s.spawn_type[50] = 4;
+  s.coalescence_step[3] = 7;
+  s.birth_time[1] = 0.5;
+  CHECK(s.varying_field_groups() == unsigned(kAllFieldGroups));
+  ParticleStore one;
+  one.resize(1);
+  one.x_h[0] = 0.5;
+  CHECK(one.varying_field_groups() == 0u);  // a single particle is uniform
+}
