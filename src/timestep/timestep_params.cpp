@@ -89,8 +89,8 @@ void add_timestep_params(Schema& s) {
          false,
          {},
          "code time",
-         "largest allowed step (0 = no limit); under the block scheme also the longest "
-         "synchronisation segment (energy.csv rows and checkpoints come at segment ends)"});
+         "largest allowed step (0 = no limit); the block scheme needs it > 0: it is also the "
+         "longest synchronisation segment (energy.csv rows and checkpoints come at segment ends)"});
   s.add({"timestep.scheme",
          ParamType::Choice,
          d.scheme == TimestepScheme::Block ? "block" : "global",
@@ -140,6 +140,14 @@ TimestepParams timestep_params_from(const Config& c) {
   p.scheme =
       c.get_string("timestep.scheme") == "block" ? TimestepScheme::Block : TimestepScheme::Global;
   if (p.scheme == TimestepScheme::Block) {
+    // Without dt_max every segment would be one global step (all particles on rung 0): a block
+    // run that silently is not one.
+    if (!(p.dt_max > 0))
+      throw Error(c.origin("timestep.scheme") +
+                  ": block needs timestep.dt_max > 0, the longest step and the "
+                  "synchronisation segment (energy.csv rows and checkpoints come at its ends; the "
+                  "setups use a few per cent of the run, e.g. 0.05 for the Evrard collapse); with "
+                  "0 every particle would take the global step");
     p.limiter_factor = int(c.get_int("timestep.limiter_factor"));
     const int f = p.limiter_factor;
     if (f != 0 && (f & (f - 1)) != 0)

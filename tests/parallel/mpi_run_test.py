@@ -482,7 +482,7 @@ def mode_health(tmp, mpsph, mpsph_mpi, launch):
 def mode_refuse(tmp, mpsph, mpsph_mpi, launch):
     cfg = write_config(tmp)
     cases = [("--set gravity.enabled=true --set gravity.softening=0.01", "gravity"),  # periodic
-             ("--set timestep.scheme=block", "block time steps"),
+             ("--set timestep.scheme=block --set timestep.dt_max=0.01", "block time steps"),
              ("--set multiphase.model=sticky_clouds --set units.system=physical --set "
               "units.length=pc --set units.mass=Msun --set units.velocity=km/s", "multiphase.model")]
     for setting, word in cases:
