@@ -5,6 +5,8 @@
 #include <numeric>
 #include <type_traits>
 
+#include "core/select_indices.hpp"
+
 namespace mpsph {
 
 std::size_t ParticleStore::n_gas() const {
@@ -56,28 +58,6 @@ Changed changed_entries(const std::vector<std::size_t>& perm) {
   return count ? Changed{count, first, last + 1} : Changed{};
 }
 
-// The changed entries of [c.first, c.end), ascending (each thread lists its own block; the blocks
-// are joined in order).
-std::vector<std::size_t> changed_list(const std::vector<std::size_t>& perm, const Changed& c) {
-  std::vector<std::size_t> out(c.count);
-  const std::size_t span = c.end - c.first;
-  const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>(64, span / 65536));
-  std::vector<std::size_t> at(blocks + 1, 0);
-  auto block_begin = [&](std::size_t b) { return c.first + span * b / blocks; };
-#pragma omp parallel for schedule(static) if (blocks > 1)
-  for (std::ptrdiff_t b = 0; b < std::ptrdiff_t(blocks); ++b)
-    for (std::size_t i = block_begin(std::size_t(b)); i < block_begin(std::size_t(b) + 1); ++i)
-      at[std::size_t(b) + 1] += perm[i] != i;
-  for (std::size_t b = 0; b < blocks; ++b) at[b + 1] += at[b];
-#pragma omp parallel for schedule(static) if (blocks > 1)
-  for (std::ptrdiff_t b = 0; b < std::ptrdiff_t(blocks); ++b) {
-    std::size_t k = at[std::size_t(b)];
-    for (std::size_t i = block_begin(std::size_t(b)); i < block_begin(std::size_t(b) + 1); ++i)
-      if (perm[i] != i) out[k++] = i;
-  }
-  return out;
-}
-
 }  // namespace
 
 void ParticleStore::permute(const std::vector<std::size_t>& perm) {
@@ -92,7 +72,10 @@ void ParticleStore::permute(const std::vector<std::size_t>& perm) {
   const Changed c = changed_entries(perm);
   const std::size_t span = c.end - c.first;
   const bool dense = 2 * c.count >= span;
-  const std::vector<std::size_t> moved = dense ? std::vector<std::size_t>{} : changed_list(perm, c);
+  const std::vector<std::size_t> moved =
+      dense ? std::vector<std::size_t>{}
+            : select_indices<std::size_t>(c.first, c.end,
+                                          [&](std::size_t i) { return perm[i] != i; });
   const std::ptrdiff_t m = std::ptrdiff_t(dense ? span : c.count);
   std::size_t item = 1;
   for_each_field([&](const FieldInfo&, auto& v) {
