@@ -102,7 +102,10 @@ void SphGlobalStepper::end_force(ParticleStore& store) {
   const std::size_t n_gas = store.n_gas();
   // end force (run/end_force_kern.hpp): the hydro acc of gas plus gravity; without gravity the
   // gravity fields are zero.
-  for (std::size_t i = 0; i < store.size(); ++i) {
+  const std::ptrdiff_t n = std::ptrdiff_t(store.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < n; ++k) {
+    const std::size_t i = std::size_t(k);
     if (i >= n_gas) store.acc[i] = {0, 0, 0};
     if (grav_.enabled) store.acc[i] += store.acc_grav[i];
   }
@@ -112,7 +115,7 @@ double SphGlobalStepper::next_dt(ParticleStore& store) {
   double dt = comm_.min(compute_timestep_criteria(store, ActiveSet{}, tstep_, grav_, hydro_));
   // dt_limit = dt_crit, as the one-process global scheme keeps it (run/cpu_backend.cpp
   // limit_steps: the modules' time-step stages start from it; checkpoints hold it).
-  for (std::size_t i = 0; i < store.size(); ++i) store.dt_limit[i] = store.dt_crit[i];
+  std::copy(store.dt_crit.begin(), store.dt_crit.end(), store.dt_limit.begin());
   if (tstep_.dt_max > 0.0) dt = std::min(dt, tstep_.dt_max);
   return dt;
 }
