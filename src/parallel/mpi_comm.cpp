@@ -104,36 +104,6 @@ std::vector<std::size_t> MpiComm::exchange_counts(
   return off;
 }
 
-void MpiComm::all_to_all_records(const void* send, const std::vector<std::size_t>& send_offsets,
-                                 void* recv, const std::vector<std::size_t>& recv_offsets,
-                                 std::size_t record) const {
-  constexpr std::size_t kMax = std::size_t(std::numeric_limits<int>::max());
-  if (record > kMax)
-    throw Error("MPI: a record of " + std::to_string(record) + " bytes exceeds an int count");
-  // Counts and displacements in records.
-  auto counts = [&](const std::vector<std::size_t>& off, std::vector<int>& c, std::vector<int>& d) {
-    if (off.back() > kMax)
-      throw Error("MPI: an exchange of " + std::to_string(off.back()) +
-                  " records (particles) exceeds the int counts of MPI (2^31 - 1)");
-    c.resize(off.size() - 1);
-    d.resize(off.size() - 1);
-    for (std::size_t r = 0; r + 1 < off.size(); ++r) {
-      c[r] = int(off[r + 1] - off[r]);
-      d[r] = int(off[r]);
-    }
-  };
-  std::vector<int> sc, sd, rc, rd;
-  counts(send_offsets, sc, sd);
-  counts(recv_offsets, rc, rd);
-  MPI_Datatype type;
-  check(MPI_Type_contiguous(int(record), MPI_BYTE, &type), "MPI_Type_contiguous");
-  check(MPI_Type_commit(&type), "MPI_Type_commit");
-  const int rc_all =
-      MPI_Alltoallv(send, sc.data(), sd.data(), type, recv, rc.data(), rd.data(), type, comm_);
-  MPI_Type_free(&type);
-  check(rc_all, "MPI_Alltoallv");
-}
-
 void MpiComm::all_to_all_bytes(const void* send, const std::vector<int>& send_counts,
                                const std::vector<int>& send_displs, void* recv,
                                const std::vector<int>& recv_counts,

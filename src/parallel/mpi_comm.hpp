@@ -54,12 +54,6 @@ class MpiComm {
   template <class T>
   void all_to_all(const T* send, const std::vector<std::size_t>& send_offsets, T* recv,
                   const std::vector<std::size_t>& recv_offsets) const;
-  // The same for records of `record` bytes each, counted in records (one MPI datatype of that
-  // size): at most 2^31 - 1 records, not bytes, per exchange - a particle with all its fields
-  // (parallel/particle_exchange.hpp) is one record.
-  void all_to_all_records(const void* send, const std::vector<std::size_t>& send_offsets,
-                          void* recv, const std::vector<std::size_t>& recv_offsets,
-                          std::size_t record) const;
 
  private:
   void all_to_all_bytes(const void* send, const std::vector<int>& send_counts,

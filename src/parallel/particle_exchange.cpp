@@ -1,8 +1,6 @@
 #include "parallel/particle_exchange.hpp"
 
 #include <algorithm>
-#include <cstring>
-#include <memory>
 #include <numeric>
 
 namespace mpsph {
@@ -33,45 +31,37 @@ ExchangePlan make_exchange_plan(const std::vector<std::vector<uint32_t>>& to_ran
   return plan;
 }
 
+namespace {
+
+template <class T>
+void exchange_one(const std::vector<T>& src, const ExchangePlan& plan, std::vector<T>& dst,
+                  const std::vector<std::size_t>& into_slot, const MpiComm& comm,
+                  const std::vector<std::size_t>* from_slot) {
+  const std::ptrdiff_t n_send = std::ptrdiff_t(plan.send_index.size());
+  std::vector<T> send(plan.send_index.size());
+#pragma omp parallel for schedule(static) if (n_send > 65536)
+  for (std::ptrdiff_t k = 0; k < n_send; ++k) {
+    const std::size_t i = plan.send_index[std::size_t(k)];
+    send[std::size_t(k)] = src[from_slot ? (*from_slot)[i] : i];
+  }
+  std::vector<T> recv(plan.n_recv());
+  comm.all_to_all(send.data(), plan.send_offsets, recv.data(), plan.recv_offsets);
+  const std::ptrdiff_t n_recv = std::ptrdiff_t(recv.size());
+#pragma omp parallel for schedule(static) if (n_recv > 65536)
+  for (std::ptrdiff_t m = 0; m < n_recv; ++m) dst[into_slot[std::size_t(m)]] = recv[std::size_t(m)];
+}
+
+}  // namespace
+
 void exchange_fields(const ParticleStore& from, const ExchangePlan& plan, const FieldSet& fields,
                      ParticleStore& into, const std::vector<std::size_t>& into_slot,
                      const MpiComm& comm, const std::vector<std::size_t>* from_slot) {
-  // The set's fields of one particle, in table order, are one record; all records go in one
-  // all-to-all (the same on every rank). Packed and unpacked one field at a time, on the OpenMP
-  // threads for large exchanges.
-  std::vector<bool> in_set;
-  std::size_t record = 0;
-  from.for_each_field([&](const FieldInfo& f, const auto& v) {
-    in_set.push_back(fields.contains(f));
-    if (in_set.back()) record += sizeof(v[0]);
-  });
-  if (record == 0) return;  // no field of the table in the set (the same set on every rank)
-  const std::size_t n_send = plan.send_index.size(), n_recv = plan.n_recv();
-  std::unique_ptr<unsigned char[]> send(new unsigned char[n_send * record]);
-  std::unique_ptr<unsigned char[]> recv(new unsigned char[n_recv * record]);
-  std::size_t field = 0, at = 0;  // field number, its byte offset in the record
-  from.for_each_field([&](const FieldInfo&, const auto& v) {
-    if (!in_set[field++]) return;
-    const std::size_t size = sizeof(v[0]);
-    unsigned char* out = send.get() + at;
-#pragma omp parallel for schedule(static) if (n_send > 65536)
-    for (std::ptrdiff_t k = 0; k < std::ptrdiff_t(n_send); ++k) {
-      const std::size_t i = plan.send_index[std::size_t(k)];
-      std::memcpy(out + std::size_t(k) * record, &v[from_slot ? (*from_slot)[i] : i], size);
-    }
-    at += size;
-  });
-  comm.all_to_all_records(send.get(), plan.send_offsets, recv.get(), plan.recv_offsets, record);
-  field = 0, at = 0;
-  into.for_each_field([&](const FieldInfo&, auto& v) {
-    if (!in_set[field++]) return;
-    const std::size_t size = sizeof(v[0]);
-    const unsigned char* in = recv.get() + at;
-#pragma omp parallel for schedule(static) if (n_recv > 65536)
-    for (std::ptrdiff_t m = 0; m < std::ptrdiff_t(n_recv); ++m)
-      std::memcpy(&v[into_slot[std::size_t(m)]], in + std::size_t(m) * record, size);
-    at += size;
-  });
+  // One all-to-all per field of the set, in table order (the same on every rank).
+#define MPSPH_EXCHANGE_FIELD(name, T, h5, dim, pers, types, desc)    \
+  if (fields.contains(FieldInfo{#name, h5, dim, pers, types, desc})) \
+    exchange_one(from.name, plan, into.name, into_slot, comm, from_slot);
+  MPSPH_PARTICLE_FIELDS(MPSPH_EXCHANGE_FIELD)
+#undef MPSPH_EXCHANGE_FIELD
 }
 
 std::size_t migrate_particles(ParticleStore& store, const std::vector<int>& dest,

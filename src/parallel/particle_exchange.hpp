@@ -1,7 +1,6 @@
 // Moving particles between ranks, driven by the field table (core/particle_fields.hpp): every
 // field, or a chosen set of fields, travels as raw bytes, so a field added to the table migrates
-// (and can be sent to halos) without any MPI code. A particle's fields of the set are packed into
-// one record and an exchange is one all-to-all of records.
+// (and can be sent to halos) without any MPI code.
 #pragma once
 
 #include <cstddef>
@@ -46,8 +45,7 @@ ExchangePlan make_exchange_plan(const std::vector<std::vector<uint32_t>>& to_ran
 
 // Sends the `fields` of the plan's particles of `from` (store index from_slot(send_index[k]) when
 // from_slot is given, else send_index[k]) and writes the m-th received particle into store index
-// into_slot[m] of `into` (collective; one MPI_Alltoallv for all the fields). `into` must already
-// be large enough; it may be `from` (the records are packed before anything is written).
+// into_slot[m] of `into` (collective). `into` must already be large enough.
 void exchange_fields(const ParticleStore& from, const ExchangePlan& plan, const FieldSet& fields,
                      ParticleStore& into, const std::vector<std::size_t>& into_slot,
                      const MpiComm& comm, const std::vector<std::size_t>* from_slot = nullptr);
