@@ -9,10 +9,16 @@
 
 namespace mpsph {
 
-std::vector<uint64_t> morton_keys(const ParticleStore& store, const Box& box) {
-  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(store.size());
-  std::vector<uint64_t> keys(store.size());
+namespace {
+
+// Morton keys of the particles `at[0 .. n)` (store indices; null: 0 .. n - 1) in the cube of
+// morton_keys() for exactly those particles.
+std::vector<uint64_t> keys_of(const ParticleStore& store, const Box& box, const std::size_t* at,
+                              std::size_t count) {
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(count);
+  std::vector<uint64_t> keys(count);
   if (n == 0) return keys;
+  auto index = [at](std::ptrdiff_t k) { return at ? at[k] : std::size_t(k); };
 
   Vec3d lo = box.lo;
   double edge = std::max({box.size.x, box.size.y, box.size.z});
@@ -20,8 +26,8 @@ std::vector<uint64_t> morton_keys(const ParticleStore& store, const Box& box) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     double lx = inf, ly = inf, lz = inf, hx = -inf, hy = -inf, hz = -inf;
 #pragma omp parallel for reduction(min : lx, ly, lz) reduction(max : hx, hy, hz)
-    for (std::ptrdiff_t i = 0; i < n; ++i) {
-      const Vec3d& x = store.pos[i];
+    for (std::ptrdiff_t k = 0; k < n; ++k) {
+      const Vec3d& x = store.pos[index(k)];
       lx = std::min(lx, x.x), ly = std::min(ly, x.y), lz = std::min(lz, x.z);
       hx = std::max(hx, x.x), hy = std::max(hy, x.y), hz = std::max(hz, x.z);
     }
@@ -33,36 +39,49 @@ std::vector<uint64_t> morton_keys(const ParticleStore& store, const Box& box) {
   }
 
 #pragma omp parallel for
-  for (std::ptrdiff_t i = 0; i < n; ++i)
-    keys[i] = morton_key(wrap_position(store.pos[i], box), lo, edge);
+  for (std::ptrdiff_t k = 0; k < n; ++k)
+    keys[k] = morton_key(wrap_position(store.pos[index(k)], box), lo, edge);
   return keys;
 }
 
-bool order_particles(ParticleStore& store, const Box& box) {
-  const std::vector<uint64_t> keys = morton_keys(store, box);
+}  // namespace
+
+std::vector<uint64_t> morton_keys(const ParticleStore& store, const Box& box) {
+  return keys_of(store, box, nullptr, store.size());
+}
+
+bool order_particles(ParticleStore& store, const Box& box, const std::vector<std::size_t>* subset) {
+  const std::size_t n = subset ? subset->size() : store.size();
+  const std::size_t* at = subset ? subset->data() : nullptr;
+  const std::vector<uint64_t> keys = keys_of(store, box, at, n);
   struct Item {
     uint8_t type;
     uint64_t key;
     std::size_t index;
   };
-  const std::size_t n = store.size();
   std::vector<Item> items(n);
   const std::ptrdiff_t n_signed = std::ptrdiff_t(n);
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < n_signed; ++i) items[i] = {store.type[i], keys[i], std::size_t(i)};
-  // The index as last criterion makes the sort stable (and deterministic on any thread count).
+  for (std::ptrdiff_t k = 0; k < n_signed; ++k) {
+    const std::size_t i = at ? at[k] : std::size_t(k);
+    items[k] = {store.type[i], keys[k], i};
+  }
+  // The index as last criterion makes the sort stable (and deterministic on any thread count);
+  // a subset is ascending, so its store indices order as its positions in it.
   parallel_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
     if (a.type != b.type) return a.type < b.type;
     if (a.key != b.key) return a.key < b.key;
     return a.index < b.index;
   });
   std::vector<std::size_t> perm(n);
-  bool moved = false;
-  for (std::size_t i = 0; i < n; ++i) {
-    perm[i] = items[i].index;
-    moved = moved || perm[i] != i;
+  bool moved = n != store.size();
+#pragma omp parallel for schedule(static) reduction(|| : moved)
+  for (std::ptrdiff_t k = 0; k < n_signed; ++k) {
+    perm[k] = items[k].index;
+    moved = moved || perm[k] != std::size_t(k);
   }
   if (moved) store.permute(perm);
+  if (subset) store.resize(n);
   return moved;
 }
 

@@ -15,8 +15,12 @@ namespace mpsph {
 std::vector<uint64_t> morton_keys(const ParticleStore& store, const Box& box);
 
 // Stable sort by (type, Morton key) through ParticleStore::permute; equal keys keep their order.
-// Keeps the gas-first invariant of the store. Returns true if anything moved.
-bool order_particles(ParticleStore& store, const Box& box);
+// Keeps the gas-first invariant of the store. Returns true if anything moved. With `subset`
+// (store indices, ascending): the store keeps only those particles, ordered - the same store as
+// permute(*subset), resize, then order_particles, with one permute instead of two (the MPI order
+// stage after a migration, parallel/sph_global_step.cpp).
+bool order_particles(ParticleStore& store, const Box& box,
+                     const std::vector<std::size_t>* subset = nullptr);
 
 // Whether the store needs the order stage's sort for its layout: a particle follows one of a larger
 // type (a type changed in place), or a particle is marked kRemoved. Block time steps sort only at

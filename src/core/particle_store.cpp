@@ -6,6 +6,8 @@
 #include <numeric>
 #include <type_traits>
 
+#include "core/select_indices.hpp"
+
 namespace mpsph {
 
 std::size_t ParticleStore::n_gas() const {
@@ -33,24 +35,72 @@ void ParticleStore::resize(std::size_t n) {
   for_each_field([n](const FieldInfo&, auto& v) { v.resize(n); });
 }
 
+namespace {
+
+// Copies on the OpenMP threads only when there is enough to copy.
+constexpr std::ptrdiff_t kParallelCopy = 65536;
+
+// The entries i with perm[i] != i: how many, the first and one past the last.
+struct Changed {
+  std::size_t count = 0, first = 0, end = 0;
+};
+
+Changed changed_entries(const std::vector<std::size_t>& perm) {
+  const std::ptrdiff_t n = std::ptrdiff_t(perm.size());
+  std::size_t count = 0, first = perm.size(), last = 0;
+#pragma omp parallel for schedule(static) reduction(+ : count) reduction(min : first) \
+    reduction(max : last) if (n > kParallelCopy)
+  for (std::ptrdiff_t i = 0; i < n; ++i)
+    if (perm[std::size_t(i)] != std::size_t(i)) {
+      ++count;
+      first = std::min(first, std::size_t(i));
+      last = std::max(last, std::size_t(i));
+    }
+  return count ? Changed{count, first, last + 1} : Changed{};
+}
+
+}  // namespace
+
 void ParticleStore::permute(const std::vector<std::size_t>& perm) {
   pinned_n_gas_ = kNotPinned;
-  // Only the entries that change move (a re-sort of slowly moving particles, or ghosts placed
-  // among fixed local particles, changes few), one field at a time through a scratch array that
-  // is neither zeroed nor kept; large stores copy on the OpenMP threads.
-  std::vector<std::size_t> moved;
-  for (std::size_t i = 0; i < perm.size(); ++i)
-    if (perm[i] != i) moved.push_back(i);
-  const std::ptrdiff_t m = std::ptrdiff_t(moved.size());
+  // Only the span of entries that change is copied, one field at a time through one scratch
+  // buffer (allocated once for all fields, neither zeroed nor kept), on the OpenMP threads for
+  // large spans. Dense: most of the span changes (an order stage after drift or migration): the
+  // span is gathered with perm read in order and copied back in order (entries that keep their
+  // place are copied onto themselves). Sparse: a few entries change (ghosts placed among fixed
+  // local particles): only those, through their list.
   const std::size_t n = perm.size();
+  const Changed c = changed_entries(perm);
+  const std::size_t span = c.end - c.first;
+  const bool dense = 2 * c.count >= span;
+  const std::vector<std::size_t> moved =
+      dense ? std::vector<std::size_t>{}
+            : select_indices<std::size_t>(c.first, c.end,
+                                          [&](std::size_t i) { return perm[i] != i; });
+  const std::ptrdiff_t m = std::ptrdiff_t(dense ? span : c.count);
+  std::size_t item = 1;
+  for_each_field([&](const FieldInfo&, auto& v) {
+    item = std::max(item, sizeof(typename std::remove_reference_t<decltype(v)>::value_type));
+  });
+  std::unique_ptr<unsigned char[]> scratch(new unsigned char[std::size_t(m) * item]);
   for_each_field([&](const FieldInfo&, auto& v) {
     using T = typename std::remove_reference_t<decltype(v)>::value_type;
     static_assert(std::is_trivially_copyable_v<T>, "particle fields are plain values");
-    std::unique_ptr<T[]> tmp(new T[moved.size()]);
-#pragma omp parallel for schedule(static) if (m > 65536)
-    for (std::ptrdiff_t k = 0; k < m; ++k) tmp[k] = v[perm[moved[std::size_t(k)]]];
-#pragma omp parallel for schedule(static) if (m > 65536)
-    for (std::ptrdiff_t k = 0; k < m; ++k) v[moved[std::size_t(k)]] = tmp[k];
+    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "scratch buffer alignment");
+    T* tmp = reinterpret_cast<T*>(scratch.get());
+    T* data = v.data();
+    if (dense) {
+      const std::size_t* src = perm.data() + c.first;
+#pragma omp parallel for schedule(static) if (m > kParallelCopy)
+      for (std::ptrdiff_t k = 0; k < m; ++k) tmp[k] = data[src[k]];
+#pragma omp parallel for schedule(static) if (m > kParallelCopy)
+      for (std::ptrdiff_t k = 0; k < m; ++k) data[c.first + std::size_t(k)] = tmp[k];
+    } else {
+#pragma omp parallel for schedule(static) if (m > kParallelCopy)
+      for (std::ptrdiff_t k = 0; k < m; ++k) tmp[k] = data[perm[moved[std::size_t(k)]]];
+#pragma omp parallel for schedule(static) if (m > kParallelCopy)
+      for (std::ptrdiff_t k = 0; k < m; ++k) data[moved[std::size_t(k)]] = tmp[k];
+    }
     std::fill(v.begin() + std::ptrdiff_t(n), v.end(), T{});
   });
 }

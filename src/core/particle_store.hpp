@@ -70,8 +70,8 @@ class ParticleStore {
 
   void resize(std::size_t n);
   // Reorders every field: new[i] = old[perm[i]] for i < perm.size() (entries from perm.size() on
-  // become zero; a caller that shrinks the store resizes it next). Only the entries with
-  // perm[i] != i are copied.
+  // become zero; a caller that shrinks the store resizes it next). Only the span of entries
+  // with perm[i] != i is copied (on the OpenMP threads when large).
   void permute(const std::vector<std::size_t>& perm);
   // Stable sort by particle type (gas first); returns true if anything moved.
   bool sort_by_type();

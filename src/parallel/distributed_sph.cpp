@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -10,6 +11,8 @@
 
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "core/parallel_sort.hpp"
+#include "core/select_indices.hpp"
 #include "core/wall_clock.hpp"
 #include "parallel/domain_decomposition.hpp"
 #include "parallel/particle_exchange.hpp"
@@ -85,26 +88,42 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const K
                 std::to_string(k) + " gas particles; there are " + std::to_string(n_gas_total));
 
   // --- 1. smoothing lengths --------------------------------------------------------------------
-  const double guess = first_radius(store, n_gl, k);
+  const std::ptrdiff_t n_gl_signed = std::ptrdiff_t(n_gl);
   std::vector<double> radius(n_gl);
-  for (std::size_t i = 0; i < n_gl; ++i)
-    radius[i] = store.h[i] > 0.f ? 2.5 * double(store.h[i]) : guess;
-  std::vector<uint8_t> todo(n_gl, 1);
+  bool without_h = false;
+#pragma omp parallel for schedule(static) reduction(|| : without_h)
+  for (std::ptrdiff_t i = 0; i < n_gl_signed; ++i) {
+    const float h = store.h[std::size_t(i)];
+    radius[std::size_t(i)] = h > 0.f ? 2.5 * double(h) : 0.0;
+    without_h = without_h || !(h > 0.f);
+  }
+  if (without_h) {
+    const double guess = first_radius(store, n_gl, k);
+    for (std::size_t i = 0; i < n_gl; ++i)
+      if (!(store.h[i] > 0.f)) radius[i] = guess;
+  }
+  // The local gas whose h is not yet exact (ascending); a later round's halo searches for these
+  // only (the others' h are final and need no more ghosts).
+  std::vector<uint32_t> todo(n_gl);
+  std::iota(todo.begin(), todo.end(), uint32_t{0});
   const FieldSet h_fields{{"pos", "id", "type"}};
   for (int round = 1;; ++round) {
     if (round > kMaxHaloRounds)
       throw Error("sph: the smoothing-length halo did not settle in " +
                   std::to_string(kMaxHaloRounds) + " rounds");
     rep.h_rounds = round;
-    const ExchangePlan plan =
-        make_exchange_plan(halo_members(store, n_gl, radius, {}, box, comm), comm);
+    const ExchangePlan plan = make_exchange_plan(
+        halo_members(store, n_gl, radius, {}, box, comm, round == 1 ? nullptr : &todo), comm);
     const GhostLayout lay = insert_ghosts(store, n_local, plan, h_fields, box, cube, comm,
                                           passes.sums_in_store_order());
     rep.ghosts_h = plan.n_recv();
-    std::vector<uint32_t> act;
-    for (std::size_t i = 0; i < n_gl; ++i)
-      if (todo[i]) act.push_back(uint32_t(lay.local_slot[i]));
-    std::sort(act.begin(), act.end());
+    const std::ptrdiff_t n_todo = std::ptrdiff_t(todo.size());
+    std::vector<uint32_t> act(todo.size());
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t t = 0; t < n_todo; ++t)
+      act[std::size_t(t)] = uint32_t(lay.local_slot[todo[std::size_t(t)]]);
+    if (!std::is_sorted(act.begin(), act.end()))
+      parallel_sort(act.begin(), act.end(), std::less<uint32_t>());
     // Fewer gas particles at hand than one neighbourhood: widen before searching.
     const bool short_of_gas = store.n_gas() < k;
     std::vector<double> next;
@@ -113,26 +132,29 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const K
       if (!act.empty() && !short_of_gas) passes.smoothing_lengths(store, box, sph, act, next);
     });
     rep.h_passes_s += wall_seconds() - t_pass;
-    std::vector<double> need(n_gl, 0.0);
-    if (!short_of_gas)
-      for (std::size_t i = 0; i < n_gl; ++i)
-        if (todo[i]) {
-          const std::size_t s = lay.local_slot[i];
-          need[i] = std::max(next[s], 2.0 * double(store.h[s]));
-        }
-    remove_ghosts(store, lay);
-    bool more = false;
-    for (std::size_t i = 0; i < n_gl; ++i) {
-      if (!todo[i]) continue;
-      if (short_of_gas)
-        radius[i] = radius[i] > 0.0 ? 2.0 * radius[i] : cube.edge;
-      else if (need[i] > radius[i])
-        radius[i] = 1.25 * need[i];
-      else
-        todo[i] = 0;
-      more = more || todo[i];
+    // Each todo particle's new radius, or 0 once its h is exact.
+    std::vector<double> widened(todo.size(), 0.0);
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t t = 0; t < n_todo; ++t) {
+      const std::size_t i = todo[std::size_t(t)];
+      double& w = widened[std::size_t(t)];
+      if (short_of_gas) {
+        w = radius[i] > 0.0 ? 2.0 * radius[i] : cube.edge;
+      } else {
+        const std::size_t s = lay.local_slot[i];
+        const double need = std::max(next[s], 2.0 * double(store.h[s]));
+        if (need > radius[i]) w = 1.25 * need;
+      }
     }
-    if (!comm.any(more)) break;
+    remove_ghosts(store, lay);
+    std::vector<uint32_t> still =
+        select_indices<uint32_t>(0, todo.size(), [&](std::size_t t) { return widened[t] > 0.0; });
+    for (uint32_t& t : still) {
+      radius[todo[t]] = widened[t];
+      t = todo[t];
+    }
+    todo = std::move(still);
+    if (!comm.any(!todo.empty())) break;
   }
   rep.h_s = wall_seconds() - t_begin;
 }
@@ -144,7 +166,9 @@ void distributed_density_forces(ParticleStore& store, const Box& box, const KeyC
   const std::size_t n_local = store.size();
   const std::size_t n_gl = store.n_gas();
   std::vector<double> support(n_gl);
-  for (std::size_t i = 0; i < n_gl; ++i) support[i] = 2.0 * double(store.h[i]);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(n_gl); ++i)
+    support[std::size_t(i)] = 2.0 * double(store.h[std::size_t(i)]);
   const ExchangePlan plan =
       make_exchange_plan(halo_members(store, n_gl, support, support, box, comm), comm);
   const GhostLayout lay =

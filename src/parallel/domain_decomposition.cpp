@@ -21,13 +21,15 @@ KeyCube global_key_cube(const ParticleStore& store, const Box& box, const MpiCom
   }
   // The same cube as core/particle_order.cpp builds from all particles of one process.
   constexpr double inf = std::numeric_limits<double>::infinity();
-  std::vector<double> lo(3, inf), neg_hi(3, inf);
-  for (const Vec3d& x : store.pos) {
-    lo[0] = std::min(lo[0], x.x), lo[1] = std::min(lo[1], x.y), lo[2] = std::min(lo[2], x.z);
-    neg_hi[0] = std::min(neg_hi[0], -x.x), neg_hi[1] = std::min(neg_hi[1], -x.y);
-    neg_hi[2] = std::min(neg_hi[2], -x.z);
+  double lx = inf, ly = inf, lz = inf, nx = inf, ny = inf, nz = inf;  // minima of x and of -x
+  const std::ptrdiff_t n = std::ptrdiff_t(store.size());
+#pragma omp parallel for schedule(static) reduction(min : lx, ly, lz, nx, ny, nz)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const Vec3d& x = store.pos[std::size_t(i)];
+    lx = std::min(lx, x.x), ly = std::min(ly, x.y), lz = std::min(lz, x.z);
+    nx = std::min(nx, -x.x), ny = std::min(ny, -x.y), nz = std::min(nz, -x.z);
   }
-  std::vector<double> both = {lo[0], lo[1], lo[2], neg_hi[0], neg_hi[1], neg_hi[2]};
+  std::vector<double> both = {lx, ly, lz, nx, ny, nz};
   comm.min(both);
   c.lo = {both[0], both[1], both[2]};
   c.edge = std::max({-both[3] - both[0], -both[4] - both[1], -both[5] - both[2]});
@@ -54,22 +56,50 @@ double weight_of(const std::vector<double>& weights, std::size_t i) {
   return weights.empty() ? 1.0 : weights[i];
 }
 
+// The owner of every key under `cuts` (on the OpenMP threads).
+std::vector<int> owners(const std::vector<uint64_t>& keys, const DomainCuts& cuts) {
+  std::vector<int> dest(keys.size());
+  const std::ptrdiff_t n = std::ptrdiff_t(keys.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n; ++i) dest[std::size_t(i)] = cuts.owner(keys[std::size_t(i)]);
+  return dest;
+}
+
+// Total weight on each rank when particle i goes to rank dest[i] (collective). Summed in store
+// order: the same sums on any number of threads.
+std::vector<double> loads_of(const std::vector<int>& dest, const std::vector<double>& weights,
+                             const MpiComm& comm) {
+  std::vector<double> loads(comm.size(), 0.0);
+  for (std::size_t i = 0; i < dest.size(); ++i)
+    loads[std::size_t(dest[i])] += weight_of(weights, i);
+  comm.sum(loads);
+  return loads;
+}
+
 }  // namespace
 
 DomainCuts balanced_cuts(const std::vector<uint64_t>& keys, const std::vector<double>& weights,
                          const MpiComm& comm) {
   const int p = comm.size();
   const std::size_t n = keys.size();
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  parallel_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return keys[a] != keys[b] ? keys[a] < keys[b] : a < b;
+  // (key, index) in one array: the sort then reads no other memory.
+  struct Item {
+    uint64_t key;
+    std::size_t index;
+  };
+  std::vector<Item> items(n);
+  const std::ptrdiff_t n_signed = std::ptrdiff_t(n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < n_signed; ++k)
+    items[std::size_t(k)] = {keys[std::size_t(k)], std::size_t(k)};
+  parallel_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    return a.key != b.key ? a.key < b.key : a.index < b.index;
   });
   std::vector<uint64_t> sorted(n);
   std::vector<double> prefix(n + 1, 0.0);  // weight of the first k sorted keys
   for (std::size_t k = 0; k < n; ++k) {
-    sorted[k] = keys[order[k]];
-    prefix[k + 1] = prefix[k] + weight_of(weights, order[k]);
+    sorted[k] = items[k].key;
+    prefix[k + 1] = prefix[k] + weight_of(weights, items[k].index);
   }
   const double total = comm.sum(prefix[n]);
 
@@ -106,10 +136,7 @@ DomainCuts balanced_cuts(const std::vector<uint64_t>& keys, const std::vector<do
 std::vector<double> rank_loads(const std::vector<uint64_t>& keys,
                                const std::vector<double>& weights, const DomainCuts& cuts,
                                const MpiComm& comm) {
-  std::vector<double> loads(comm.size(), 0.0);
-  for (std::size_t i = 0; i < keys.size(); ++i) loads[cuts.owner(keys[i])] += weight_of(weights, i);
-  comm.sum(loads);
-  return loads;
+  return loads_of(owners(keys, cuts), weights, comm);
 }
 
 double load_imbalance(const std::vector<double>& loads) {
@@ -130,7 +157,8 @@ std::vector<double> sph_cost_weights(const ParticleStore& store) {
 
 DecompositionReport DomainDecomposition::update(ParticleStore& store, const Box& box,
                                                 const std::vector<double>& weights,
-                                                const MpiComm& comm) {
+                                                const MpiComm& comm,
+                                                std::vector<std::size_t>* held) {
   // A wrong count on one rank is an error on every rank (none is left in a collective call).
   if (comm.any(!weights.empty() && weights.size() != store.size()))
     throw Error("decomposition: the weights of some rank do not match its particles (this rank: " +
@@ -143,31 +171,24 @@ DecompositionReport DomainDecomposition::update(ParticleStore& store, const Box&
   rep.imbalance_before = load_imbalance(now);
 
   std::vector<uint64_t> keys;
+  std::vector<int> dest;
   std::vector<double> loads;
   rep.recut = !has_cuts();
   if (!rep.recut) {
     keys = sfc_keys(store, box, cube_);
-    loads = rank_loads(keys, weights, cuts_, comm);
+    dest = owners(keys, cuts_);
+    loads = loads_of(dest, weights, comm);
     rep.recut = load_imbalance(loads) > params_.max_imbalance;
   }
   if (rep.recut) {
     cube_ = global_key_cube(store, box, comm);
     keys = sfc_keys(store, box, cube_);
     cuts_ = balanced_cuts(keys, weights, comm);
-    loads = rank_loads(keys, weights, cuts_, comm);
+    dest = owners(keys, cuts_);
+    loads = loads_of(dest, weights, comm);
   }
   rep.imbalance = load_imbalance(loads);
-
-  std::vector<int> dest(store.size());
-  const std::ptrdiff_t n = std::ptrdiff_t(store.size());
-  std::size_t sent = 0;
-#pragma omp parallel for reduction(+ : sent)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    dest[i] = cuts_.owner(keys[i]);
-    sent += dest[i] != comm.rank();
-  }
-  rep.sent = sent;
-  migrate_particles(store, dest, comm);
+  rep.sent = migrate_particles(store, dest, comm, held);
   return rep;
 }
 

@@ -81,9 +81,11 @@ class DomainDecomposition {
   // fields (collective). The cuts (and their key cube) are kept between calls and recomputed when
   // there are none yet or the imbalance under them exceeds params.max_imbalance. weights: the
   // cost of each local particle (empty: 1 each). The store's order afterwards is that of
-  // migrate_particles (the order stage sorts it).
+  // migrate_particles (the order stage sorts it); with `held`, the store is not compacted
+  // (migrate_particles' `held`: the caller orders the held particles with one permute).
   DecompositionReport update(ParticleStore& store, const Box& box,
-                             const std::vector<double>& weights, const MpiComm& comm);
+                             const std::vector<double>& weights, const MpiComm& comm,
+                             std::vector<std::size_t>* held = nullptr);
 
   bool has_cuts() const { return !cuts_.begin.empty(); }
   const DomainCuts& cuts() const { return cuts_; }

@@ -65,28 +65,60 @@ void exchange_fields(const ParticleStore& from, const ExchangePlan& plan, const 
 }
 
 std::size_t migrate_particles(ParticleStore& store, const std::vector<int>& dest,
-                              const MpiComm& comm) {
+                              const MpiComm& comm, std::vector<std::size_t>* held) {
   // Only the particles that leave travel: the others keep their place (in their order), the
-  // arrivals follow them, in the order of their ranks.
+  // arrivals follow them, in the order of their ranks. Each thread lists the particles of its
+  // block of the store; the blocks are joined in order.
   const std::size_t n = store.size();
-  std::vector<std::vector<uint32_t>> to_rank(comm.size());
+  const int p = comm.size(), me = comm.rank();
+  const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>(64, n / 65536));
+  auto block_begin = [&](std::size_t b) { return n * b / blocks; };
+  // count[b * p + r]: particles of block b for rank r.
+  std::vector<std::size_t> count(blocks * std::size_t(p), 0);
+#pragma omp parallel for schedule(static) if (blocks > 1)
+  for (std::ptrdiff_t b = 0; b < std::ptrdiff_t(blocks); ++b)
+    for (std::size_t i = block_begin(std::size_t(b)); i < block_begin(std::size_t(b) + 1); ++i)
+      ++count[std::size_t(b) * std::size_t(p) + std::size_t(dest[i])];
+  std::vector<std::vector<uint32_t>> to_rank(p);
   std::vector<std::size_t> keep;
-  keep.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (dest[i] == comm.rank())
-      keep.push_back(i);
+  std::vector<std::size_t> at(blocks * std::size_t(p));  // where block b's items for r go
+  for (int r = 0; r < p; ++r) {
+    std::size_t total = 0;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      at[b * std::size_t(p) + std::size_t(r)] = total;
+      total += count[b * std::size_t(p) + std::size_t(r)];
+    }
+    if (r == me)
+      keep.resize(total);
     else
-      to_rank[dest[i]].push_back(uint32_t(i));
+      to_rank[r].resize(total);
+  }
+#pragma omp parallel for schedule(static) if (blocks > 1)
+  for (std::ptrdiff_t b = 0; b < std::ptrdiff_t(blocks); ++b) {
+    std::size_t* next = &at[std::size_t(b) * std::size_t(p)];
+    for (std::size_t i = block_begin(std::size_t(b)); i < block_begin(std::size_t(b) + 1); ++i) {
+      const int r = dest[i];
+      if (r == me)
+        keep[next[r]++] = i;
+      else
+        to_rank[r][next[r]++] = uint32_t(i);
+    }
   }
   const std::size_t sent = n - keep.size();
   const ExchangePlan plan = make_exchange_plan(to_rank, comm);
-  if (comm.sum(uint64_t(sent)) == 0) return 0;  // nothing moves on any rank
+  if (comm.sum(uint64_t(sent)) == 0) {  // nothing moves on any rank
+    if (held) *held = std::move(keep);
+    return 0;
+  }
   store.resize(n + plan.n_recv());
   std::vector<std::size_t> slot(plan.n_recv());
   std::iota(slot.begin(), slot.end(), n);
   exchange_fields(store, plan, FieldSet{}, store, slot, comm);
-  if (sent > 0) {
-    for (std::size_t m = 0; m < plan.n_recv(); ++m) keep.push_back(n + m);
+  keep.resize(keep.size() + plan.n_recv());
+  std::iota(keep.end() - std::ptrdiff_t(plan.n_recv()), keep.end(), n);
+  if (held) {
+    *held = std::move(keep);
+  } else if (sent > 0) {
     store.permute(keep);
     store.resize(keep.size());
   }

@@ -22,9 +22,12 @@ struct FieldSet {
 // Sends particle i to rank dest[i] with every field (collective). The store then holds the
 // particles that stayed, in their order, followed by those received, in the order (source rank,
 // order on the source); only the leaving particles are sent. Returns how many it sent to other
-// ranks.
+// ranks. With `held`, the store is not compacted: it keeps the leaving particles in place, the
+// arrivals follow, and *held lists the store indices (ascending) of the particles this rank now
+// holds, in the order above - for a caller that orders them next with one permute
+// (order_particles with a subset).
 std::size_t migrate_particles(ParticleStore& store, const std::vector<int>& dest,
-                              const MpiComm& comm);
+                              const MpiComm& comm, std::vector<std::size_t>* held = nullptr);
 
 // A fixed exchange pattern: from[send_offsets[r] .. send_offsets[r + 1]) are the store indices
 // this rank sends to rank r, and recv_offsets the ranges of what it receives from each rank.

@@ -52,18 +52,25 @@ void SphGlobalStepper::order_and_forces(ParticleStore& store, bool first) {
 void SphGlobalStepper::decompose_and_order(ParticleStore& store, bool first) {
   // Particle changes would need ids unique over all ranks and children placed by key: refused.
   bool changes = false;
-  for (std::size_t i = 0; i < store.size(); ++i)
-    changes = changes || store.spawn_mass[i] != 0.0 || store.type[i] == kRemoved;
+  const std::ptrdiff_t n = std::ptrdiff_t(store.size());
+#pragma omp parallel for schedule(static) reduction(|| : changes)
+  for (std::ptrdiff_t i = 0; i < n; ++i)
+    changes = changes || store.spawn_mass[std::size_t(i)] != 0.0 ||
+              store.type[std::size_t(i)] == kRemoved;
   if (comm_.any(changes))
     throw Error(
         "MPI: particle creation and removal across ranks are not supported yet "
         "(docs/mpi.md)");
   // The cost of a gas particle is its last neighbour count (1 before the first SPH pass).
+  // The migration leaves the store uncompacted: the order stage's one permute both drops the
+  // particles that left and orders those held (the store of a compaction and an order_particles,
+  // with one pass over every field instead of two).
   const double t0 = wall_seconds();
+  std::vector<std::size_t> held;
   decomposition_report_ = decomposition_.update(
-      store, box_, first ? std::vector<double>{} : sph_cost_weights(store), comm_);
+      store, box_, first ? std::vector<double>{} : sph_cost_weights(store), comm_, &held);
   const double t1 = wall_seconds();
-  order_particles(store, box_);
+  order_particles(store, box_, &held);
   hydro_ = sph_.enough_gas(std::size_t(comm_.sum(uint64_t(store.n_gas()))));
   // The halos' key cube, for both SPH stages (the particles stay where they are until correct).
   if (hydro_) sph_cube_ = global_key_cube(store, box_, comm_);
@@ -95,7 +102,10 @@ void SphGlobalStepper::end_force(ParticleStore& store) {
   const std::size_t n_gas = store.n_gas();
   // end force (run/end_force_kern.hpp): the hydro acc of gas plus gravity; without gravity the
   // gravity fields are zero.
-  for (std::size_t i = 0; i < store.size(); ++i) {
+  const std::ptrdiff_t n = std::ptrdiff_t(store.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < n; ++k) {
+    const std::size_t i = std::size_t(k);
     if (i >= n_gas) store.acc[i] = {0, 0, 0};
     if (grav_.enabled) store.acc[i] += store.acc_grav[i];
   }
@@ -105,7 +115,7 @@ double SphGlobalStepper::next_dt(ParticleStore& store) {
   double dt = comm_.min(compute_timestep_criteria(store, ActiveSet{}, tstep_, grav_, hydro_));
   // dt_limit = dt_crit, as the one-process global scheme keeps it (run/cpu_backend.cpp
   // limit_steps: the modules' time-step stages start from it; checkpoints hold it).
-  for (std::size_t i = 0; i < store.size(); ++i) store.dt_limit[i] = store.dt_crit[i];
+  std::copy(store.dt_crit.begin(), store.dt_crit.end(), store.dt_limit.begin());
   if (tstep_.dt_max > 0.0) dt = std::min(dt, tstep_.dt_max);
   return dt;
 }

@@ -7,6 +7,7 @@
 
 #include "core/morton.hpp"
 #include "core/parallel_sort.hpp"
+#include "core/select_indices.hpp"
 #include "sph/neighbour_search.hpp"  // kTreeRadiusSlack
 
 namespace mpsph {
@@ -19,24 +20,40 @@ std::size_t group_size(std::size_t n_gas, std::size_t max_boxes) {
 
 }  // namespace
 
-std::vector<SearchBox> search_boxes(const ParticleStore& store, std::size_t n_gas,
-                                    const std::vector<double>& radius, const Box& box,
-                                    std::size_t max_boxes) {
-  std::vector<SearchBox> out;
-  if (n_gas == 0) return out;
-  const std::size_t group = group_size(n_gas, max_boxes);
+namespace {
+
+// Boxes of consecutive groups of `group` particles of the list `at[0 .. count)` (store indices;
+// null: 0 .. count - 1), each with the largest radius[i] of its particles (radius: by store
+// index; null: 0). One group per thread at a time.
+std::vector<SearchBox> group_boxes(const ParticleStore& store, const uint32_t* at,
+                                   std::size_t count, const double* radius, const Box& box,
+                                   std::size_t group) {
+  const std::size_t n_boxes = (count + group - 1) / group;
+  std::vector<SearchBox> out(n_boxes);
   constexpr double inf = std::numeric_limits<double>::infinity();
-  for (std::size_t b = 0; b < n_gas; b += group) {
+#pragma omp parallel for schedule(static) if (count > 65536)
+  for (std::ptrdiff_t g = 0; g < std::ptrdiff_t(n_boxes); ++g) {
     SearchBox s{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0};
-    for (std::size_t i = b; i < std::min(n_gas, b + group); ++i) {
+    for (std::size_t k = std::size_t(g) * group; k < std::min(count, std::size_t(g + 1) * group);
+         ++k) {
+      const std::size_t i = at ? at[k] : k;
       const Vec3d x = wrap_position(store.pos[i], box);
       s.lo = {std::min(s.lo.x, x.x), std::min(s.lo.y, x.y), std::min(s.lo.z, x.z)};
       s.hi = {std::max(s.hi.x, x.x), std::max(s.hi.y, x.y), std::max(s.hi.z, x.z)};
-      s.radius = std::max(s.radius, radius[i]);
+      if (radius) s.radius = std::max(s.radius, radius[i]);
     }
-    out.push_back(s);
+    out[std::size_t(g)] = s;
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<SearchBox> search_boxes(const ParticleStore& store, std::size_t n_gas,
+                                    const std::vector<double>& radius, const Box& box,
+                                    std::size_t max_boxes) {
+  if (n_gas == 0) return {};
+  return group_boxes(store, nullptr, n_gas, radius.data(), box, group_size(n_gas, max_boxes));
 }
 
 namespace {
@@ -63,44 +80,83 @@ double box_distance(const Vec3d& a_lo, const Vec3d& a_hi, const Vec3d& b_lo, con
 std::vector<std::vector<uint32_t>> halo_members(const ParticleStore& store, std::size_t n_gas,
                                                 const std::vector<double>& radius,
                                                 const std::vector<double>& reach, const Box& box,
-                                                const MpiComm& comm) {
+                                                const MpiComm& comm,
+                                                const std::vector<uint32_t>* searchers) {
   constexpr std::size_t kMaxBoxes = 512;
+  // This rank's search boxes: its searching particles in at most kMaxBoxes groups.
+  const std::size_t n_search = searchers ? searchers->size() : n_gas;
+  std::vector<SearchBox> own_search;
+  if (n_search > 0)
+    own_search = group_boxes(store, searchers ? searchers->data() : nullptr, n_search,
+                             radius.data(), box, group_size(n_search, kMaxBoxes));
   std::vector<std::size_t> offsets;
-  const std::vector<SearchBox> remote =
-      comm.all_gather(search_boxes(store, n_gas, radius, box, kMaxBoxes), &offsets);
-  // This rank's particles in the same groups, with their reach, so that whole groups are ruled
-  // out by one box test.
-  const std::vector<double> no_reach(n_gas, 0.0);
-  const std::vector<double>& own = reach.empty() ? no_reach : reach;
-  const std::vector<SearchBox> mine = search_boxes(store, n_gas, own, box, kMaxBoxes);
-  const std::size_t group = group_size(n_gas, kMaxBoxes);
+  const std::vector<SearchBox> remote = comm.all_gather(own_search, &offsets);
+
+  // The candidates - every local gas particle, with its reach - in fine boxes of kFine
+  // consecutive particles (the store is in key order: each is compact), and coarse groups of
+  // kFinePerCoarse fine boxes: a remote box is tested against a coarse group, then against the
+  // fine boxes of the coarse groups it may reach, then against the particles of the fine boxes
+  // it may reach. A box test bounds the distance of every particle inside it from below, so a
+  // box out of reach rules out all of them: the particles sent are those of the rule.
+  constexpr std::size_t kFine = 64, kFinePerCoarse = 64;
+  const double* own = reach.empty() ? nullptr : reach.data();
+  const std::vector<SearchBox> fine = group_boxes(store, nullptr, n_gas, own, box, kFine);
+  const std::size_t n_coarse = (fine.size() + kFinePerCoarse - 1) / kFinePerCoarse;
+  std::vector<SearchBox> coarse(n_coarse);
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  for (std::size_t c = 0; c < n_coarse; ++c) {
+    SearchBox u{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0};
+    for (std::size_t f = c * kFinePerCoarse; f < std::min(fine.size(), (c + 1) * kFinePerCoarse);
+         ++f) {
+      const SearchBox& b = fine[f];
+      u.lo = {std::min(u.lo.x, b.lo.x), std::min(u.lo.y, b.lo.y), std::min(u.lo.z, b.lo.z)};
+      u.hi = {std::max(u.hi.x, b.hi.x), std::max(u.hi.y, b.hi.y), std::max(u.hi.z, b.hi.z)};
+      u.radius = std::max(u.radius, b.radius);
+    }
+    coarse[c] = u;
+  }
   constexpr double slack = 1.0 + kTreeRadiusSlack;
+  auto within = [&](const SearchBox& mine, const SearchBox& rb) {
+    return box_distance(mine.lo, mine.hi, rb.lo, rb.hi, box) <=
+           std::max(rb.radius, mine.radius) * slack;
+  };
 
   std::vector<std::vector<uint32_t>> to_rank(comm.size());
-  std::vector<uint8_t> taken(n_gas);
-  const std::ptrdiff_t n_groups = std::ptrdiff_t(mine.size());
+  std::vector<std::vector<uint32_t>> part(n_coarse);
   for (int r = 0; r < comm.size(); ++r) {
-    if (r == comm.rank()) continue;
-    std::fill(taken.begin(), taken.end(), 0);
-    // Each thread tests its own groups (and marks only their particles) against r's boxes.
+    if (r == comm.rank() || offsets[r] == offsets[r + 1]) continue;
+      // Each thread takes whole coarse groups and lists their particles for r, in store order.
 #pragma omp parallel for schedule(dynamic, 1)
-    for (std::ptrdiff_t g = 0; g < n_groups; ++g) {
-      const SearchBox& mg = mine[std::size_t(g)];
-      for (std::size_t b = offsets[r]; b < offsets[r + 1]; ++b) {
-        const SearchBox& rb = remote[b];
-        if (box_distance(mg.lo, mg.hi, rb.lo, rb.hi, box) > std::max(rb.radius, mg.radius) * slack)
-          continue;
-        for (std::size_t j = std::size_t(g) * group;
-             j < std::min(n_gas, (std::size_t(g) + 1) * group); ++j) {
-          if (taken[j]) continue;
+    for (std::ptrdiff_t c = 0; c < std::ptrdiff_t(n_coarse); ++c) {
+      std::vector<uint32_t>& list = part[std::size_t(c)];
+      list.clear();
+      std::vector<std::size_t> near_c, near_f;
+      for (std::size_t b = offsets[r]; b < offsets[r + 1]; ++b)
+        if (within(coarse[std::size_t(c)], remote[b])) near_c.push_back(b);
+      if (near_c.empty()) continue;
+      for (std::size_t f = std::size_t(c) * kFinePerCoarse;
+           f < std::min(fine.size(), std::size_t(c + 1) * kFinePerCoarse); ++f) {
+        near_f.clear();
+        for (const std::size_t b : near_c)
+          if (within(fine[f], remote[b])) near_f.push_back(b);
+        if (near_f.empty()) continue;
+        for (std::size_t j = f * kFine; j < std::min(n_gas, (f + 1) * kFine); ++j) {
           const Vec3d x = wrap_position(store.pos[j], box);
-          if (box_distance(x, x, rb.lo, rb.hi, box) <= std::max(rb.radius, own[j]) * slack)
-            taken[j] = 1;
+          const double own_j = own ? own[j] : 0.0;
+          for (const std::size_t b : near_f) {
+            const SearchBox& rb = remote[b];
+            if (box_distance(x, x, rb.lo, rb.hi, box) <= std::max(rb.radius, own_j) * slack) {
+              list.push_back(uint32_t(j));
+              break;
+            }
+          }
         }
       }
     }
-    for (std::size_t j = 0; j < n_gas; ++j)
-      if (taken[j]) to_rank[r].push_back(uint32_t(j));
+    std::size_t total = 0;
+    for (const auto& l : part) total += l.size();
+    to_rank[r].reserve(total);
+    for (const auto& l : part) to_rank[r].insert(to_rank[r].end(), l.begin(), l.end());
   }
   return to_rank;
 }
@@ -110,28 +166,29 @@ GhostLayout order_with_ghosts(ParticleStore& store, std::size_t n_local, const B
   GhostLayout lay;
   lay.n_local = n_local;
   const std::size_t n = store.size();
-  std::size_t n_lg = 0;
-  while (n_lg < n_local && store.type[n_lg] == kGas) ++n_lg;
+  const std::size_t n_lg =
+      std::size_t(std::find_if(store.type.begin(), store.type.begin() + std::ptrdiff_t(n_local),
+                               [](uint8_t t) { return t != kGas; }) -
+                  store.type.begin());
   lay.n_local_gas = n_lg;
+  const std::size_t n_ghosts = n - n_local, n_ng = n_local - n_lg;
 
-  // Gas: the local gas [0, n_lg) and the ghosts [n_local, n), by (key, id); or, without
-  // `interleave`, the local gas as it is and the ghosts by (key, id) after it.
-  std::vector<std::size_t> gas;
-  if (interleave) {
-    gas.resize(n_lg);
-    std::iota(gas.begin(), gas.end(), std::size_t{0});
-  }
-  for (std::size_t i = n_local; i < n; ++i) gas.push_back(i);
+  // Gas to sort: the local gas [0, n_lg) and the ghosts [n_local, n), by (key, id); or, without
+  // `interleave`, the ghosts only (the local gas stays as it is, before them).
+  const std::size_t first_sorted = interleave ? n_lg : 0;
+  const std::size_t n_sorted = first_sorted + n_ghosts;
+  auto store_index = [&](std::size_t k) {
+    return k < first_sorted ? k : n_local + k - first_sorted;
+  };
   // (key, id, index) in one array: the sort then reads no other memory.
   struct Item {
     uint64_t key, id;
     std::size_t index;
   };
-  std::vector<Item> items(gas.size());
-  const std::ptrdiff_t n_gas = std::ptrdiff_t(gas.size());
+  std::vector<Item> items(n_sorted);
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t k = 0; k < n_gas; ++k) {
-    const std::size_t i = gas[std::size_t(k)];
+  for (std::ptrdiff_t k = 0; k < std::ptrdiff_t(n_sorted); ++k) {
+    const std::size_t i = store_index(std::size_t(k));
     items[std::size_t(k)] = {morton_key(wrap_position(store.pos[i], box), cube.lo, cube.edge),
                              store.id[i], i};
   }
@@ -139,34 +196,40 @@ GhostLayout order_with_ghosts(ParticleStore& store, std::size_t n_local, const B
   parallel_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
     return a.key != b.key ? a.key < b.key : a.id < b.id;
   });
-  for (std::size_t k = 0; k < items.size(); ++k) gas[k] = items[k].index;
-  std::vector<std::size_t> perm;
-  perm.reserve(n);
-  if (!interleave) {
-    for (std::size_t i = 0; i < n_lg; ++i) perm.push_back(i);
-    perm.insert(perm.end(), gas.begin(), gas.end());
-    gas.insert(gas.begin(), perm.begin(), perm.begin() + std::ptrdiff_t(n_lg));
-    // The local non-gas particles from slot n_lg + n_ghosts on: those already there stay, the
-    // ones the ghosts displace go to the end.
-    const std::size_t n_ghosts = n - n_local, n_ng = n_local - n_lg;
-    const std::size_t displaced = std::min(n_ghosts, n_ng);
-    for (std::size_t i = n_lg + displaced; i < n_local; ++i) perm.push_back(i);
-    for (std::size_t i = n_lg; i < n_lg + displaced; ++i) perm.push_back(i);
-  } else {
-    perm = gas;
-    for (std::size_t i = n_lg; i < n_local; ++i) perm.push_back(i);
+
+  // perm[s]: the particle at slot s. Gas first: [0, n_lg + n_ghosts) - interleaved: the sorted
+  // items; else the local gas in place, then the sorted ghosts. Then the local non-gas particles:
+  // interleaved, all in their order; else those already past the gas stay, and the ones the
+  // ghosts displace go to the end.
+  const std::size_t n_gas_all = n_lg + n_ghosts;
+  const std::size_t displaced = interleave ? n_ng : std::min(n_ghosts, n_ng);
+  std::vector<std::size_t> perm(n);
+  const std::size_t item_slot = interleave ? 0 : n_lg;
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t s_signed = 0; s_signed < std::ptrdiff_t(n); ++s_signed) {
+    const std::size_t s = std::size_t(s_signed);
+    if (s < item_slot)
+      perm[s] = s;
+    else if (s < n_gas_all)
+      perm[s] = items[s - item_slot].index;
+    else if (s < n - displaced)
+      perm[s] = s - n_gas_all + n_lg + displaced;  // the local non-gas that stay in order
+    else
+      perm[s] = s - (n - displaced) + n_lg;  // the displaced ones, in order
   }
 
   lay.local_slot.resize(n_local);
-  lay.ghost_slot.resize(n - n_local);
-  for (std::size_t s = 0; s < n; ++s) {
-    if (perm[s] < n_local)
-      lay.local_slot[perm[s]] = s;
+  lay.ghost_slot.resize(n_ghosts);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t s = 0; s < std::ptrdiff_t(n); ++s) {
+    const std::size_t i = perm[std::size_t(s)];
+    if (i < n_local)
+      lay.local_slot[i] = std::size_t(s);
     else
-      lay.ghost_slot[perm[s] - n_local] = s;
+      lay.ghost_slot[i - n_local] = std::size_t(s);
   }
-  for (std::size_t s = 0; s < gas.size(); ++s)
-    if (gas[s] < n_local) lay.local_gas.push_back(uint32_t(s));
+  lay.local_gas =
+      select_indices<uint32_t>(0, n_gas_all, [&](std::size_t s) { return perm[s] < n_local; });
   store.permute(perm);
   return lay;
 }

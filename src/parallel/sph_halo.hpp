@@ -38,12 +38,16 @@ double box_distance(const Vec3d& a_lo, const Vec3d& a_hi, const Vec3d& b_lo, con
                     const Box& box);
 
 // For every rank, the local gas particles [0, n_gas) it needs by the halo rule (empty for this
-// rank itself). radius: the search radius of each local gas particle; reach: each one's own
-// reach (empty: none). Collective (every rank's boxes are gathered).
+// rank itself), ascending. radius: the search radius of each local gas particle; reach: each
+// one's own reach (empty: none). searchers: the local gas particles that search (ascending; null:
+// all) - only their boxes go to the other ranks, so the halo holds the pairs of the searching
+// particles only (a later smoothing-length round searches for the particles whose h was not exact
+// only); every local gas particle may be sent. Collective (every rank's boxes are gathered).
 std::vector<std::vector<uint32_t>> halo_members(const ParticleStore& store, std::size_t n_gas,
                                                 const std::vector<double>& radius,
                                                 const std::vector<double>& reach, const Box& box,
-                                                const MpiComm& comm);
+                                                const MpiComm& comm,
+                                                const std::vector<uint32_t>* searchers = nullptr);
 
 // Where the local particles and the ghosts are while the ghosts are in the store.
 struct GhostLayout {

@@ -99,6 +99,41 @@ TEST_CASE("particle store: permute moves every field together", "[core][store]")
   CHECK(mismatches(s) == 0);
 }
 
+TEST_CASE("particle store: permute of a large store, dense and sparse, and shrinking",
+          "[core][store]") {
+  // Above the size from which permute copies on the OpenMP threads (65 536 entries), both of its
+  // paths: a shift of most entries (dense: the changed span is copied whole) and a few swaps
+  // far apart (sparse: only the listed entries), and a perm shorter than the store.
+  const std::size_t n = 200000;
+  SECTION("dense: a rotation of [1000, n) by 7") {
+    ParticleStore s = make_store(n);
+    std::vector<std::size_t> perm(n);
+    for (std::size_t i = 0; i < n; ++i) perm[i] = i < 1000 ? i : 1000 + (i - 1000 + 7) % (n - 1000);
+    s.permute(perm);
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(s.id[i] == perm[i]);
+    CHECK(mismatches(s) == 0);
+  }
+  SECTION("sparse: 100 swaps spread over the store") {
+    ParticleStore s = make_store(n);
+    std::vector<std::size_t> perm(n);
+    for (std::size_t i = 0; i < n; ++i) perm[i] = i;
+    for (std::size_t k = 0; k < 100; ++k) std::swap(perm[k * 1999], perm[n - 1 - k * 1999]);
+    s.permute(perm);
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(s.id[i] == perm[i]);
+    CHECK(mismatches(s) == 0);
+  }
+  SECTION("shrinking: keep every third particle, then resize") {
+    ParticleStore s = make_store(n);
+    std::vector<std::size_t> keep;
+    for (std::size_t i = 0; i < n; i += 3) keep.push_back(i);
+    s.permute(keep);
+    for (std::size_t i = keep.size(); i < n; ++i) REQUIRE(s.mass[i] == 0.0);  // beyond: zero
+    s.resize(keep.size());
+    for (std::size_t i = 0; i < keep.size(); ++i) REQUIRE(s.id[i] == keep[i]);
+    CHECK(mismatches(s) == 0);
+  }
+}
+
 TEST_CASE("particle store: sort_by_type puts gas first, stable, fields consistent",
           "[core][store]") {
   ParticleStore s = make_store(90);
