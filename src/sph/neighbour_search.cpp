@@ -95,7 +95,6 @@ void SphNeighbours::build_tree(const ParticleStore& store, const Box& box, doubl
                 " gas particles exceed the 2^31 that the CPU neighbour lists index");
   periodic_ = box.periodic;
   offsets_.clear();
-  neighbours_.clear();
   drop_candidates();
   tree_.reset();
 
@@ -160,10 +159,15 @@ void SphNeighbours::set_candidates(std::size_t stride, std::vector<uint32_t> ind
   cand_h_ = std::move(covered_h);
 }
 
+void SphNeighbours::take_candidate_buffers(std::vector<uint32_t>& index,
+                                           std::vector<float>& covered_h) {
+  drop_candidates();
+  index.swap(cand_);
+  covered_h.swap(cand_h_);
+}
+
 void SphNeighbours::drop_candidates() {
   cand_stride_ = 0;
-  std::vector<uint32_t>().swap(cand_);
-  std::vector<float>().swap(cand_h_);
 }
 
 std::size_t SphNeighbours::nearest(const Vec3d& x, std::size_t k, uint32_t* index,
@@ -214,9 +218,13 @@ void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box,
   // pass 2 adds i to j's list. Blocks of i (dynamic schedule) keep the output order fixed.
   constexpr std::size_t kBlock = 256;
   const std::ptrdiff_t n_blocks = static_cast<std::ptrdiff_t>((n + kBlock - 1) / kBlock);
-  std::vector<std::vector<uint32_t>> forward(n_blocks);
-  std::vector<uint32_t> n_forward(n, 0), n_reverse(n, 0);
-  const bool cached = cand_h_.size() == n && cand_.size() == n * cand_stride_;
+  forward_.resize(std::size_t(n_blocks));
+  std::vector<std::vector<uint32_t>>& forward = forward_;
+  n_forward_.assign(n, 0);
+  n_reverse_.assign(n, 0);
+  uint32_t* n_forward = n_forward_.data();
+  uint32_t* n_reverse = n_reverse_.data();
+  const bool cached = cand_stride_ > 0 && cand_h_.size() == n && cand_.size() == n * cand_stride_;
 #pragma omp parallel
   {
     std::vector<uint32_t> searched;
@@ -224,6 +232,7 @@ void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box,
     for (std::ptrdiff_t b = 0; b < n_blocks; ++b) {
       const std::size_t i_end = std::min(n, std::size_t(b + 1) * kBlock);
       std::vector<uint32_t>& out = forward[b];
+      out.clear();
       for (std::size_t i = std::size_t(b) * kBlock; i < i_end; ++i) {
         if (subset && !is_active[i]) continue;
         const float h_i = store.h[i];
@@ -272,7 +281,8 @@ void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box,
 
   // Pass 2: copy forward entries, scatter reverse ones, then sort every list so that the sums
   // over it do not depend on the thread schedule.
-  std::vector<uint32_t> reverse_fill(n, 0);
+  reverse_fill_.assign(n, 0);
+  uint32_t* reverse_fill = reverse_fill_.data();
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::ptrdiff_t b = 0; b < n_blocks; ++b) {
     const std::size_t i_end = std::min(n, std::size_t(b + 1) * kBlock);
@@ -291,7 +301,6 @@ void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box,
         }
       }
     }
-    std::vector<uint32_t>().swap(forward[b]);
   }
   for (const auto& e : from_inactive)
     neighbours_[offsets_[e.first] + n_forward[e.first] + reverse_fill[e.first]++] = e.second;

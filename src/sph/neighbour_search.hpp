@@ -21,6 +21,7 @@
 #include "core/active_set.hpp"
 #include "core/box.hpp"
 #include "core/vec3.hpp"
+#include "sph/smoothing_length_buffers.hpp"
 
 namespace mpsph {
 
@@ -66,6 +67,12 @@ class SphNeighbours {
   // build_tree and build_pairs drop them.
   void set_candidates(std::size_t stride, std::vector<uint32_t> index,
                       std::vector<float> covered_h);
+  // Hands the candidate buffers (dropped) to the caller, to be filled and given back with
+  // set_candidates: they keep their size and capacity from step to step, so that refilling them
+  // costs no allocation, zeroing or page faults. Their contents are unspecified.
+  void take_candidate_buffers(std::vector<uint32_t>& index, std::vector<float>& covered_h);
+  // Buffers of the smoothing-length stage, kept here between its calls (smoothing_length.cpp).
+  SmoothingLengthBuffers& h_buffers() { return h_buffers_; }
 
   // --- pair lists ----------------------------------------------------------------------------
   // Builds, for every gas i, the sorted list of all gas j != i with canonical r_ij < h_i + h_j
@@ -76,7 +83,8 @@ class SphNeighbours {
   // when j is inactive.
   void build_pairs(const ParticleStore& store, const Box& box, const ActiveSet& active = {});
   bool has_pairs() const { return !offsets_.empty(); }
-  std::size_t num_pair_entries() const { return neighbours_.size(); }  // = 2 x number of pairs
+  // = 2 x number of pairs
+  std::size_t num_pair_entries() const { return has_pairs() ? std::size_t(offsets_.back()) : 0; }
   const uint32_t* pairs_begin(std::size_t i) const { return neighbours_.data() + offsets_[i]; }
   const uint32_t* pairs_end(std::size_t i) const { return neighbours_.data() + offsets_[i + 1]; }
 
@@ -93,11 +101,15 @@ class SphNeighbours {
   std::size_t n_gas_ = 0;
   double ghost_width_ = 0.0;
   bool periodic_ = false;
-  std::size_t cand_stride_ = 0;
+  std::size_t cand_stride_ = 0;       // 0: no valid candidates (the buffers below keep their size)
   std::vector<uint32_t> cand_;        // n_gas x cand_stride_
   std::vector<float> cand_h_;         // covered_h per gas particle
   std::vector<uint64_t> offsets_;     // CSR offsets, size n_gas + 1 (empty: no pair lists)
-  std::vector<uint32_t> neighbours_;  // CSR entries
+  std::vector<uint32_t> neighbours_;  // CSR entries [0, offsets_.back()); capacity kept
+  // Scratch of build_pairs, kept with its capacity between steps.
+  std::vector<std::vector<uint32_t>> forward_;  // forward entries per block of particles
+  std::vector<uint32_t> n_forward_, n_reverse_, reverse_fill_;
+  SmoothingLengthBuffers h_buffers_;
 };
 
 }  // namespace mpsph

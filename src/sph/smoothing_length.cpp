@@ -186,19 +186,32 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   }
   nb.build_tree(store, box, width);
 
-  std::vector<double> d2_in(n), d2_out(n);
-  std::vector<uint32_t> knn(n * k);  // kept for build_pairs (SphNeighbours::set_candidates)
+  // Buffers kept in nb between calls (no fresh pages per step); every entry read below is
+  // written first in this call.
+  SmoothingLengthBuffers& buf = nb.h_buffers();
+  std::vector<double>& d2_in = buf.d2_in;
+  std::vector<double>& d2_out = buf.d2_out;
+  d2_in.resize(n);
+  d2_out.resize(n);
+  // The k nearest of each particle, handed to build_pairs (SphNeighbours::set_candidates).
+  std::vector<uint32_t> knn;
+  std::vector<float> covered_h;
+  nb.take_candidate_buffers(knn, covered_h);
+  knn.resize(n * k);
   const std::size_t n_act = active.gas_count(n);
-  std::vector<uint32_t> todo(n_act);
+  std::vector<uint32_t>& todo = buf.todo;
+  todo.resize(n_act);
   for (std::size_t k = 0; k < n_act; ++k) todo[k] = static_cast<uint32_t>(active[k]);
-  const std::vector<uint32_t> act = todo;
+  std::vector<uint32_t>& act = buf.act;
+  act = todo;
   const float h_min = float(params.h_min);
   // Count of gas inside 2h found by the grouped search (-1: not counted there).
-  std::vector<int32_t> inside(n, -1);
+  std::vector<int32_t>& inside = buf.inside;
+  inside.assign(n, -1);
   bool reuse_h = true;
-  GasBoxes boxes;
-  std::vector<uint8_t> done;
-  std::vector<uint32_t> rest;
+  GasBoxes& boxes = buf.boxes;
+  std::vector<uint8_t>& done = buf.done;
+  std::vector<uint32_t>& rest = buf.rest;
   for (;;) {
     // First round: the k nearest from radius searches around the previous h, by groups; the
     // particles they do not settle (and every particle of later rounds) take the k-nearest search.
@@ -245,7 +258,8 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
     reuse_h = false;  // particles redone with a wider ghost layer take the k-nearest search
     if (!box.periodic) break;
     // A result is exact when d_{N+1} <= ghost width: every image that close is in the tree.
-    std::vector<uint32_t> redo;
+    std::vector<uint32_t>& redo = buf.redo;
+    redo.clear();
     double d_max = 0.0;
     for (const uint32_t i : todo) {
       const double d = std::sqrt(d2_out[i]);
@@ -265,8 +279,9 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   }
 
   const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n_act);
-  std::vector<uint8_t> recount(n, 0);
-  std::vector<float> covered_h(n, 0.f);
+  std::vector<uint8_t>& recount = buf.recount;
+  recount.assign(n, 0);
+  covered_h.assign(n, 0.f);
   float h_max = 0.f;
 #pragma omp parallel for reduction(max : h_max)
   for (std::ptrdiff_t k = 0; k < sn; ++k) {
