@@ -61,9 +61,10 @@ class SphNeighbours {
   void within(const Vec3d& x, double radius, std::vector<uint32_t>& out) const;
 
   // --- candidates cached by the smoothing-length stage ---------------------------------------
-  // For gas i, `stride` gas indices (its nearest neighbours) that hold every j a search of radius
-  // 2 covered_h[i] (1 + kTreeRadiusSlack) would return. build_pairs filters these instead of
-  // searching the tree again, for every i with store.h[i] == covered_h[i] (0: no valid list).
+  // For gas i, `stride` gas indices (its nearest neighbours, or i itself as padding) that hold
+  // every j with canonical r_ij < 2 covered_h[i]: all that build_pairs keeps of a tree search of
+  // radius 2 h_i (1 + kTreeRadiusSlack). build_pairs filters these instead of searching the tree
+  // again, for every i with store.h[i] == covered_h[i] (0: no valid list).
   // build_tree and build_pairs drop them.
   void set_candidates(std::size_t stride, std::vector<uint32_t> index,
                       std::vector<float> covered_h);

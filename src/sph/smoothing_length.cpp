@@ -48,18 +48,55 @@ double reuse_radius(const ParticleStore& store, const Box& box, const SphNeighbo
   return radius;
 }
 
+// The (k-1)-th and k-th smallest of d2[0, n) (1-based, counted with multiplicity; 2 <= k <= n),
+// as std::nth_element would leave them. The n - k + 2 largest values are kept in an ascending
+// buffer by insertion (the grouped search has n - k ~ 10: far cheaper than a selection over all n);
+// std::nth_element on a copy when that buffer would be long.
+void two_order_statistics(const double* d2, std::size_t n, std::size_t k, std::vector<double>& sel,
+                          double& in2, double& out2) {
+  constexpr std::size_t kMaxTop = 32;
+  const std::size_t m = n - k + 2;
+  if (m > kMaxTop) {
+    sel.assign(d2, d2 + n);
+    std::nth_element(sel.begin(), sel.begin() + std::ptrdiff_t(k - 1), sel.end());
+    out2 = sel[k - 1];
+    in2 = *std::max_element(sel.begin(), sel.begin() + std::ptrdiff_t(k - 1));
+    return;
+  }
+  double top[kMaxTop];  // the m largest so far, ascending
+  for (std::size_t q = 0; q < m; ++q) {
+    const double v = d2[q];
+    std::size_t p = q;
+    for (; p > 0 && top[p - 1] > v; --p) top[p] = top[p - 1];
+    top[p] = v;
+  }
+  for (std::size_t q = m; q < n; ++q) {
+    const double v = d2[q];
+    if (!(v > top[0])) continue;
+    std::size_t p = 1;
+    for (; p < m && top[p] < v; ++p) top[p - 1] = top[p];
+    top[p - 1] = v;
+  }
+  in2 = top[0];
+  out2 = top[1];
+}
+
 // For each member of the group members[0, m) with a reuse_radius, the k nearest gas particles
 // when the sphere of that radius certainly holds them: the k-th nearest (canonical distance) lies
 // strictly inside it (the slack covers the difference between wrapped and canonical distances,
-// ~1e-16 relative). Then knn (the k nearest, the k-th last, the others unordered), d2_in and
-// d2_out are set as the k-nearest search sets them, and done[t] = 1; the others are left to it.
-// A member whose h (the rule of smoothing_length_between, floor h_min) has more than N_B inside 2h
-// (ties at d_{N+1}, the floor) gets that count in inside[i] when 2h stays within its sphere, so
-// that the caller need not search again; inside[i] is left alone otherwise.
+// ~1e-16 relative). Then d2_in and d2_out are set as the k-nearest search sets them, and
+// done[t] = 1; the others are left to it.
+// When the member's 2h (the rule of smoothing_length_between, floor h_min) stays within its
+// sphere, every gas particle inside 2h is among the candidates: inside[i] gets their count (self
+// included; N_B unless ties at d_{N+1} or the floor put more inside), and when the others fit in
+// the k slots of knn row i they go there, in store order (the rest padded with i itself), and
+// covered_h[i] = h, so that
+// build_pairs filters them instead of searching the tree (the row then holds every j with
+// canonical r_ij < 2 h_i, all that its filter keeps of a search).
 void within_previous_h(const ParticleStore& store, const Box& box, const SphNeighbours& nb,
                        const GasBoxes& boxes, const uint32_t* members, std::size_t m, std::size_t k,
                        float h_min, uint32_t* knn, double* d2_in, double* d2_out, int32_t* inside,
-                       uint8_t* done, ReuseScratch& sc) {
+                       float* covered_h, uint8_t* done, ReuseScratch& sc) {
   double radius[kGroupSize];
   Vec3d lo{0, 0, 0}, hi{0, 0, 0};
   double r_max = 0.0;
@@ -131,31 +168,33 @@ void within_previous_h(const ParticleStore& store, const Box& box, const SphNeig
       nn = kept;
     }
     if (nn < k) continue;
-    // d_{N+1}^2 = the k-th smallest; it must lie strictly inside the sphere (the slack covers
-    // the difference between wrapped and canonical distances, ~1e-16 relative).
-    sc.sel.assign(d2, d2 + nn);
-    std::nth_element(sc.sel.begin(), sc.sel.begin() + (k - 1), sc.sel.end());
-    const double out2 = sc.sel[k - 1];
+    // d_N^2 and d_{N+1}^2: the (k-1)-th and k-th smallest; the latter must lie strictly inside
+    // the sphere (the slack covers the difference between wrapped and canonical distances, ~1e-16
+    // relative).
+    double in2, out2;
+    two_order_statistics(d2, nn, k, sc.sel, in2, out2);
     if (!(out2 < r2 * (1.0 - 1e-9))) continue;
-    // The k nearest by canonical distance, the k-th last: every particle closer than d_{N+1},
-    // then one at d_{N+1} (the same set as the k-nearest search, up to ties at d_{N+1}).
-    uint32_t* idx = knn + i * k;
-    std::size_t c = 0;
-    for (std::size_t q = 0; q < nn; ++q)
-      if (d2[q] < out2) idx[c++] = near[q];
-    for (std::size_t q = 0; c < k; ++q)
-      if (d2[q] == out2) idx[c++] = near[q];
-    const double in2 = *std::max_element(sc.sel.begin(), sc.sel.begin() + (k - 1));
     d2_out[i] = out2;
     d2_in[i] = in2;
     done[t] = 1;
     // Every particle with canonical distance < 2h is among the candidates when (2h)^2 <= r2.
-    const double s2 = support2(std::max(smoothing_length_between(in2, out2), h_min));
-    if (s2 > out2 && s2 <= r2) {
-      int32_t count = 0;
-      for (std::size_t q = 0; q < nn; ++q) count += d2[q] < s2;
-      inside[i] = count;
+    const float h = std::max(smoothing_length_between(in2, out2), h_min);
+    const double s2 = support2(h);
+    if (!(s2 <= r2)) continue;
+    uint32_t* row = knn + i * k;
+    int32_t count = 0;
+    std::size_t c = 0;
+    for (std::size_t q = 0; q < nn; ++q) {
+      if (!(d2[q] < s2)) continue;
+      ++count;
+      if (near[q] == i) continue;
+      if (c < k) row[c] = near[q];
+      ++c;
     }
+    inside[i] = count;
+    if (c > k) continue;
+    for (; c < k; ++c) row[c] = uint32_t(i);  // padding: build_pairs skips j == i
+    covered_h[i] = h;
   }
 }
 
@@ -208,6 +247,7 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   // Count of gas inside 2h found by the grouped search (-1: not counted there).
   std::vector<int32_t>& inside = buf.inside;
   inside.assign(n, -1);
+  covered_h.assign(n, 0.f);
   bool reuse_h = true;
   GasBoxes& boxes = buf.boxes;
   std::vector<uint8_t>& done = buf.done;
@@ -229,7 +269,8 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
           const std::size_t t0 = std::size_t(g) * kGroupSize;
           const std::size_t m = std::min(kGroupSize, todo.size() - t0);
           within_previous_h(store, box, nb, boxes, todo.data() + t0, m, k, h_min, knn.data(),
-                            d2_in.data(), d2_out.data(), inside.data(), done.data() + t0, sc);
+                            d2_in.data(), d2_out.data(), inside.data(), covered_h.data(),
+                            done.data() + t0, sc);
         }
       }
       rest.clear();
@@ -264,6 +305,10 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
     for (const uint32_t i : todo) {
       const double d = std::sqrt(d2_out[i]);
       if (d > nb.ghost_width()) {
+        // (Never one of the grouped search: its sphere lies inside the ghost layer.) The
+        // k-nearest search refills the row, and the count is taken anew.
+        inside[i] = -1;
+        covered_h[i] = 0.f;
         redo.push_back(i);
         d_max = std::max(d_max, d);
       }
@@ -281,7 +326,6 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n_act);
   std::vector<uint8_t>& recount = buf.recount;
   recount.assign(n, 0);
-  covered_h.assign(n, 0.f);
   float h_max = 0.f;
 #pragma omp parallel for reduction(max : h_max)
   for (std::ptrdiff_t k = 0; k < sn; ++k) {
@@ -293,10 +337,11 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
     recount[i] = support2(h) > d2_out[i] && inside[i] < 0;
     store.nngb[i] =
         support2(h) > d2_out[i] && inside[i] >= 0 ? inside[i] : static_cast<int32_t>(n_b);
-    // The k-list holds all that a tree search of radius 2h (1 + slack) would return when that
-    // radius stays below d_{N+1}: then build_pairs needs no second search for i.
+    // From the k-nearest search: the k-list holds all that a tree search of radius 2h (1 +
+    // slack) would return when that radius stays below d_{N+1}: then build_pairs needs no second
+    // search for i. (The grouped search set covered_h itself.)
     const double radius = 2.0 * double(h) * (1.0 + kTreeRadiusSlack);
-    if (radius * radius < d2_out[i]) covered_h[i] = h;
+    if (inside[i] < 0 && radius * radius < d2_out[i]) covered_h[i] = h;
   }
 
   nb.ensure_ghost_width(store, box, 2.0 * double(h_max) * (1.0 + kTreeRadiusSlack));
