@@ -48,37 +48,81 @@ double reuse_radius(const ParticleStore& store, const Box& box, const SphNeighbo
   return radius;
 }
 
-// The (k-1)-th and k-th smallest of d2[0, n) (1-based, counted with multiplicity; 2 <= k <= n),
-// as std::nth_element would leave them. The n - k + 2 largest values are kept in an ascending
-// buffer by insertion (the grouped search has n - k ~ 10: far cheaper than a selection over all n);
-// std::nth_element on a copy when that buffer would be long.
-void two_order_statistics(const double* d2, std::size_t n, std::size_t k, std::vector<double>& sel,
-                          double& in2, double& out2) {
-  constexpr std::size_t kMaxTop = 32;
-  const std::size_t m = n - k + 2;
-  if (m > kMaxTop) {
-    sel.assign(d2, d2 + n);
-    std::nth_element(sel.begin(), sel.begin() + std::ptrdiff_t(k - 1), sel.end());
-    out2 = sel[k - 1];
-    in2 = *std::max_element(sel.begin(), sel.begin() + std::ptrdiff_t(k - 1));
-    return;
-  }
-  double top[kMaxTop];  // the m largest so far, ascending
+// Longest buffer of the insertion selections below; longer ones take std::nth_element.
+constexpr std::size_t kMaxInsertion = 32;
+
+// The m-th and (m-1)-th largest of a[0, n) (2 <= m <= min(n, kMaxInsertion)): the m largest kept
+// in an ascending buffer by insertion.
+void mth_largest(const double* a, std::size_t n, std::size_t m, double& mth, double& before) {
+  double top[kMaxInsertion];
   for (std::size_t q = 0; q < m; ++q) {
-    const double v = d2[q];
+    const double v = a[q];
     std::size_t p = q;
     for (; p > 0 && top[p - 1] > v; --p) top[p] = top[p - 1];
     top[p] = v;
   }
   for (std::size_t q = m; q < n; ++q) {
-    const double v = d2[q];
+    const double v = a[q];
     if (!(v > top[0])) continue;
     std::size_t p = 1;
     for (; p < m && top[p] < v; ++p) top[p - 1] = top[p];
     top[p - 1] = v;
   }
-  in2 = top[0];
-  out2 = top[1];
+  mth = top[0];
+  before = top[1];
+}
+
+// The m-th and (m-1)-th smallest of a[0, n) (2 <= m <= min(n, kMaxInsertion)), likewise.
+void mth_smallest(const double* a, std::size_t n, std::size_t m, double& mth, double& before) {
+  double bot[kMaxInsertion];
+  for (std::size_t q = 0; q < m; ++q) {
+    const double v = a[q];
+    std::size_t p = q;
+    for (; p > 0 && bot[p - 1] < v; --p) bot[p] = bot[p - 1];
+    bot[p] = v;
+  }
+  for (std::size_t q = m; q < n; ++q) {
+    const double v = a[q];
+    if (!(v < bot[0])) continue;
+    std::size_t p = 1;
+    for (; p < m && bot[p] > v; ++p) bot[p - 1] = bot[p];
+    bot[p - 1] = v;
+  }
+  mth = bot[0];
+  before = bot[1];
+}
+
+// The (k-1)-th and k-th smallest of d2[0, n) (1-based, counted with multiplicity; 2 <= k <= n),
+// the values std::nth_element would give. The values are split (branch-free) at `pivot`, a guess
+// of the k-th smallest (the previous (2h)^2: the previous step's N_B-th and (N_B+1)-th neighbours
+// lie on either side of it); with c below it, the two are the largest below and the smallest above
+// when c = k - 1, else taken by a short insertion selection on the side that holds them.
+void two_order_statistics(const double* d2, std::size_t n, std::size_t k, double pivot,
+                          std::vector<double>& sel, double& in2, double& out2) {
+  sel.resize(2 * n);
+  double* below = sel.data();
+  double* above = below + n;
+  std::size_t c = 0;
+  for (std::size_t q = 0; q < n; ++q) {
+    const double v = d2[q];
+    below[c] = v;
+    above[q - c] = v;
+    c += v < pivot;
+  }
+  const std::size_t n_above = n - c;
+  if (c + 1 == k) {
+    in2 = *std::max_element(below, below + c);
+    out2 = *std::min_element(above, above + n_above);
+  } else if (c >= k && c - k + 2 <= kMaxInsertion) {
+    mth_largest(below, c, c - k + 2, in2, out2);
+  } else if (c + 2 <= k && k - c <= kMaxInsertion) {
+    mth_smallest(above, n_above, k - c, out2, in2);
+  } else {
+    std::copy(d2, d2 + n, below);
+    std::nth_element(below, below + (k - 1), below + n);
+    out2 = below[k - 1];
+    in2 = *std::max_element(below, below + (k - 1));
+  }
 }
 
 // For each member of the group members[0, m) with a reuse_radius, the k nearest gas particles
@@ -172,7 +216,7 @@ void within_previous_h(const ParticleStore& store, const Box& box, const SphNeig
     // the sphere (the slack covers the difference between wrapped and canonical distances, ~1e-16
     // relative).
     double in2, out2;
-    two_order_statistics(d2, nn, k, sc.sel, in2, out2);
+    two_order_statistics(d2, nn, k, support2(store.h[i]), sc.sel, in2, out2);
     if (!(out2 < r2 * (1.0 - 1e-9))) continue;
     d2_out[i] = out2;
     d2_in[i] = in2;
