@@ -11,6 +11,11 @@
 #include "core/error.hpp"
 #include "sph/gas_boxes.hpp"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MPSPH_SPH_AVX512 1
+#endif
+
 namespace mpsph {
 
 namespace {
@@ -125,6 +130,67 @@ void two_order_statistics(const double* d2, std::size_t n, std::size_t k, double
   }
 }
 
+// Appends to near/d2 at nn the particles p of [b, e) (e - b <= GasBoxes::kLeaf) with
+// r = |x_p - q|^2 < r2w, and r; returns the new nn. The arrays need room for kLeaf entries past nn.
+// Branch-free: every slot is written, and kept only when it passes.
+std::size_t leaf_within_base(const double* px, const double* py, const double* pz, std::size_t b,
+                             std::size_t e, const Vec3d& q, double r2w, uint32_t* near, double* d2,
+                             std::size_t nn) {
+  for (std::size_t p = b; p < e; ++p) {
+    const double dx = px[p] - q.x, dy = py[p] - q.y, dz = pz[p] - q.z;
+    const double r = dx * dx + dy * dy + dz * dz;
+    near[nn] = uint32_t(p);
+    d2[nn] = r;
+    nn += r < r2w;
+  }
+  return nn;
+}
+
+#ifdef MPSPH_SPH_AVX512
+// The same for AVX-512 (two vectors of 8 doubles, compressed stores): the same bits, since every
+// operation is the scalar one per lane (IEEE subtraction, multiplication and addition in the same
+// order; this file is compiled with -ffp-contract=off, CMakeLists.txt, so that no multiply and add
+// are fused).
+__attribute__((target("avx512f"))) std::size_t leaf_within_avx512(
+    const double* px, const double* py, const double* pz, std::size_t b, std::size_t e,
+    const Vec3d& q, double r2w, uint32_t* near, double* d2, std::size_t nn) {
+  static_assert(GasBoxes::kLeaf == 16, "two vectors of 8 doubles per leaf");
+  const unsigned live = (1u << (e - b)) - 1u;
+  const __m512d qx = _mm512_set1_pd(q.x), qy = _mm512_set1_pd(q.y), qz = _mm512_set1_pd(q.z);
+  const __m512d lim = _mm512_set1_pd(r2w);
+  __mmask8 in[2];
+  __m512d r[2];
+  for (int h = 0; h < 2; ++h) {
+    const __mmask8 m = __mmask8(live >> (8 * h));
+    const std::size_t o = b + 8 * std::size_t(h);
+    const __m512d dx = _mm512_sub_pd(_mm512_maskz_loadu_pd(m, px + o), qx);
+    const __m512d dy = _mm512_sub_pd(_mm512_maskz_loadu_pd(m, py + o), qy);
+    const __m512d dz = _mm512_sub_pd(_mm512_maskz_loadu_pd(m, pz + o), qz);
+    r[h] = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)),
+                         _mm512_mul_pd(dz, dz));
+    in[h] = _mm512_mask_cmp_pd_mask(m, r[h], lim, _CMP_LT_OQ);
+  }
+  const __mmask16 both = __mmask16(unsigned(in[0]) | (unsigned(in[1]) << 8));
+  const __m512i index =
+      _mm512_add_epi32(_mm512_set1_epi32(int(b)),
+                       _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+  _mm512_storeu_si512(near + nn, _mm512_maskz_compress_epi32(both, index));
+  const std::size_t n0 = std::size_t(__builtin_popcount(unsigned(in[0])));
+  _mm512_storeu_pd(d2 + nn, _mm512_maskz_compress_pd(in[0], r[0]));
+  _mm512_storeu_pd(d2 + nn + n0, _mm512_maskz_compress_pd(in[1], r[1]));
+  return nn + n0 + std::size_t(__builtin_popcount(unsigned(in[1])));
+}
+#endif
+
+bool cpu_has_avx512() {
+#ifdef MPSPH_SPH_AVX512
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  return avx512;
+#else
+  return false;
+#endif
+}
+
 // For each member of the group members[0, m) with a reuse_radius, the k nearest gas particles
 // when the sphere of that radius certainly holds them: the k-th nearest (canonical distance) lies
 // strictly inside it (the slack covers the difference between wrapped and canonical distances,
@@ -165,6 +231,7 @@ void within_previous_h(const ParticleStore& store, const Box& box, const SphNeig
   // Open box: the positions are the store's, so the first test's distances are the canonical
   // ones bit for bit (x_j - x_i is exactly -(x_i - x_j)), and the radius needs no widening.
   const double widen = box.periodic ? kWiden : 1.0;
+  const bool avx512 = cpu_has_avx512();
   for (std::size_t t = 0; t < m; ++t) {
     if (!(radius[t] > 0.0)) continue;
     const std::size_t i = members[t];
@@ -185,16 +252,14 @@ void within_previous_h(const ParticleStore& store, const Box& box, const SphNeig
         sc.near.resize(2 * (nn + GasBoxes::kLeaf));
         sc.d2.resize(sc.near.size());
       }
-      uint32_t* near = sc.near.data();
-      double* d2 = sc.d2.data();
-      const std::size_t pe = boxes.leaf_end(hit.leaf);
-      for (std::size_t p = boxes.leaf_begin(hit.leaf); p < pe; ++p) {
-        const double dx = px[p] - q.x, dy = py[p] - q.y, dz = pz[p] - q.z;
-        const double r = dx * dx + dy * dy + dz * dz;
-        near[nn] = uint32_t(p);
-        d2[nn] = r;
-        nn += r < r2w;
+      const std::size_t pb = boxes.leaf_begin(hit.leaf), pe = boxes.leaf_end(hit.leaf);
+#ifdef MPSPH_SPH_AVX512
+      if (avx512) {
+        nn = leaf_within_avx512(px, py, pz, pb, pe, q, r2w, sc.near.data(), sc.d2.data(), nn);
+        continue;
       }
+#endif
+      nn = leaf_within_base(px, py, pz, pb, pe, q, r2w, sc.near.data(), sc.d2.data(), nn);
     }
     uint32_t* near = sc.near.data();
     double* d2 = sc.d2.data();
