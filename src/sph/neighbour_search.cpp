@@ -153,7 +153,11 @@ void SphNeighbours::build_tree(const ParticleStore& store, const Box& box, doubl
     if (points_.size() >= std::size_t(std::numeric_limits<uint32_t>::max()))
       throw Error("sph: the periodic kd-tree would hold more than 2^32 points");
   }
-  tree_ = std::make_unique<Tree>(points_.data(), points_.size());
+  have_points_ = true;
+}
+
+void SphNeighbours::ensure_index() {
+  if (!tree_ && have_points_) tree_ = std::make_unique<Tree>(points_.data(), points_.size());
 }
 
 void SphNeighbours::ensure_ghost_width(const ParticleStore& store, const Box& box, double width) {
@@ -167,7 +171,7 @@ void SphNeighbours::ensure_ghost_width(const ParticleStore& store, const Box& bo
                   width, half);
     throw Error(msg);
   }
-  if (!tree_ || width > ghost_width_) build_tree(store, box, std::min(1.1 * width, half));
+  if (!have_points_ || width > ghost_width_) build_tree(store, box, std::min(1.1 * width, half));
 }
 
 void SphNeighbours::set_candidates(std::size_t stride, std::vector<uint32_t> index,
@@ -190,7 +194,8 @@ void SphNeighbours::drop_candidates() {
 
 std::size_t SphNeighbours::nearest(const Vec3d& x, std::size_t k, uint32_t* index,
                                    double* dist2) const {
-  if (!tree_ || k == 0) return 0;
+  if (!tree_) throw Error("sph: kd-tree search before SphNeighbours::ensure_index");
+  if (k == 0) return 0;
   nanoflann::KNNResultSet<double, uint32_t, std::size_t> result(k);
   result.init(index, dist2);
   const double q[3] = {x.x, x.y, x.z};
@@ -203,7 +208,7 @@ std::size_t SphNeighbours::nearest(const Vec3d& x, std::size_t k, uint32_t* inde
 
 void SphNeighbours::within(const Vec3d& x, double radius, std::vector<uint32_t>& out) const {
   out.clear();
-  if (!tree_) return;
+  if (!tree_) throw Error("sph: kd-tree search before SphNeighbours::ensure_index");
   RadiusCollector result(radius * radius, out);
   const double q[3] = {x.x, x.y, x.z};
   tree_->index.findNeighbors(result, q, KdSearchParams());
@@ -213,7 +218,7 @@ void SphNeighbours::within(const Vec3d& x, double radius, std::vector<uint32_t>&
 
 void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box,
                                 const ActiveSet& active) {
-  if (!tree_ || store.n_gas() != n_gas_)
+  if (!have_points_ || store.n_gas() != n_gas_)
     throw Error("sph: neighbour pair lists requested before the kd-tree was built for the " +
                 std::to_string(store.n_gas()) + " current gas particles");
   const std::size_t n = n_gas_;
@@ -243,6 +248,12 @@ void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box,
   uint32_t* n_forward = n_forward_.data();
   uint32_t* n_reverse = n_reverse_.data();
   const bool cached = cand_stride_ > 0 && cand_h_.size() == n && cand_.size() == n * cand_stride_;
+  // The index only where some active particle has no cached candidates.
+  bool search = false;
+#pragma omp parallel for reduction(|| : search)
+  for (std::ptrdiff_t i = 0; i < sn; ++i)
+    search = search || ((!subset || is_active[i]) && !(cached && store.h[i] == cand_h_[i]));
+  if (search) ensure_index();
 #pragma omp parallel
   {
     std::vector<uint32_t> searched;

@@ -40,8 +40,13 @@ class SphNeighbours {
 
   // --- kd-tree -------------------------------------------------------------------------------
   // (Re)builds the tree over gas [0, n_gas) of `store`; ghost_width is ignored in an open box and
-  // capped at half the smallest edge of a periodic one. Drops the pair lists.
+  // capped at half the smallest edge of a periodic one. Drops the pair lists. Sets the tree
+  // points; the kd-tree index over them is built by ensure_index, at the first search that needs
+  // it (a step whose candidates all come from the grouped smoothing-length search needs none).
   void build_tree(const ParticleStore& store, const Box& box, double ghost_width);
+  // Builds the kd-tree index over the tree points unless it is built. Not thread-safe: call it
+  // before the (thread-safe) searches nearest and within, which need it.
+  void ensure_index();
   // Rebuilds the tree when its ghost layer is narrower than `width` (periodic box only). Throws
   // mpsph::Error when width reaches half the smallest box edge.
   void ensure_ghost_width(const ParticleStore& store, const Box& box, double width);
@@ -55,9 +60,10 @@ class SphNeighbours {
 
   // The k nearest tree points to x: gas indices (ghosts mapped to their particle) and tree
   // squared distances, nearest first. Returns how many were found (< k only if the tree is
-  // smaller). Thread-safe.
+  // smaller). Thread-safe; the index must be built (ensure_index; mpsph::Error otherwise).
   std::size_t nearest(const Vec3d& x, std::size_t k, uint32_t* index, double* dist2) const;
-  // Gas indices of the tree points with tree distance < radius (unordered). Thread-safe.
+  // Gas indices of the tree points with tree distance < radius (unordered). Thread-safe; the
+  // index must be built (ensure_index; mpsph::Error otherwise).
   void within(const Vec3d& x, double radius, std::vector<uint32_t>& out) const;
 
   // --- candidates cached by the smoothing-length stage ---------------------------------------
@@ -96,7 +102,8 @@ class SphNeighbours {
       const ParticleStore& store, const Box& box, const std::vector<uint8_t>& is_active) const;
 
   struct Tree;
-  std::unique_ptr<Tree> tree_;
+  std::unique_ptr<Tree> tree_;      // the kd-tree index (null until ensure_index)
+  bool have_points_ = false;        // build_tree has run
   std::vector<Vec3d> points_;       // [0, n_gas): wrapped gas positions; then ghost images
   std::vector<uint32_t> ghost_of_;  // gas index of ghost k (tree point n_gas + k)
   std::size_t n_gas_ = 0;

@@ -388,6 +388,7 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
       knn_todo = &rest;
     }
     const std::ptrdiff_t n_todo = static_cast<std::ptrdiff_t>(knn_todo->size());
+    if (n_todo > 0) nb.ensure_index();
 #pragma omp parallel
     {
       std::vector<double> tree_d2(k), r2(k);
@@ -436,7 +437,8 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   std::vector<uint8_t>& recount = buf.recount;
   recount.assign(n, 0);
   float h_max = 0.f;
-#pragma omp parallel for reduction(max : h_max)
+  bool any_recount = false;
+#pragma omp parallel for reduction(max : h_max) reduction(|| : any_recount)
   for (std::ptrdiff_t k = 0; k < sn; ++k) {
     const std::size_t i = act[std::size_t(k)];
     const float h = std::max(smoothing_length_between(d2_in[i], d2_out[i]), h_min);
@@ -444,6 +446,7 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
     h_max = std::max(h_max, h);
     // 2h <= d_{N+1} with d_N < 2h: exactly N_B inside; otherwise (ties, floor) count them.
     recount[i] = support2(h) > d2_out[i] && inside[i] < 0;
+    any_recount = any_recount || recount[i];
     store.nngb[i] =
         support2(h) > d2_out[i] && inside[i] >= 0 ? inside[i] : static_cast<int32_t>(n_b);
     // From the k-nearest search: the k-list holds all that a tree search of radius 2h (1 +
@@ -454,6 +457,7 @@ void compute_smoothing_lengths(ParticleStore& store, const Box& box, const SphPa
   }
 
   nb.ensure_ghost_width(store, box, 2.0 * double(h_max) * (1.0 + kTreeRadiusSlack));
+  if (any_recount) nb.ensure_index();
 #pragma omp parallel
   {
     std::vector<uint32_t> cand;
