@@ -35,9 +35,20 @@ constexpr std::size_t kGroupSize = GasBoxes::kLeaf;
 // Per-thread buffers of the grouped radius searches.
 struct ReuseScratch {
   std::vector<GasBoxes::Hit> hits;  // leaves near the group
-  std::vector<uint32_t> near;       // particles that pass a member's first test
-  std::vector<double> d2;           // and their squared distances
-  std::vector<double> sel;          // selection buffer
+  // The hits' boxes and image shifts as structure of arrays (AVX-512 path): 9 rows of
+  // hits.size() doubles: lo x y z, hi x y z, shift x y z.
+  std::vector<double> hit_boxes;
+  std::vector<uint32_t> near;  // particles that pass a member's first test
+  std::vector<double> d2;      // and their squared distances
+  std::vector<double> sel;     // selection buffer
+
+  // Room for one more leaf past nn in near and d2.
+  void reserve_leaf(std::size_t nn) {
+    if (near.size() < nn + GasBoxes::kLeaf) {
+      near.resize(2 * (nn + GasBoxes::kLeaf));
+      d2.resize(near.size());
+    }
+  }
 };
 
 // The search radius from the previous h, or 0 when there is none or (periodic box) the sphere
@@ -191,6 +202,85 @@ bool cpu_has_avx512() {
 #endif
 }
 
+// The particles of the group's hit leaves within r2w of a member at xi (tree position), appended
+// to sc.near/sc.d2 from 0 (each image a leaf is hit under is seen from the leaf: xi - shift);
+// returns their number. A leaf is measured only when its box lies within r2w. Scalar copy.
+std::size_t member_within_base(ReuseScratch& sc, const GasBoxes& boxes, const Vec3d& xi,
+                               double r2w) {
+  std::size_t nn = 0;
+  for (const GasBoxes::Hit& hit : sc.hits) {
+    const Vec3d q = xi - boxes.shift(hit.image);  // i seen from the unshifted leaf
+    const Vec3d &blo = boxes.leaf_lo(hit.leaf), &bhi = boxes.leaf_hi(hit.leaf);
+    const double gx = std::max({0.0, blo.x - q.x, q.x - bhi.x});
+    const double gy = std::max({0.0, blo.y - q.y, q.y - bhi.y});
+    const double gz = std::max({0.0, blo.z - q.z, q.z - bhi.z});
+    if (gx * gx + gy * gy + gz * gz > r2w) continue;
+    sc.reserve_leaf(nn);
+    nn = leaf_within_base(boxes.x(), boxes.y(), boxes.z(), boxes.leaf_begin(hit.leaf),
+                          boxes.leaf_end(hit.leaf), q, r2w, sc.near.data(), sc.d2.data(), nn);
+  }
+  return nn;
+}
+
+#ifdef MPSPH_SPH_AVX512
+// sc.hit_boxes from sc.hits, once per group.
+void fill_hit_boxes(ReuseScratch& sc, const GasBoxes& boxes) {
+  const std::size_t nh = sc.hits.size();
+  sc.hit_boxes.resize(9 * nh);
+  double* b = sc.hit_boxes.data();
+  for (std::size_t h = 0; h < nh; ++h) {
+    const Vec3d &lo = boxes.leaf_lo(sc.hits[h].leaf), &hi = boxes.leaf_hi(sc.hits[h].leaf);
+    const Vec3d s = boxes.shift(sc.hits[h].image);
+    const double v[9] = {lo.x, lo.y, lo.z, hi.x, hi.y, hi.z, s.x, s.y, s.z};
+    for (std::size_t a = 0; a < 9; ++a) b[a * nh + h] = v[a];
+  }
+}
+
+// member_within_base for AVX-512: the box tests 8 hits at a time (the same per-lane operations,
+// so the same decisions), the leaves by leaf_within_avx512.
+__attribute__((target("avx512f"))) std::size_t member_within_avx512(ReuseScratch& sc,
+                                                                    const GasBoxes& boxes,
+                                                                    const Vec3d& xi, double r2w) {
+  const std::size_t nh = sc.hits.size();
+  const double* b = sc.hit_boxes.data();
+  const __m512d zero = _mm512_setzero_pd(), lim = _mm512_set1_pd(r2w);
+  const __mmask8 all = 0xFF;  // maskz_max: max_pd's undefined pass-through warns in GCC 12
+  const __m512d xx = _mm512_set1_pd(xi.x), xy = _mm512_set1_pd(xi.y), xz = _mm512_set1_pd(xi.z);
+  std::size_t nn = 0;
+  for (std::size_t h0 = 0; h0 < nh; h0 += 8) {
+    const __mmask8 live = nh - h0 >= 8 ? __mmask8(0xFF) : __mmask8((1u << (nh - h0)) - 1u);
+    const double* c = b + h0;
+    const __m512d qx = _mm512_sub_pd(xx, _mm512_maskz_loadu_pd(live, c + 6 * nh));
+    const __m512d qy = _mm512_sub_pd(xy, _mm512_maskz_loadu_pd(live, c + 7 * nh));
+    const __m512d qz = _mm512_sub_pd(xz, _mm512_maskz_loadu_pd(live, c + 8 * nh));
+    const __m512d gx = _mm512_maskz_max_pd(
+        all, zero,
+        _mm512_maskz_max_pd(all, _mm512_sub_pd(_mm512_maskz_loadu_pd(live, c), qx),
+                            _mm512_sub_pd(qx, _mm512_maskz_loadu_pd(live, c + 3 * nh))));
+    const __m512d gy = _mm512_maskz_max_pd(
+        all, zero,
+        _mm512_maskz_max_pd(all, _mm512_sub_pd(_mm512_maskz_loadu_pd(live, c + nh), qy),
+                            _mm512_sub_pd(qy, _mm512_maskz_loadu_pd(live, c + 4 * nh))));
+    const __m512d gz = _mm512_maskz_max_pd(
+        all, zero,
+        _mm512_maskz_max_pd(all, _mm512_sub_pd(_mm512_maskz_loadu_pd(live, c + 2 * nh), qz),
+                            _mm512_sub_pd(qz, _mm512_maskz_loadu_pd(live, c + 5 * nh))));
+    const __m512d g2 = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(gx, gx), _mm512_mul_pd(gy, gy)),
+                                     _mm512_mul_pd(gz, gz));
+    unsigned pass = _mm512_mask_cmp_pd_mask(live, g2, lim, _CMP_LE_OQ);
+    while (pass != 0) {
+      const GasBoxes::Hit& hit = sc.hits[h0 + std::size_t(__builtin_ctz(pass))];
+      pass &= pass - 1;
+      sc.reserve_leaf(nn);
+      const Vec3d q = xi - boxes.shift(hit.image);
+      nn = leaf_within_avx512(boxes.x(), boxes.y(), boxes.z(), boxes.leaf_begin(hit.leaf),
+                              boxes.leaf_end(hit.leaf), q, r2w, sc.near.data(), sc.d2.data(), nn);
+    }
+  }
+  return nn;
+}
+#endif
+
 // For each member of the group members[0, m) with a reuse_radius, the k nearest gas particles
 // when the sphere of that radius certainly holds them: the k-th nearest (canonical distance) lies
 // strictly inside it (the slack covers the difference between wrapped and canonical distances,
@@ -225,13 +315,13 @@ void within_previous_h(const ParticleStore& store, const Box& box, const SphNeig
   // first tests use the radius widened by 1e-6, the canonical distance decides.
   constexpr double kWiden = 1.0 + 1e-6;
   boxes.leaves_near(lo, hi, r_max * kWiden, sc.hits);
-  const double* px = boxes.x();
-  const double* py = boxes.y();
-  const double* pz = boxes.z();
   // Open box: the positions are the store's, so the first test's distances are the canonical
   // ones bit for bit (x_j - x_i is exactly -(x_i - x_j)), and the radius needs no widening.
   const double widen = box.periodic ? kWiden : 1.0;
   const bool avx512 = cpu_has_avx512();
+#ifdef MPSPH_SPH_AVX512
+  if (avx512) fill_hit_boxes(sc, boxes);
+#endif
   for (std::size_t t = 0; t < m; ++t) {
     if (!(radius[t] > 0.0)) continue;
     const std::size_t i = members[t];
@@ -239,28 +329,13 @@ void within_previous_h(const ParticleStore& store, const Box& box, const SphNeig
     const double r2 = radius[t] * radius[t];
     const double r2w = r2 * widen * widen;
     // Particles of the leaves within reach whose image lies within the (widened) radius, with
-    // their squared distances (appended branch-free: a slot is kept only when it passes).
-    std::size_t nn = 0;
-    for (const GasBoxes::Hit& hit : sc.hits) {
-      const Vec3d q = xi - boxes.shift(hit.image);  // i seen from the unshifted leaf
-      const Vec3d &blo = boxes.leaf_lo(hit.leaf), &bhi = boxes.leaf_hi(hit.leaf);
-      const double gx = std::max({0.0, blo.x - q.x, q.x - bhi.x});
-      const double gy = std::max({0.0, blo.y - q.y, q.y - bhi.y});
-      const double gz = std::max({0.0, blo.z - q.z, q.z - bhi.z});
-      if (gx * gx + gy * gy + gz * gz > r2w) continue;
-      if (sc.near.size() < nn + GasBoxes::kLeaf) {
-        sc.near.resize(2 * (nn + GasBoxes::kLeaf));
-        sc.d2.resize(sc.near.size());
-      }
-      const std::size_t pb = boxes.leaf_begin(hit.leaf), pe = boxes.leaf_end(hit.leaf);
+    // their squared distances.
 #ifdef MPSPH_SPH_AVX512
-      if (avx512) {
-        nn = leaf_within_avx512(px, py, pz, pb, pe, q, r2w, sc.near.data(), sc.d2.data(), nn);
-        continue;
-      }
+    std::size_t nn =
+        avx512 ? member_within_avx512(sc, boxes, xi, r2w) : member_within_base(sc, boxes, xi, r2w);
+#else
+    std::size_t nn = member_within_base(sc, boxes, xi, r2w);
 #endif
-      nn = leaf_within_base(px, py, pz, pb, pe, q, r2w, sc.near.data(), sc.d2.data(), nn);
-    }
     uint32_t* near = sc.near.data();
     double* d2 = sc.d2.data();
     if (box.periodic) {
