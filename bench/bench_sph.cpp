@@ -62,6 +62,7 @@ Timing run_stages(ParticleStore& s, const Box& box) {
   double t0 = now();
   // Tree alone (compute_smoothing_lengths builds it again, as the driver does every step).
   nb.build_tree(s, box, 0.05);
+  nb.ensure_index();
   t.tree = now() - t0;
   t0 = now();
   compute_smoothing_lengths(s, box, sp, nb);

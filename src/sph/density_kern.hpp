@@ -30,17 +30,36 @@ MPSPH_HD void density_self(DensitySums& s, float m_i, float h_i) {
   s.rho += m_i * kernel_w(0.f, h_i);
 }
 
+// The kernel values of a pair at r^2 = r2 with h_ij = (h_i + h_j)/2: W_ij [1/length^3] and
+// (1/r) dW/dr [1/length^5]. Symmetric in i <-> j.
+struct DensityKernelTerms {
+  float w;
+  float dwdr_over_r;
+};
+
+MPSPH_HD DensityKernelTerms density_kernel_terms(float r2, float h_i, float h_j) {
+  const float h_ij = 0.5f * (h_i + h_j);
+  const float r = std::sqrt(r2);
+  return {kernel_w(r, h_ij), kernel_dwdr_over_r(r, h_ij)};
+}
+
+// Adds the pair's terms (from density_kernel_terms(p.r2, h_i, h_j)) to the sums of i. Split from
+// the kernel values so that a CPU loop can evaluate those for a whole list first (vectorised)
+// and then add them in list order: the same operations as density_pair.
+MPSPH_HD void density_pair_add(DensitySums& s, const PairSep& p, float m_j,
+                               const DensityKernelTerms& k) {
+  s.rho += m_j * k.w;
+  const Vec3f gradw = k.dwdr_over_r * p.dx;
+  s.v_dot_gradw += m_j * dot(p.dv, gradw);
+  s.v_cross_gradw += m_j * cross(p.dv, gradw);
+}
+
 // Contribution of neighbour j != i to the sums of i.
 // Symmetry: W_ij, v_ij . grad_i W_ij and v_ij x grad_i W_ij are symmetric in i <-> j (the last
 // two are products of two antisymmetric factors); only the mass m_j is particle-specific, so the
 // j-side call with (PairSep(j,i), m_i) gives the mirrored contribution.
 MPSPH_HD void density_pair(DensitySums& s, const PairSep& p, float m_j, float h_i, float h_j) {
-  const float h_ij = 0.5f * (h_i + h_j);
-  const float r = std::sqrt(p.r2);
-  s.rho += m_j * kernel_w(r, h_ij);
-  const Vec3f gradw = kernel_dwdr_over_r(r, h_ij) * p.dx;
-  s.v_dot_gradw += m_j * dot(p.dv, gradw);
-  s.v_cross_gradw += m_j * cross(p.dv, gradw);
+  density_pair_add(s, p, m_j, density_kernel_terms(p.r2, h_i, h_j));
 }
 
 struct DensityResult {

@@ -22,8 +22,13 @@ void GasBoxes::build(const Vec3d* pos, std::size_t n, const Box& box) {
   y_.resize(n);
   z_.resize(n);
   const std::size_t n_leaves = (n + kLeaf - 1) / kLeaf;
-  lo_.assign(1, std::vector<Vec3d>(n_leaves));
-  hi_.assign(1, std::vector<Vec3d>(n_leaves));
+  // Levels of (m + 1) / 2 nodes each up to one; the vectors keep their capacity between builds.
+  std::size_t n_levels = 1;
+  for (std::size_t m = n_leaves; m > 1; m = (m + 1) / 2) ++n_levels;
+  lo_.resize(n_levels);
+  hi_.resize(n_levels);
+  lo_[0].resize(n_leaves);
+  hi_[0].resize(n_leaves);
   const std::ptrdiff_t sl = static_cast<std::ptrdiff_t>(n_leaves);
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t l = 0; l < sl; ++l) {
@@ -39,11 +44,14 @@ void GasBoxes::build(const Vec3d* pos, std::size_t n, const Box& box) {
     hi_[0][std::size_t(l)] = hi;
   }
   // Unions of pairs of consecutive nodes up to a single root.
-  while (lo_.back().size() > 1) {
-    const std::vector<Vec3d>& clo = lo_.back();
-    const std::vector<Vec3d>& chi = hi_.back();
+  for (std::size_t level = 1; level < n_levels; ++level) {
+    const std::vector<Vec3d>& clo = lo_[level - 1];
+    const std::vector<Vec3d>& chi = hi_[level - 1];
     const std::size_t m = (clo.size() + 1) / 2;
-    std::vector<Vec3d> plo(m), phi(m);
+    std::vector<Vec3d>& plo = lo_[level];
+    std::vector<Vec3d>& phi = hi_[level];
+    plo.resize(m);
+    phi.resize(m);
     for (std::size_t k = 0; k < m; ++k) {
       plo[k] = clo[2 * k], phi[k] = chi[2 * k];
       if (2 * k + 1 < clo.size()) {
@@ -52,8 +60,6 @@ void GasBoxes::build(const Vec3d* pos, std::size_t n, const Box& box) {
         phi[k] = {std::max(phi[k].x, b.x), std::max(phi[k].y, b.y), std::max(phi[k].z, b.z)};
       }
     }
-    lo_.push_back(std::move(plo));
-    hi_.push_back(std::move(phi));
   }
   shifts_.assign(1, Vec3d{0, 0, 0});
   if (box.periodic)

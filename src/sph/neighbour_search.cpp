@@ -64,6 +64,24 @@ class RadiusCollector {
   std::vector<uint32_t>& out_;
 };
 
+// Sorts the list [b, e) whose first n_sorted entries are often sorted already (forward entries
+// from candidates in store order) and the rest few (reverse entries): then insertion of the rest
+// (up to 16) into the sorted prefix, far cheaper than std::sort; otherwise std::sort. Same result
+// (the entries are distinct).
+void sort_list(uint32_t* b, std::size_t n_sorted, uint32_t* e) {
+  constexpr std::ptrdiff_t kMaxInserted = 16;
+  if (e - (b + n_sorted) > kMaxInserted || !std::is_sorted(b, b + n_sorted)) {
+    std::sort(b, e);
+    return;
+  }
+  for (uint32_t* p = b + n_sorted; p < e; ++p) {
+    const uint32_t v = *p;
+    uint32_t* q = p;
+    for (; q > b && *(q - 1) > v; --q) *q = *(q - 1);
+    *q = v;
+  }
+}
+
 double min_edge(const Box& box) {
   return std::min({box.size.x, box.size.y, box.size.z});
 }
@@ -95,7 +113,6 @@ void SphNeighbours::build_tree(const ParticleStore& store, const Box& box, doubl
                 " gas particles exceed the 2^31 that the CPU neighbour lists index");
   periodic_ = box.periodic;
   offsets_.clear();
-  neighbours_.clear();
   drop_candidates();
   tree_.reset();
 
@@ -136,7 +153,11 @@ void SphNeighbours::build_tree(const ParticleStore& store, const Box& box, doubl
     if (points_.size() >= std::size_t(std::numeric_limits<uint32_t>::max()))
       throw Error("sph: the periodic kd-tree would hold more than 2^32 points");
   }
-  tree_ = std::make_unique<Tree>(points_.data(), points_.size());
+  have_points_ = true;
+}
+
+void SphNeighbours::ensure_index() {
+  if (!tree_ && have_points_) tree_ = std::make_unique<Tree>(points_.data(), points_.size());
 }
 
 void SphNeighbours::ensure_ghost_width(const ParticleStore& store, const Box& box, double width) {
@@ -150,7 +171,7 @@ void SphNeighbours::ensure_ghost_width(const ParticleStore& store, const Box& bo
                   width, half);
     throw Error(msg);
   }
-  if (!tree_ || width > ghost_width_) build_tree(store, box, std::min(1.1 * width, half));
+  if (!have_points_ || width > ghost_width_) build_tree(store, box, std::min(1.1 * width, half));
 }
 
 void SphNeighbours::set_candidates(std::size_t stride, std::vector<uint32_t> index,
@@ -160,15 +181,21 @@ void SphNeighbours::set_candidates(std::size_t stride, std::vector<uint32_t> ind
   cand_h_ = std::move(covered_h);
 }
 
+void SphNeighbours::take_candidate_buffers(std::vector<uint32_t>& index,
+                                           std::vector<float>& covered_h) {
+  drop_candidates();
+  index.swap(cand_);
+  covered_h.swap(cand_h_);
+}
+
 void SphNeighbours::drop_candidates() {
   cand_stride_ = 0;
-  std::vector<uint32_t>().swap(cand_);
-  std::vector<float>().swap(cand_h_);
 }
 
 std::size_t SphNeighbours::nearest(const Vec3d& x, std::size_t k, uint32_t* index,
                                    double* dist2) const {
-  if (!tree_ || k == 0) return 0;
+  if (!tree_) throw Error("sph: kd-tree search before SphNeighbours::ensure_index");
+  if (k == 0) return 0;
   nanoflann::KNNResultSet<double, uint32_t, std::size_t> result(k);
   result.init(index, dist2);
   const double q[3] = {x.x, x.y, x.z};
@@ -181,7 +208,7 @@ std::size_t SphNeighbours::nearest(const Vec3d& x, std::size_t k, uint32_t* inde
 
 void SphNeighbours::within(const Vec3d& x, double radius, std::vector<uint32_t>& out) const {
   out.clear();
-  if (!tree_) return;
+  if (!tree_) throw Error("sph: kd-tree search before SphNeighbours::ensure_index");
   RadiusCollector result(radius * radius, out);
   const double q[3] = {x.x, x.y, x.z};
   tree_->index.findNeighbors(result, q, KdSearchParams());
@@ -191,7 +218,7 @@ void SphNeighbours::within(const Vec3d& x, double radius, std::vector<uint32_t>&
 
 void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box,
                                 const ActiveSet& active) {
-  if (!tree_ || store.n_gas() != n_gas_)
+  if (!have_points_ || store.n_gas() != n_gas_)
     throw Error("sph: neighbour pair lists requested before the kd-tree was built for the " +
                 std::to_string(store.n_gas()) + " current gas particles");
   const std::size_t n = n_gas_;
@@ -214,9 +241,19 @@ void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box,
   // pass 2 adds i to j's list. Blocks of i (dynamic schedule) keep the output order fixed.
   constexpr std::size_t kBlock = 256;
   const std::ptrdiff_t n_blocks = static_cast<std::ptrdiff_t>((n + kBlock - 1) / kBlock);
-  std::vector<std::vector<uint32_t>> forward(n_blocks);
-  std::vector<uint32_t> n_forward(n, 0), n_reverse(n, 0);
-  const bool cached = cand_h_.size() == n && cand_.size() == n * cand_stride_;
+  forward_.resize(std::size_t(n_blocks));
+  std::vector<std::vector<uint32_t>>& forward = forward_;
+  n_forward_.assign(n, 0);
+  n_reverse_.assign(n, 0);
+  uint32_t* n_forward = n_forward_.data();
+  uint32_t* n_reverse = n_reverse_.data();
+  const bool cached = cand_stride_ > 0 && cand_h_.size() == n && cand_.size() == n * cand_stride_;
+  // The index only where some active particle has no cached candidates.
+  bool search = false;
+#pragma omp parallel for reduction(|| : search)
+  for (std::ptrdiff_t i = 0; i < sn; ++i)
+    search = search || ((!subset || is_active[i]) && !(cached && store.h[i] == cand_h_[i]));
+  if (search) ensure_index();
 #pragma omp parallel
   {
     std::vector<uint32_t> searched;
@@ -224,6 +261,7 @@ void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box,
     for (std::ptrdiff_t b = 0; b < n_blocks; ++b) {
       const std::size_t i_end = std::min(n, std::size_t(b + 1) * kBlock);
       std::vector<uint32_t>& out = forward[b];
+      out.clear();
       for (std::size_t i = std::size_t(b) * kBlock; i < i_end; ++i) {
         if (subset && !is_active[i]) continue;
         const float h_i = store.h[i];
@@ -272,7 +310,8 @@ void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box,
 
   // Pass 2: copy forward entries, scatter reverse ones, then sort every list so that the sums
   // over it do not depend on the thread schedule.
-  std::vector<uint32_t> reverse_fill(n, 0);
+  reverse_fill_.assign(n, 0);
+  uint32_t* reverse_fill = reverse_fill_.data();
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::ptrdiff_t b = 0; b < n_blocks; ++b) {
     const std::size_t i_end = std::min(n, std::size_t(b + 1) * kBlock);
@@ -291,13 +330,12 @@ void SphNeighbours::build_pairs(const ParticleStore& store, const Box& box,
         }
       }
     }
-    std::vector<uint32_t>().swap(forward[b]);
   }
   for (const auto& e : from_inactive)
     neighbours_[offsets_[e.first] + n_forward[e.first] + reverse_fill[e.first]++] = e.second;
 #pragma omp parallel for schedule(dynamic, 256)
   for (std::ptrdiff_t i = 0; i < sn; ++i)
-    std::sort(neighbours_.data() + offsets_[i], neighbours_.data() + offsets_[i + 1]);
+    sort_list(neighbours_.data() + offsets_[i], n_forward[i], neighbours_.data() + offsets_[i + 1]);
 }
 
 std::vector<std::pair<uint32_t, uint32_t>> SphNeighbours::inactive_reverse_pairs(

@@ -21,6 +21,7 @@
 #include "core/active_set.hpp"
 #include "core/box.hpp"
 #include "core/vec3.hpp"
+#include "sph/smoothing_length_buffers.hpp"
 
 namespace mpsph {
 
@@ -39,8 +40,13 @@ class SphNeighbours {
 
   // --- kd-tree -------------------------------------------------------------------------------
   // (Re)builds the tree over gas [0, n_gas) of `store`; ghost_width is ignored in an open box and
-  // capped at half the smallest edge of a periodic one. Drops the pair lists.
+  // capped at half the smallest edge of a periodic one. Drops the pair lists. Sets the tree
+  // points; the kd-tree index over them is built by ensure_index, at the first search that needs
+  // it (a step whose candidates all come from the grouped smoothing-length search needs none).
   void build_tree(const ParticleStore& store, const Box& box, double ghost_width);
+  // Builds the kd-tree index over the tree points unless it is built. Not thread-safe: call it
+  // before the (thread-safe) searches nearest and within, which need it.
+  void ensure_index();
   // Rebuilds the tree when its ghost layer is narrower than `width` (periodic box only). Throws
   // mpsph::Error when width reaches half the smallest box edge.
   void ensure_ghost_width(const ParticleStore& store, const Box& box, double width);
@@ -54,18 +60,26 @@ class SphNeighbours {
 
   // The k nearest tree points to x: gas indices (ghosts mapped to their particle) and tree
   // squared distances, nearest first. Returns how many were found (< k only if the tree is
-  // smaller). Thread-safe.
+  // smaller). Thread-safe; the index must be built (ensure_index; mpsph::Error otherwise).
   std::size_t nearest(const Vec3d& x, std::size_t k, uint32_t* index, double* dist2) const;
-  // Gas indices of the tree points with tree distance < radius (unordered). Thread-safe.
+  // Gas indices of the tree points with tree distance < radius (unordered). Thread-safe; the
+  // index must be built (ensure_index; mpsph::Error otherwise).
   void within(const Vec3d& x, double radius, std::vector<uint32_t>& out) const;
 
   // --- candidates cached by the smoothing-length stage ---------------------------------------
-  // For gas i, `stride` gas indices (its nearest neighbours) that hold every j a search of radius
-  // 2 covered_h[i] (1 + kTreeRadiusSlack) would return. build_pairs filters these instead of
-  // searching the tree again, for every i with store.h[i] == covered_h[i] (0: no valid list).
+  // For gas i, `stride` gas indices (its nearest neighbours, or i itself as padding) that hold
+  // every j with canonical r_ij < 2 covered_h[i]: all that build_pairs keeps of a tree search of
+  // radius 2 h_i (1 + kTreeRadiusSlack). build_pairs filters these instead of searching the tree
+  // again, for every i with store.h[i] == covered_h[i] (0: no valid list).
   // build_tree and build_pairs drop them.
   void set_candidates(std::size_t stride, std::vector<uint32_t> index,
                       std::vector<float> covered_h);
+  // Hands the candidate buffers (dropped) to the caller, to be filled and given back with
+  // set_candidates: they keep their size and capacity from step to step, so that refilling them
+  // costs no allocation, zeroing or page faults. Their contents are unspecified.
+  void take_candidate_buffers(std::vector<uint32_t>& index, std::vector<float>& covered_h);
+  // Buffers of the smoothing-length stage, kept here between its calls (smoothing_length.cpp).
+  SmoothingLengthBuffers& h_buffers() { return h_buffers_; }
 
   // --- pair lists ----------------------------------------------------------------------------
   // Builds, for every gas i, the sorted list of all gas j != i with canonical r_ij < h_i + h_j
@@ -76,7 +90,8 @@ class SphNeighbours {
   // when j is inactive.
   void build_pairs(const ParticleStore& store, const Box& box, const ActiveSet& active = {});
   bool has_pairs() const { return !offsets_.empty(); }
-  std::size_t num_pair_entries() const { return neighbours_.size(); }  // = 2 x number of pairs
+  // = 2 x number of pairs
+  std::size_t num_pair_entries() const { return has_pairs() ? std::size_t(offsets_.back()) : 0; }
   const uint32_t* pairs_begin(std::size_t i) const { return neighbours_.data() + offsets_[i]; }
   const uint32_t* pairs_end(std::size_t i) const { return neighbours_.data() + offsets_[i + 1]; }
 
@@ -87,17 +102,22 @@ class SphNeighbours {
       const ParticleStore& store, const Box& box, const std::vector<uint8_t>& is_active) const;
 
   struct Tree;
-  std::unique_ptr<Tree> tree_;
+  std::unique_ptr<Tree> tree_;      // the kd-tree index (null until ensure_index)
+  bool have_points_ = false;        // build_tree has run
   std::vector<Vec3d> points_;       // [0, n_gas): wrapped gas positions; then ghost images
   std::vector<uint32_t> ghost_of_;  // gas index of ghost k (tree point n_gas + k)
   std::size_t n_gas_ = 0;
   double ghost_width_ = 0.0;
   bool periodic_ = false;
-  std::size_t cand_stride_ = 0;
+  std::size_t cand_stride_ = 0;       // 0: no valid candidates (the buffers below keep their size)
   std::vector<uint32_t> cand_;        // n_gas x cand_stride_
   std::vector<float> cand_h_;         // covered_h per gas particle
   std::vector<uint64_t> offsets_;     // CSR offsets, size n_gas + 1 (empty: no pair lists)
-  std::vector<uint32_t> neighbours_;  // CSR entries
+  std::vector<uint32_t> neighbours_;  // CSR entries [0, offsets_.back()); capacity kept
+  // Scratch of build_pairs, kept with its capacity between steps.
+  std::vector<std::vector<uint32_t>> forward_;  // forward entries per block of particles
+  std::vector<uint32_t> n_forward_, n_reverse_, reverse_fill_;
+  SmoothingLengthBuffers h_buffers_;
 };
 
 }  // namespace mpsph

@@ -212,3 +212,44 @@ TEST_CASE("h from the previous h as search radius equals a fresh k-nearest searc
     check_reuse_equals_fresh(s, box, 50, [](ParticleStore&) {});
   }
 }
+
+TEST_CASE("h: one neighbour object reused over stores of other sizes gives a fresh one's results",
+          "[sph][h][reuse]") {
+  // SphNeighbours keeps the stage's buffers between calls (their contents from the last store);
+  // a call on a store of another size and layout must not see them: h, nngb and the pair lists
+  // equal those of a new object, exactly (integer and bit equality). `h_min`: the floor of the
+  // compared calls (the previous h has none); a floor above 1.1 h_prev takes the recount search.
+  SphNeighbours shared;
+  const auto check = [&](ParticleStore s, const Box& box, double h_min) {
+    SphParams p;
+    {
+      SphNeighbours first;
+      compute_smoothing_lengths(s, box, p, first);  // the previous h of both calls below
+    }
+    p.h_min = h_min;
+    ParticleStore t = s;
+    SphNeighbours fresh;
+    compute_smoothing_lengths(s, box, p, shared);
+    shared.build_pairs(s, box);
+    compute_smoothing_lengths(t, box, p, fresh);
+    fresh.build_pairs(t, box);
+    int h_diff = 0, nngb_diff = 0, list_diff = 0;
+    for (std::size_t i = 0; i < s.n_gas(); ++i) {
+      h_diff += s.h[i] != t.h[i];
+      nngb_diff += s.nngb[i] != t.nngb[i];
+      list_diff += !std::equal(shared.pairs_begin(i), shared.pairs_end(i), fresh.pairs_begin(i),
+                               fresh.pairs_end(i));
+    }
+    CHECK(h_diff == 0);
+    CHECK(nngb_diff == 0);
+    CHECK(list_diff == 0);
+    CHECK(shared.num_pair_entries() == fresh.num_pair_entries());
+  };
+  check(gas_store(clustered_points(4000, {0.5, -0.5, 2}, 1.0, 31), 1.0), Box{}, 0.0);
+  check(gas_store(uniform_points(2500, {-1, 2, 0}, {2, 1, 3}, 32), 1.0), Box{}, 0.0);
+  const Box box = periodic_box({0, 0, 0}, {1, 1, 1});
+  const ParticleStore lattice = gas_store(cubic_lattice({0, 0, 0}, 0.1, 10, 10, 10), 1.0);
+  check(lattice, box, 0.0);   // ties: 57 inside 2h, counted by the grouped search
+  check(lattice, box, 0.15);  // floored 2h = 0.3 beyond 2.2 h_prev = 0.25: recounted
+  check(gas_store(clustered_points(3000, {0.5, 0.5, 0.5}, 0.5, 33), 1.0), box, 0.0);
+}
