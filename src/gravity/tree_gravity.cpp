@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/cpu_features.hpp"
+
 namespace mpsph {
 
 namespace {
@@ -193,15 +195,6 @@ __attribute__((target("avx512f"))) void evaluate_group_avx512(const OctreeView& 
   evaluate_group_body<K>(t, g, centre, L, G, active, acc, pot);
 }
 #endif
-
-bool cpu_has_avx512() {
-#ifdef MPSPH_GRAVITY_AVX512
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-  return avx512;
-#else
-  return false;
-#endif
-}
 
 template <SofteningKernel K>
 void evaluate_group(const OctreeView& t, Range g, const Vec3d& centre, const Lists& L, double G,

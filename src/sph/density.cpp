@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/cpu_features.hpp"
 #include "sph/density_kern.hpp"
 
 namespace mpsph {
@@ -48,15 +49,6 @@ __attribute__((target("avx512f"))) void kernel_terms_avx512(const float* r2, con
   kernel_terms_body(r2, h_j, h_i, n, w, dwdr_over_r);
 }
 #endif
-
-bool cpu_has_avx512() {
-#ifdef MPSPH_DENSITY_AVX512
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-  return avx512;
-#else
-  return false;
-#endif
-}
 
 }  // namespace
 

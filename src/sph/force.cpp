@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cpu_features.hpp"
 #include "core/error.hpp"
 #include "sph/eos_kern.hpp"
 #include "sph/force_kern.hpp"
@@ -76,15 +77,6 @@ __attribute__((target("avx512f"))) void force_pairs_avx512(PairBuffers& b, std::
   force_pairs_body(b.in.data(), b.out.data(), b.stride, n, pi, vp);
 }
 #endif
-
-bool cpu_has_avx512() {
-#ifdef MPSPH_FORCE_AVX512
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-  return avx512;
-#else
-  return false;
-#endif
-}
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/constants.hpp"
+#include "core/cpu_features.hpp"
 #include "core/error.hpp"
 #include "sph/gas_boxes.hpp"
 
@@ -195,15 +196,6 @@ __attribute__((target("avx512f"))) std::size_t leaf_within_avx512(
   return nn + n0 + std::size_t(__builtin_popcount(unsigned(in[1])));
 }
 #endif
-
-bool cpu_has_avx512() {
-#ifdef MPSPH_SPH_AVX512
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-  return avx512;
-#else
-  return false;
-#endif
-}
 
 // The particles of the group's hit leaves within r2w of a member at xi (tree position), appended
 // to sc.near/sc.d2 from 0 (each image a leaf is hit under is seen from the leaf: xi - shift);

@@ -17,10 +17,10 @@
 #include "core/device_scratch.hpp"
 #include "core/particle_order_gpu.hpp"
 #include "core/rng.hpp"
+#include "run/global_steps_support.hpp"
 #include "run/step_backend.hpp"
 #include "setups/evrard.hpp"
 #include "sph/sph_gpu.hpp"
-#include "timestep/block_timeline_kern.hpp"
 
 using namespace mpsph;
 
@@ -63,26 +63,7 @@ ParticleStore evrard_steps(unsigned groups, int steps) {
   TimestepParams ts;
   auto b = make_gpu_backend(StepContext{store, box, sph, eos, grav, ts, 1.0, {}, groups});
   b->sync_from_host();
-  auto forces = [&] {
-    b->order();
-    b->smoothing_lengths();
-    b->density();
-    b->prepare_force();
-    b->sph_forces();
-    b->gravity();
-    b->end_force();
-  };
-  forces();
-  b->limit_steps();
-  double dt = b->timestep().dt;
-  for (int k = 0; k < steps; ++k) {
-    b->begin_segment(dt, true);
-    b->predict(kTicks);
-    forces();
-    b->correct(true);
-    b->limit_steps();
-    dt = b->timestep().dt;
-  }
+  test::global_steps(*b, store, eos, 0.0, steps);
   std::printf("[gpu memory] groups %u: %s", groups, b->timing_notes(steps).c_str());
   b->sync_to_host();
   return store;
