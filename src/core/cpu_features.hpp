@@ -15,4 +15,17 @@ inline bool cpu_has_avx512() {
 #endif
 }
 
+// Process-wide: false makes every kernel take its baseline copy, for the tests that compare the
+// two copies bit for bit (tests/core/cpu_features_test.cpp). Read at the start of each pass,
+// outside its parallel region; true unless a test turns it off.
+inline bool& avx512_copies_enabled() {
+  static bool enabled = true;
+  return enabled;
+}
+
+// The kernels' choice: the AVX-512 copy where the CPU has it and it is enabled.
+inline bool use_avx512_copies() {
+  return cpu_has_avx512() && avx512_copies_enabled();
+}
+
 }  // namespace mpsph

@@ -200,7 +200,7 @@ template <SofteningKernel K>
 void evaluate_group(const OctreeView& t, Range g, const Vec3d& centre, const Lists& L, double G,
                     const uint8_t* active, Vec3d* acc, double* pot, bool allow_avx512) {
 #ifdef MPSPH_GRAVITY_AVX512
-  if (allow_avx512 && cpu_has_avx512()) {
+  if (allow_avx512 && use_avx512_copies()) {
     evaluate_group_avx512<K>(t, g, centre, L, G, active, acc, pot);
     return;
   }

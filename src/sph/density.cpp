@@ -57,7 +57,7 @@ void compute_density(ParticleStore& store, const Box& box, const SphParams& /*pa
   nb.build_pairs(store, box, active);
   const ParticleView v = store.view();
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(active.gas_count(v.n_gas));
-  const bool avx512 = cpu_has_avx512();
+  const bool avx512 = use_avx512_copies();
 #pragma omp parallel
   {
     PairBuffers b;

@@ -102,7 +102,7 @@ void compute_sph_forces(ParticleStore& store, const Box& box, const SphParams& p
                 std::to_string(v.n_gas) + " gas particles (compute_density builds them)");
   const PairForceParams vp = pair_force_params(params);
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(active.gas_count(v.n_gas));
-  const bool avx512 = cpu_has_avx512();
+  const bool avx512 = use_avx512_copies();
 #pragma omp parallel
   {
     PairBuffers b;

@@ -313,7 +313,7 @@ void within_previous_h(const ParticleStore& store, const Box& box, const SphNeig
   // Open box: the positions are the store's, so the first test's distances are the canonical
   // ones bit for bit (x_j - x_i is exactly -(x_i - x_j)), and the radius needs no widening.
   const double widen = box.periodic ? kWiden : 1.0;
-  const bool avx512 = cpu_has_avx512();
+  const bool avx512 = use_avx512_copies();
 #ifdef MPSPH_SPH_AVX512
   if (avx512) fill_hit_boxes(sc, boxes);
 #endif
