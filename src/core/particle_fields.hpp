@@ -52,6 +52,12 @@ enum FieldGroup : unsigned {
   kAllFieldGroups = 0x1Fu,
 };
 
+// The name of group bit `g` (0 .. 4), for reports.
+constexpr const char* field_group_name(int g) {
+  constexpr const char* names[] = {"clouds", "stars", "sinks", "metals", "spawn"};
+  return g >= 0 && g < 5 ? names[g] : "?";
+}
+
 // clang-format off
 #define MPSPH_PARTICLE_FIELDS(X)                                                                    \
   /* --- state (kept between steps, in checkpoints) --- */                                         \

@@ -126,10 +126,6 @@ OrderLayout order_layout(std::size_t n) {
 
 }  // namespace
 
-std::size_t DeviceOrder::scratch_bytes(std::size_t n) {
-  return order_layout(n).total;
-}
-
 void DeviceOrder::sort(DeviceParticles& d, const Box& box, bool mixed_types,
                        DeviceScratch* scratch) {
   const std::size_t n = d.size();

@@ -30,8 +30,6 @@ class DeviceOrder {
   // The permutation of the last sort (device array, new[i] = old[perm[i]]), valid until the
   // scratch is lent again.
   const uint32_t* permutation() const { return perm_; }
-  // Scratch bytes a sort of n particles asks for.
-  static std::size_t scratch_bytes(std::size_t n);
 
  private:
   uint32_t* perm_ = nullptr;

@@ -109,17 +109,16 @@ unsigned ParticleStore::varying_field_groups() const {
   unsigned varying = 0;
   const std::size_t n = size();
   // Byte comparison: a field is uniform when every particle holds the first one's bits.
-#define MPSPH_FIELD_VARIES(name, T, h5, dim, pers, types, group, desc)            \
-  if (unsigned(group) != kCoreFields && !(varying & unsigned(group)) && n > 1) {  \
-    const unsigned char* b = reinterpret_cast<const unsigned char*>(name.data()); \
-    for (std::size_t i = 1; i < n; ++i)                                           \
-      if (std::memcmp(b, b + i * sizeof(T), sizeof(T)) != 0) {                    \
-        varying |= unsigned(group);                                               \
-        break;                                                                    \
-      }                                                                           \
-  }
-  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_VARIES)
-#undef MPSPH_FIELD_VARIES
+  for_each_field([&](const FieldInfo& info, const auto& v) {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    if (info.group == kCoreFields || (varying & info.group) || n < 2) return;
+    const unsigned char* b = reinterpret_cast<const unsigned char*>(v.data());
+    for (std::size_t i = 1; i < n; ++i)
+      if (std::memcmp(b, b + i * sizeof(T), sizeof(T)) != 0) {
+        varying |= info.group;
+        return;
+      }
+  });
   return varying;
 }
 

@@ -36,6 +36,7 @@ struct FieldInfo {
   UnitDim dim;
   Persistence persistence;
   unsigned types;  // TypeMask
+  unsigned group;  // FieldGroup (the device group)
   const char* description;
 };
 
@@ -84,14 +85,14 @@ class ParticleStore {
   template <class F>
   void for_each_field(F&& f) {
 #define MPSPH_VISIT(name, T, h5, dim, pers, types, group, desc) \
-  f(FieldInfo{#name, h5, dim, pers, types, desc}, name);
+  f(FieldInfo{#name, h5, dim, pers, types, group, desc}, name);
     MPSPH_PARTICLE_FIELDS(MPSPH_VISIT)
 #undef MPSPH_VISIT
   }
   template <class F>
   void for_each_field(F&& f) const {
 #define MPSPH_VISIT(name, T, h5, dim, pers, types, group, desc) \
-  f(FieldInfo{#name, h5, dim, pers, types, desc}, name);
+  f(FieldInfo{#name, h5, dim, pers, types, group, desc}, name);
     MPSPH_PARTICLE_FIELDS(MPSPH_VISIT)
 #undef MPSPH_VISIT
   }

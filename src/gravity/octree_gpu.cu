@@ -223,8 +223,7 @@ void DeviceOctree::sort_and_gather(const ParticleView& v, const std::array<doubl
     eps_p_ = reinterpret_cast<float*>(base + e_at);
     acc_old_p_ = reinterpret_cast<double*>(base + a_at);
     copies_generation_ = scratch_->generation();
-  }
-  if (!copies_in_scratch_) {
+  } else {
     pos_.reserve(n_, "tree-order positions");
     mass_.reserve(n_, "tree-order masses");
     eps_.reserve(n_, "tree-order softenings");

@@ -57,8 +57,8 @@ void exchange_fields(const ParticleStore& from, const ExchangePlan& plan, const 
                      ParticleStore& into, const std::vector<std::size_t>& into_slot,
                      const MpiComm& comm, const std::vector<std::size_t>* from_slot) {
   // One all-to-all per field of the set, in table order (the same on every rank).
-#define MPSPH_EXCHANGE_FIELD(name, T, h5, dim, pers, types, group, desc) \
-  if (fields.contains(FieldInfo{#name, h5, dim, pers, types, desc}))     \
+#define MPSPH_EXCHANGE_FIELD(name, T, h5, dim, pers, types, group, desc)    \
+  if (fields.contains(FieldInfo{#name, h5, dim, pers, types, group, desc})) \
     exchange_one(from.name, plan, into.name, into_slot, comm, from_slot);
   MPSPH_PARTICLE_FIELDS(MPSPH_EXCHANGE_FIELD)
 #undef MPSPH_EXCHANGE_FIELD

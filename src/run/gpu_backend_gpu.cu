@@ -269,9 +269,9 @@ class GpuBackend final : public StepBackend {
     const double fields = double(d_.device_bytes()), scratch = double(scratch_.bytes());
     const double sph = double(sph_.device_bytes()), grav = double(gravity_.device_bytes());
     std::string groups;
-    const char* names[] = {"clouds", "stars", "sinks", "metals", "spawn"};
-    for (int g = 0; g < 5; ++g)
-      if (d_.groups() & (1u << g)) groups += std::string(groups.empty() ? "" : ", ") + names[g];
+    for (int g = 0; (1u << g) <= kAllFieldGroups; ++g)
+      if (d_.groups() & (1u << g))
+        groups += std::string(groups.empty() ? "" : ", ") + field_group_name(g);
     char line[640];
     std::snprintf(line, sizeof line,
                   "\nGPU memory, bytes per particle (N = %zu): %.1f in all; particle fields %.1f "
