@@ -22,20 +22,43 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
   GasShares sh;
   find_gas_shares(p, box, gg, clouds.data(), nullptr, ns, nb, sh);
 
-  // --- per cloud: its own update and what its receivers take (reads the gas, writes the cloud)
-  std::vector<CloudGasSource> src(ns);
   const auto nsi = static_cast<std::ptrdiff_t>(ns);
+  const ReceiverRuns runs = receiver_runs(sh);
+  const auto nr = static_cast<std::ptrdiff_t>(runs.count());
+  // --- per cloud: the condensation it asks for; per receiver: the fraction of it granted
+  std::vector<double> demand(ns), grant(ns * std::size_t(nb), 1.0);
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::ptrdiff_t s = 0; s < nsi; ++s) {
     const std::size_t i = clouds[std::size_t(s)], base = std::size_t(s) * std::size_t(nb);
-    src[std::size_t(s)] =
-        cloud_gas_step(cp, p, i, &sh.recv[base], &sh.weight[base], sh.n_recv[std::size_t(s)],
-                       sh.rho[std::size_t(s)], sh.h[std::size_t(s)], particle_step(p, i, tick_len));
+    demand[std::size_t(s)] = cloud_condensation_demand(
+        cp, p, i, &sh.recv[base], &sh.weight[base], sh.n_recv[std::size_t(s)],
+        sh.rho[std::size_t(s)], sh.h[std::size_t(s)], particle_step(p, i, tick_len));
+  }
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::ptrdiff_t g = 0; g < nr; ++g) {
+    const std::size_t j = runs.pairs[runs.first[std::size_t(g)]].first;
+    const std::size_t k0 = runs.first[std::size_t(g)], k1 = runs.first[std::size_t(g) + 1];
+    double d = 0.0;
+    for (std::size_t k = k0; k < k1; ++k) {
+      const uint64_t slot = runs.pairs[k].second;
+      d += sh.weight[slot] * demand[slot / uint64_t(nb)];
+    }
+    const double gj = receiver_condensation_grant(cp, p.mass[j], d);
+    for (std::size_t k = k0; k < k1; ++k) grant[runs.pairs[k].second] = gj;
+  }
+  // --- per cloud: its own update and what its receivers take (reads the gas, writes the cloud)
+  std::vector<CloudGasSource> src(ns);
+#pragma omp parallel for schedule(dynamic, 16)
+  for (std::ptrdiff_t s = 0; s < nsi; ++s) {
+    const std::size_t i = clouds[std::size_t(s)], base = std::size_t(s) * std::size_t(nb);
+    const int n = sh.n_recv[std::size_t(s)];
+    src[std::size_t(s)] = cloud_gas_step(
+        cp, p, i, &sh.recv[base], &sh.weight[base], n, sh.rho[std::size_t(s)],
+        sh.h[std::size_t(s)], particle_step(p, i, tick_len),
+        cloud_condensation_cap(demand[std::size_t(s)], &grant[base], n));
   }
   // --- each receiver: the condensation losses, then the gains, in cloud order
-  const ReceiverRuns runs = receiver_runs(sh);
   std::vector<double> work(ns * std::size_t(nb), 0.0);
-  const auto nr = static_cast<std::ptrdiff_t>(runs.count());
   const int64_t now = a.tick;
   const double length = double(kTicks) * tick_len;
 #pragma omp parallel for schedule(dynamic, 64)

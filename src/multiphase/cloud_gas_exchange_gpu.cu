@@ -18,21 +18,55 @@ namespace {
 
 constexpr unsigned kThreads = 128;
 
-// One thread per cloud slot s (store index begin + s): its shares and its own update.
+// One thread per cloud slot s (store index begin + s): its shares and its condensation demand.
 template <int K>
-__global__ void cloud_kernel(ParticleView p, ActiveSet a, std::size_t begin, std::size_t n, Box box,
-                             CloudGasParams cp, int nb, const FeedbackGrid* grid, double tick_len,
-                             CloudGasSource* src, double* weight, uint32_t* recv, uint32_t* slot,
-                             double* rho, double* h) {
+__global__ void demand_kernel(ParticleView p, ActiveSet a, std::size_t begin, std::size_t n,
+                              Box box, CloudGasParams cp, int nb, const FeedbackGrid* grid,
+                              double tick_len, CloudGasSource* src, double* demand, int* n_recv,
+                              double* weight, uint32_t* recv, uint32_t* slot, double* rho,
+                              double* h) {
   const std::size_t s = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (s >= n) return;
   clear_gas_shares(s, nb, recv, slot);
   src[s] = CloudGasSource{};
+  demand[s] = 0.0;
+  n_recv[s] = 0;
   const std::size_t i = begin + s;
   if (p.type[i] != kCloud || !a.contains(p.ti_end, i)) return;
   const int m = gather_gas_shares<K>(p, box, *grid, p.pos[i], s, nb, recv, weight, rho, h);
+  n_recv[s] = m;
+  demand[s] = cloud_condensation_demand(cp, p, i, recv + s * nb, weight + s * nb, m, rho[s], h[s],
+                                        particle_step(p, i, tick_len));
+}
+
+// One thread per receiver run of the sorted pairs: the fraction of the demands on it it grants.
+__global__ void grant_kernel(CloudGasParams cp, ParticleView p, std::size_t n_pairs,
+                             const uint32_t* key, const uint32_t* val, int nb,
+                             const double* demand, const double* weight, double* grant) {
+  const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (!receiver_run_starts(q, n_pairs, key)) return;
+  std::size_t end = q;
+  double d = 0.0;
+  for (; end < n_pairs && key[end] == key[q]; ++end)
+    d += weight[val[end]] * demand[val[end] / uint32_t(nb)];
+  const double g = receiver_condensation_grant(cp, p.mass[key[q]], d);
+  for (std::size_t k = q; k < end; ++k) grant[val[k]] = g;
+}
+
+// One thread per cloud slot: its own update, within the grants of its receivers.
+__global__ void cloud_kernel(ParticleView p, ActiveSet a, std::size_t begin, std::size_t n,
+                             CloudGasParams cp, int nb, double tick_len, CloudGasSource* src,
+                             const double* demand, const int* n_recv, const double* grant,
+                             const double* weight, const uint32_t* recv, const double* rho,
+                             const double* h) {
+  const std::size_t s = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (s >= n) return;
+  const std::size_t i = begin + s;
+  if (p.type[i] != kCloud || !a.contains(p.ti_end, i)) return;
+  const int m = n_recv[s];
   src[s] = cloud_gas_step(cp, p, i, recv + s * nb, weight + s * nb, m, rho[s], h[s],
-                          particle_step(p, i, tick_len));
+                          particle_step(p, i, tick_len),
+                          cloud_condensation_cap(demand[s], grant + s * nb, m));
 }
 
 // One thread per receiver run of the sorted pairs: losses, then gains, in cloud order.
@@ -95,6 +129,9 @@ GpuCloudGasExchange::GpuCloudGasExchange(const CloudGasParams& cp, const Feedbac
 
 GpuCloudGasExchange::~GpuCloudGasExchange() {
   cudaFree(src_);
+  cudaFree(demand_);
+  cudaFree(n_recv_);
+  cudaFree(grant_);
   cudaFree(work_);
   cudaFree(accounts_);
 }
@@ -109,27 +146,39 @@ void GpuCloudGasExchange::apply(const ParticleView& d, const ActiveSet& a, const
   const std::size_t n_pairs = n * std::size_t(nb_);
   if (n > cap_) {
     cudaFree(src_);
+    cudaFree(demand_);
+    cudaFree(n_recv_);
+    cudaFree(grant_);
     cudaFree(work_);
-    src_ = nullptr, work_ = nullptr;
+    src_ = nullptr, demand_ = nullptr, n_recv_ = nullptr, grant_ = nullptr, work_ = nullptr;
     cap_ = std::max(n, cap_ + cap_ / 2);
     const char* what = "allocation of the exchange buffers";
     cuda_check(cudaMalloc(&src_, cap_ * sizeof(CloudGasSource)), what);
+    cuda_check(cudaMalloc(&demand_, cap_ * sizeof(double)), what);
+    cuda_check(cudaMalloc(&n_recv_, cap_ * sizeof(int)), what);
+    cuda_check(cudaMalloc(&grant_, cap_ * std::size_t(nb_) * sizeof(double)), what);
     cuda_check(cudaMalloc(&work_, cap_ * std::size_t(nb_) * sizeof(double)), what);
   }
   ngb_.reserve_slots(n, nb_);  // every buffer reserved before the first launch
   ngb_.build_grid(d, box);
   const unsigned cb = cuda_blocks(n, 64);
   if (nb_ <= 64)
-    cloud_kernel<64><<<cb, 64>>>(d, a, begin, n, box, cp_, nb_, ngb_.grid(), tick_len, src_,
-                                 ngb_.weight(), ngb_.recv_in(), ngb_.slot_in(), ngb_.rho(),
-                                 ngb_.h());
+    demand_kernel<64><<<cb, 64>>>(d, a, begin, n, box, cp_, nb_, ngb_.grid(), tick_len, src_,
+                                  demand_, n_recv_, ngb_.weight(), ngb_.recv_in(), ngb_.slot_in(),
+                                  ngb_.rho(), ngb_.h());
   else
-    cloud_kernel<128><<<cb, 64>>>(d, a, begin, n, box, cp_, nb_, ngb_.grid(), tick_len, src_,
-                                  ngb_.weight(), ngb_.recv_in(), ngb_.slot_in(), ngb_.rho(),
-                                  ngb_.h());
-  cuda_check_launch("cloud_kernel");
+    demand_kernel<128><<<cb, 64>>>(d, a, begin, n, box, cp_, nb_, ngb_.grid(), tick_len, src_,
+                                   demand_, n_recv_, ngb_.weight(), ngb_.recv_in(),
+                                   ngb_.slot_in(), ngb_.rho(), ngb_.h());
+  cuda_check_launch("demand_kernel");
   ngb_.sort_pairs(n_pairs, d.n_gas);
   const unsigned pb = cuda_blocks(n_pairs, kThreads);
+  grant_kernel<<<pb, kThreads>>>(cp_, d, n_pairs, ngb_.recv(), ngb_.slot(), nb_, demand_,
+                                 ngb_.weight(), grant_);
+  cuda_check_launch("grant_kernel");
+  cloud_kernel<<<cb, 64>>>(d, a, begin, n, cp_, nb_, tick_len, src_, demand_, n_recv_, grant_,
+                           ngb_.weight(), ngb_.recv_in(), ngb_.rho(), ngb_.h());
+  cuda_check_launch("cloud_kernel");
   clear_work_kernel<<<pb, kThreads>>>(work_, n_pairs);
   cuda_check_launch("clear_work_kernel");
   receive_kernel<<<pb, kThreads>>>(cp_, d, n_pairs, ngb_.recv(), ngb_.slot(), nb_, src_,

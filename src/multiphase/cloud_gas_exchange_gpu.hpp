@@ -1,8 +1,9 @@
 // CUDA driver of the cloud <-> gas coupling (defined in cloud_gas_exchange_gpu.cu, CUDA builds
 // only): exchange_cloud_gas() of cloud_gas_exchange.cpp on the device arrays with the same
 // cloud_gas_exchange_kern.hpp functions and the gas neighbours of gas_neighbours_gpu.hpp (shared
-// with SSP feedback): one thread per cloud of the type range gathers its receivers and updates
-// itself, the (receiver, cloud slot) pairs are sorted stably by receiver, and one thread per
+// with SSP feedback): one thread per cloud of the type range gathers its receivers and its
+// condensation demand, the (receiver, cloud slot) pairs are sorted stably by receiver, one thread
+// per receiver grants the demands on it, one thread per cloud updates itself, and one thread per
 // receiver takes its shares in cloud order (condensation losses first, then the gains). The step's
 // accounts are summed on the device in a fixed order and stay there for the step's one host
 // synchronisation; nothing else synchronises.
@@ -39,6 +40,9 @@ class GpuCloudGasExchange {
   int nb_;
   GpuGasNeighbours ngb_;
   CloudGasSource* src_ = nullptr;  // per cloud slot
+  double* demand_ = nullptr;       // per cloud slot: the condensation it asks for
+  int* n_recv_ = nullptr;          // per cloud slot: its receivers
+  double* grant_ = nullptr;        // per share: the fraction its receiver grants
   double* work_ = nullptr;         // drag work per share
   double* accounts_ = nullptr;     // 3
   std::size_t cap_ = 0;
