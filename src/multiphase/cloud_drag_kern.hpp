@@ -6,6 +6,14 @@
 //   Delta v = -v_rel x / (1 + x),  x = a |v_rel| dt,
 // which is F dt / m to first order in x and never reverses v_rel however long the step (an
 // explicit F dt does for x > 2). The gas receives the opposite impulse (cloud_gas_exchange_kern).
+// The background is not fixed, though: receiver j takes the share w_j of the impulse on its own
+// mass, like a body of mass M_j = m_j / w_j. When the cloud is much heavier than that (a 2e9 Msun
+// cloud among gas particles of 2e3 Msun at the centre of a merger remnant), the fixed-background
+// impulse carried the receiver far past the cloud - kinetic energy out of nothing (E_drag -8e9
+// against |E_total| 3e6) - so the impulse is capped at the inelastic two-body limit of the most
+// sensitive receiver, m |Delta v| <= mu |v_rel|, mu = m M / (m + M), M = min_j M_j: no receiver
+// ends beyond the common velocity. The cap is inactive while x / (1 + x) <= M / (m + M), i.e.
+// for clouds not much heavier than their gas.
 #pragma once
 
 #include <cmath>
@@ -20,12 +28,15 @@ MPSPH_HD Vec3d drag_force(double c_d, double R, double rho_h, const Vec3d& v_rel
   return (-0.5 * c_d * 3.14159265358979323846 * R * R * rho_h * norm(v_rel)) * v_rel;
 }
 
-// The cloud's velocity change over dt (see the header) [V]. Symmetric in nothing: one cloud.
+// The cloud's velocity change over dt (see the header) [V]; M: the smallest receiver inertia
+// (<= 0: a fixed background, no cap).
 MPSPH_HD Vec3d drag_velocity_change(double c_d, double R, double rho_h, double m,
-                                    const Vec3d& v_rel, double dt) {
+                                    const Vec3d& v_rel, double dt, double M) {
   const double x = 0.5 * c_d * 3.14159265358979323846 * R * R * rho_h * norm(v_rel) * dt / m;
   if (!(x > 0.0)) return Vec3d{0, 0, 0};
-  return (-x / (1.0 + x)) * v_rel;
+  double f = x / (1.0 + x);
+  if (M > 0.0 && f > M / (m + M)) f = M / (m + M);
+  return (-f) * v_rel;
 }
 
 }  // namespace mpsph

@@ -26,7 +26,9 @@
 //     half the SPH particle mass) turns back into an SPH particle in place (type 0, u = u_h, h =
 //     h*, rho = rho_h; E_evaporation -= m u_h); one that evaporated completely is removed (its mass
 //     went to the gas).
-//  3. Drag on the cloud that stays: Delta v = drag_velocity_change; gas j receives -w_j m Delta v.
+//  3. Drag on the cloud that stays: Delta v = drag_velocity_change, capped at the inelastic limit
+//     of the receiver inertia M = (1 - f) min_j m_j / w_j (cloud_drag_kern.hpp; (1 - f) m_j bounds
+//     j's mass after the step's condensation); gas j receives -w_j m Delta v.
 //     The kinetic energy the cloud lost, Q = -Delta K_cl, is shared by weight, and each receiver
 //     turns its share minus its own kinetic-energy gain into heat: m_j Delta u_j = w_j Q - Delta
 //     K_j. Kinetic + thermal energy are then conserved to round-off; the work W = sum_j (w_j Q -
@@ -121,6 +123,18 @@ MPSPH_HD double cloud_mass_rate(const CloudGasParams& cp, const HotGas& g, doubl
   if (!cp.evaporation) return 0.0;
   const double R_pc = std::sqrt(m / cp.pi_sigma) * cp.length_to_pc;
   return cm77_mass_rate(g.T, g.n_H, R_pc) * cp.rate_to_code;
+}
+
+// The smallest receiver inertia of the drag, (1 - f) min_j m_j / w_j (0: no receiver).
+MPSPH_HD double drag_receiver_inertia(const CloudGasParams& cp, const ParticleView& p,
+                                      const uint32_t* recv, const double* w, int n) {
+  double M = 0.0;
+  for (int k = 0; k < n; ++k)
+    if (w[k] > 0.0) {
+      const double Mk = p.mass[recv[k]] / w[k];
+      if (M == 0.0 || Mk < M) M = Mk;
+    }
+  return (1.0 - cp.condense_limit) * M;
 }
 
 // The condensation dm (> 0) limited so that no receiver gives more than f of its mass to this one
@@ -235,7 +249,8 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
   Vec3d v2 = v1, v2_0 = v1_0;
   if (cp.c_d > 0.0) {
     const Vec3d dv =
-        drag_velocity_change(cp.c_d, std::sqrt(m1 / cp.pi_sigma), g.rho, m1, v1 - g.v, dt);
+        drag_velocity_change(cp.c_d, std::sqrt(m1 / cp.pi_sigma), g.rho, m1, v1 - g.v, dt,
+                             drag_receiver_inertia(cp, p, recv, w, n));
     v2 = v1 + dv;
     v2_0 = v1_0 + dv;
     src.impulse = -m1 * dv;

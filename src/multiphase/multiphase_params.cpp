@@ -231,11 +231,11 @@ void add_multiphase_params(Schema& s) {
          0,
          1,
          true,
-         false,
+         true,
          {},
          "",
-         "the most mass a gas neighbour gives one condensing cloud in one step, as a fraction of "
-         "its own mass",
+         "the most mass a gas neighbour gives the condensing clouds in one step, as a fraction of "
+         "its own mass (below 1: a gas particle never empties)",
          on});
   s.add({"multiphase.evaporation_courant",
          ParamType::Double,
