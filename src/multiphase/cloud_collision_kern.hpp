@@ -16,6 +16,7 @@
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
 #include "core/vec3.hpp"
+#include "gravity/gravity_kern.hpp"
 
 namespace mpsph {
 
@@ -25,6 +26,11 @@ struct CloudCollisionParams {
   double beta_r;    // restitution of the normal component of v_ij in a bounce
   double beta_t;    // restitution of the tangential component
   double m_max;     // two clouds coalesce only when m_i + m_j < m_max [M]
+  // Self-gravity of the run (gravity.enabled): a coalescence removes the pair's softened
+  // potential energy -G m_i m_j g(r_ij) from E_potential, which the account books.
+  bool self_gravity = false;
+  SofteningKernel kernel = SofteningKernel::Plummer;
+  double eps2 = 0.0;  // pair softening squared of two clouds (gravity.softening of type 2)
 };
 
 // Cloud radius R_cl = sqrt(m / (pi Sigma_cl)) [L].
@@ -53,14 +59,20 @@ struct CloudPair {
 };
 
 struct CollisionOutcome {
-  bool coalesce;   // true: one cloud of m_i + m_j moving with v_cm
-  Vec3d v_i, v_j;  // velocities after the collision (both v_cm when coalescing)
-  double
-      radiated;  // kinetic energy lost [M V^2]: 1/2 mu (|v_ij|^2 - |v_ij'|^2), mu the reduced mass
+  bool coalesce;    // true: one cloud of m_i + m_j moving with v_cm
+  Vec3d v_i, v_j;   // velocities after the collision (both v_cm when coalescing)
+  double radiated;  // energy taken out of the particles [M V^2]: the kinetic energy lost,
+                    // 1/2 mu (|v_ij|^2 - |v_ij'|^2) (mu the reduced mass), and with self-gravity
+                    // a coalescence's pair potential energy (below)
 };
 
 // Coalescence when |v_ij| < sqrt(2 G (m_i + m_j) / (R_i + R_j)) and m_i + m_j < m_max, radiating
-// the kinetic energy of the relative motion, 1/2 mu v_ij^2. Otherwise a bounce in the
+// the kinetic energy of the relative motion, 1/2 mu v_ij^2. With self-gravity the merged cloud
+// also takes the pair's potential energy -G m_i m_j g(r_ij) (g the softened 1/r of the gravity
+// solver) out of E_potential: the pair's orbital energy 1/2 mu v_ij^2 - G m_i m_j g(r_ij) (< 0
+// for clouds bound to each other) is what the particles lose, and the account books it. (Booking
+// the kinetic part alone let E_total climb by about the account itself: +8% in 2.4 Gyr of an
+// isolated ISM disk, +28% in a merger.) Otherwise a bounce in the
 // centre-of-mass frame: with n = x_ij/|x_ij|, the relative velocity's normal part is reversed and
 // scaled by beta_r, its tangential part scaled by beta_t,
 //   v_ij' = -beta_r (v_ij . n) n + beta_t (v_ij - (v_ij . n) n),
@@ -78,6 +90,8 @@ MPSPH_HD CollisionOutcome collide_clouds(const CloudCollisionParams& p, const Cl
     out.v_i = v_cm;
     out.v_j = v_cm;
     out.radiated = 0.5 * mu * v2;
+    if (p.self_gravity)
+      out.radiated -= p.G * c.m_i * c.m_j * softened_factors(norm2(c.x_ij), p.eps2, p.kernel).g;
     return out;
   }
   const Vec3d n = (1.0 / norm(c.x_ij)) * c.x_ij;

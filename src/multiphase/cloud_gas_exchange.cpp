@@ -52,10 +52,10 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
   for (std::ptrdiff_t s = 0; s < nsi; ++s) {
     const std::size_t i = clouds[std::size_t(s)], base = std::size_t(s) * std::size_t(nb);
     const int n = sh.n_recv[std::size_t(s)];
-    src[std::size_t(s)] = cloud_gas_step(
-        cp, p, i, &sh.recv[base], &sh.weight[base], n, sh.rho[std::size_t(s)],
-        sh.h[std::size_t(s)], particle_step(p, i, tick_len),
-        cloud_condensation_cap(demand[std::size_t(s)], &grant[base], n));
+    src[std::size_t(s)] =
+        cloud_gas_step(cp, p, i, &sh.recv[base], &sh.weight[base], n, sh.rho[std::size_t(s)],
+                       sh.h[std::size_t(s)], particle_step(p, i, tick_len),
+                       cloud_condensation_cap(demand[std::size_t(s)], &grant[base], n));
   }
   // --- each receiver: the condensation losses, then the gains, in cloud order
   std::vector<double> work(ns * std::size_t(nb), 0.0);

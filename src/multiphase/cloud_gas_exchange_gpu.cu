@@ -41,8 +41,8 @@ __global__ void demand_kernel(ParticleView p, ActiveSet a, std::size_t begin, st
 
 // One thread per receiver run of the sorted pairs: the fraction of the demands on it it grants.
 __global__ void grant_kernel(CloudGasParams cp, ParticleView p, std::size_t n_pairs,
-                             const uint32_t* key, const uint32_t* val, int nb,
-                             const double* demand, const double* weight, double* grant) {
+                             const uint32_t* key, const uint32_t* val, int nb, const double* demand,
+                             const double* weight, double* grant) {
   const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (!receiver_run_starts(q, n_pairs, key)) return;
   std::size_t end = q;
@@ -168,8 +168,8 @@ void GpuCloudGasExchange::apply(const ParticleView& d, const ActiveSet& a, const
                                   ngb_.rho(), ngb_.h());
   else
     demand_kernel<128><<<cb, 64>>>(d, a, begin, n, box, cp_, nb_, ngb_.grid(), tick_len, src_,
-                                   demand_, n_recv_, ngb_.weight(), ngb_.recv_in(),
-                                   ngb_.slot_in(), ngb_.rho(), ngb_.h());
+                                   demand_, n_recv_, ngb_.weight(), ngb_.recv_in(), ngb_.slot_in(),
+                                   ngb_.rho(), ngb_.h());
   cuda_check_launch("demand_kernel");
   ngb_.sort_pairs(n_pairs, d.n_gas);
   const unsigned pb = cuda_blocks(n_pairs, kThreads);

@@ -160,8 +160,7 @@ MPSPH_HD double cloud_condensation_demand(const CloudGasParams& cp, const Partic
 
 // The fraction g_j of every demand that gas j of mass m_j grants, given the sum of the demands on
 // it, D_j = sum_i w_ij c_i (summed in cloud order).
-MPSPH_HD double receiver_condensation_grant(const CloudGasParams& cp, double m_j,
-                                            double demand) {
+MPSPH_HD double receiver_condensation_grant(const CloudGasParams& cp, double m_j, double demand) {
   const double limit = cp.condense_limit * m_j;
   return demand > limit ? limit / demand : 1.0;
 }
@@ -248,9 +247,8 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
   }
   Vec3d v2 = v1, v2_0 = v1_0;
   if (cp.c_d > 0.0) {
-    const Vec3d dv =
-        drag_velocity_change(cp.c_d, std::sqrt(m1 / cp.pi_sigma), g.rho, m1, v1 - g.v, dt,
-                             drag_receiver_inertia(cp, p, recv, w, n));
+    const Vec3d dv = drag_velocity_change(cp.c_d, std::sqrt(m1 / cp.pi_sigma), g.rho, m1, v1 - g.v,
+                                          dt, drag_receiver_inertia(cp, p, recv, w, n));
     v2 = v1 + dv;
     v2_0 = v1_0 + dv;
     src.impulse = -m1 * dv;

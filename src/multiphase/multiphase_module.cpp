@@ -6,6 +6,8 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "gravity/gravity_kern.hpp"
+#include "gravity/gravity_params.hpp"
 #include "multiphase/cloud_gas_exchange.hpp"
 #include "multiphase/multiphase_params.hpp"
 #include "multiphase/sticky_clouds.hpp"
@@ -24,10 +26,13 @@ namespace {
 class MultiphaseModule final : public PhysicsModule {
  public:
   MultiphaseModule(const MultiphaseParams& params, const UnitSystem& units, Backend backend,
-                   bool cooling_integrates_u)
+                   bool cooling_integrates_u, const GravityParams& gravity)
       : params_(params) {
     if (params.kind == MultiphaseKind::None) return;
     model_ = std::make_unique<StickyCloudsModel>(params, units, cooling_integrates_u);
+    model_->collision.self_gravity = gravity.enabled;
+    model_->collision.kernel = gravity.kernel;
+    model_->collision.eps2 = pair_eps2(gravity.softening[kCloud], gravity.softening[kCloud]);
     if (backend == Backend::Cpu) return;
 #ifdef MPSPH_HAVE_CUDA
     gpu_ = std::make_unique<GpuStickyClouds>(*model_);
@@ -185,7 +190,7 @@ std::unique_ptr<PhysicsModule> make_multiphase(const Config& cfg, const UnitSyst
                                                Backend backend) {
   const bool cooling_integrates_u = cooling_params_from(cfg).kind != CoolingKind::None;
   return std::make_unique<MultiphaseModule>(multiphase_params_from(cfg), units, backend,
-                                            cooling_integrates_u);
+                                            cooling_integrates_u, gravity_params_from(cfg));
 }
 
 }  // namespace

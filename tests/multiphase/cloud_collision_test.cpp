@@ -98,6 +98,42 @@ TEST_CASE("two clouds below the escape speed coalesce: mass, momentum and metals
   CHECK(s.coalescence_step[1] == 7);
 }
 
+TEST_CASE("with self-gravity a coalescence books the pair's orbital energy: E_total is kept",
+          "[multiphase][collision]") {
+  // Two clouds (masses 2 and 3, G = 1) released at rest 10 apart fall together on their softened
+  // mutual gravity (Plummer and spline, eps 2: slow enough to coalesce) and touch at r = 0.9:
+  // energy conservation gives
+  // 1/2 mu v^2 = G m_i m_j (g(r) - g(10)). The merged cloud has no pair term left in
+  // E_potential, so the particles' K + W changes from -G m_i m_j g(10) to 0 (the centre of mass
+  // is at rest): the account must be exactly that, -G m_i m_j g(10) (negative: bound clouds), for
+  // E_total = K + W + account to stay constant. Booking 1/2 mu v^2 alone misses G m_i m_j g(r).
+  for (SofteningKernel kernel : {SofteningKernel::Plummer, SofteningKernel::Spline}) {
+    CloudCollisionParams p = params(1.0, 0.7);
+    p.self_gravity = true;
+    p.kernel = kernel;
+    p.eps2 = 4.0;
+    const double mi = 2.0, mj = 3.0, r = 0.9, d0 = 10.0;
+    const double g_r = softened_factors(r * r, p.eps2, kernel).g;
+    const double g_0 = softened_factors(d0 * d0, p.eps2, kernel).g;
+    const double mu = mi * mj / (mi + mj), v = std::sqrt(2.0 * mi * mj * (g_r - g_0) / mu);
+    CloudPair c;
+    c.m_i = mi, c.m_j = mj;
+    c.r_i = c.r_j = 1.0;  // overlapping: r < R_i + R_j
+    c.x_ij = {r, 0.0, 0.0};
+    c.v_i = {-v * mj / (mi + mj), 0.0, 0.0};  // approaching, centre of mass at rest
+    c.v_j = {v * mi / (mi + mj), 0.0, 0.0};
+    const CollisionOutcome out = collide_clouds(p, c);
+    REQUIRE(out.coalesce);
+    INFO("kernel " << int(kernel) << ": radiated " << out.radiated << ", expected "
+                   << -mi * mj * g_0);
+    CHECK(std::fabs(out.radiated + mi * mj * g_0) <= 1e-13 * mi * mj * g_r);
+    CHECK(norm(out.v_i) <= 1e-15 * v);
+    // Without self-gravity: the kinetic energy alone, as before.
+    p.self_gravity = false;
+    CHECK(rel(collide_clouds(p, c).radiated, 0.5 * mu * v * v) <= 1e-15);
+  }
+}
+
 TEST_CASE("two clouds above the escape speed bounce with restitution in the centre-of-mass frame",
           "[multiphase][collision]") {
   const double beta = 0.7;

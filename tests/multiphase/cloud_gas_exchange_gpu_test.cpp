@@ -159,8 +159,8 @@ TEST_CASE("GPU cloud <-> gas exchange grants crowded condensation as the CPU dri
   const double u_warm = u_from_temperature(m.exchange.mu, m.exchange.u_to_T, 1e4);
   for (std::size_t j = 0; j < n_gas; ++j) start.u[j] = start.u0[j] = u_warm;  // all condense
   for (std::size_t i = n_gas; i < n_gas + n_cl; ++i)
-    start.pos[i] = start.pos0[i] = Vec3d{200, 200, 200} + (30.0 / 400.0) * (start.pos[i] -
-                                                                          Vec3d{200, 200, 200});
+    start.pos[i] = start.pos0[i] =
+        Vec3d{200, 200, 200} + (30.0 / 400.0) * (start.pos[i] - Vec3d{200, 200, 200});
   // A step long enough (5e4 pc / (km/s)) that the demands saturate: measured on the CPU, the
   // most-asked gas particle gives exactly f.
   const double dt = 5e4, tick_len = dt / double(kTicks);
@@ -196,9 +196,10 @@ TEST_CASE("GPU cloud <-> gas exchange grants crowded condensation as the CPU dri
   CHECK(worst < 1e-13);
   CHECK(least >= (1.0 - f) * (1.0 - 1e-14));
   CHECK(at_limit >= 1);
-  std::printf("[gpu multiphase] crowded condensation: condensed %.4g, %ld gas particles at the "
-              "limit, least m1/m0 %.6f; types differ %ld, max rel diff %.2e\n",
-              st.condensed, at_limit, least, types, worst);
+  std::printf(
+      "[gpu multiphase] crowded condensation: condensed %.4g, %ld gas particles at the "
+      "limit, least m1/m0 %.6f; types differ %ld, max rel diff %.2e\n",
+      st.condensed, at_limit, least, types, worst);
 }
 
 namespace {

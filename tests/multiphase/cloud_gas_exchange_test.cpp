@@ -308,8 +308,7 @@ TEST_CASE("drag on a cloud moving through uniform gas", "[multiphase][drag]") {
   CHECK(r.stats.evaporated == 0.0);
 }
 
-TEST_CASE("a cloud far heavier than its gas drags no receiver past itself",
-          "[multiphase][drag]") {
+TEST_CASE("a cloud far heavier than its gas drags no receiver past itself", "[multiphase][drag]") {
   // A 1e7 Msun cloud at 300 km/s among 8.6 Msun gas particles at rest: the fixed-background
   // impulse (x / (1 + x) = 0.05 of the cloud's momentum) is ~1000 times what its 50 receivers can
   // take without overshooting; the gas went to ~1e5 km/s, kinetic energy out of nothing (a merger
