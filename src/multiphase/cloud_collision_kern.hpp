@@ -17,6 +17,7 @@
 #include "core/particle_store.hpp"
 #include "core/vec3.hpp"
 #include "gravity/gravity_kern.hpp"
+#include "timestep/integrator_kern.hpp"
 
 namespace mpsph {
 
@@ -127,17 +128,27 @@ MPSPH_HD T mass_mean(const T& a, const T& b, double m_a, double m_b, double M) {
   return (m_a * a + m_b * b) * (1.0 / M);
 }
 
-// Writes a collision of (sub)step `step` (StageArgs::step) into the store. A bounce adds the
-// velocity change to v and to the step's base v0, so that the corrector (v = v0 + (a0 + a) dt/2)
-// keeps it. A coalescence keeps the cloud with the lower id (not symmetric: `keep` survives, `gone`
-// is removed, run/particle_changes.hpp): mass and metal masses add; position, velocity, the step's
-// base (x0, v0) and the accelerations (a0, a, a_grav) become mass-weighted means, so the corrector
-// moves the merged cloud as the centre of mass of the two and momentum stays conserved to
-// round-off. The merged cloud records the event, coalescence_step = step + 1, for the stages that
-// follow in the same step (star formation at coalescence reads it; a value of an earlier step
-// means nothing, so it never needs clearing).
+// Writes a collision of (sub)step `step` (StageArgs::step) into the store; dt_i, dt_j: the two
+// clouds' current steps (both end now: only active clouds collide). The collision happens now, at
+// the end of their steps, so the corrector (v1 = v0 + (a0 + a) dt/2, x1 = x0 + (v0 + v1) dt/2)
+// must end them with the new velocity at the position they would have had without it:
+//  - a bounce adds the velocity change dv to v and to the step's base v0 and takes dv dt from the
+//    base position x0, so x1 is unchanged. (Without the x0 term the corrector moved both clouds
+//    apart by dv dt at once: a jump out of their mutual potential well at every bounce, energy out
+//    of nothing for large clouds on long steps.)
+//  - a coalescence keeps the cloud with the lower id (not symmetric: `keep` survives, `gone` is
+//    removed, run/particle_changes.hpp): mass and metal masses add; position and velocity become
+//    the centre of mass; the accelerations (a0, a, a_grav) mass-weighted means; and keep's base
+//    (x0, v0) is solved back over keep's step from the mass-weighted means of the two clouds'
+//    corrected end states, so that the corrector ends the merged cloud exactly at the centre of
+//    mass of the two corrected clouds with their total momentum - also when the two were on
+//    different rungs (a mean of bases of different step starts put it elsewhere).
+// The merged cloud records the event, coalescence_step = step + 1, for the stages that follow in
+// the same step (star formation at coalescence reads it; a value of an earlier step means
+// nothing, so it never needs clearing).
 MPSPH_HD void apply_collision(const ParticleView& s, std::size_t i, std::size_t j,
-                              const CollisionOutcome& out, const Box& box, int64_t step) {
+                              const CollisionOutcome& out, const Box& box, int64_t step,
+                              double dt_i, double dt_j) {
   if (!out.coalesce) {
     const Vec3d dv_i = out.v_i - s.vel[i];
     const Vec3d dv_j = out.v_j - s.vel[j];
@@ -145,18 +156,27 @@ MPSPH_HD void apply_collision(const ParticleView& s, std::size_t i, std::size_t 
     s.vel[j] = out.v_j;
     s.vel0[i] += dv_i;
     s.vel0[j] += dv_j;
+    s.pos0[i] -= dt_i * dv_i;
+    s.pos0[j] -= dt_j * dv_j;
     return;
   }
   const std::size_t keep = s.id[i] < s.id[j] ? i : j;
   const std::size_t gone = keep == i ? j : i;
+  const double dt_k = keep == i ? dt_i : dt_j, dt_g = keep == i ? dt_j : dt_i;
   const double mk = s.mass[keep], mg = s.mass[gone], M = mk + mg;
   const double wg = mg / M;
+  const KinematicState ek =
+      correct_kinematics(s.pos0[keep], s.vel0[keep], s.acc0[keep], s.acc[keep], dt_k);
+  const KinematicState eg =
+      correct_kinematics(s.pos0[gone], s.vel0[gone], s.acc0[gone], s.acc[gone], dt_g);
+  const Vec3d x1 = ek.pos + wg * min_image(eg.pos - ek.pos, box);
+  const Vec3d v1 = mass_mean(ek.vel, eg.vel, mk, mg, M);
   s.pos[keep] = wrap_position(s.pos[keep] + wg * min_image(s.pos[gone] - s.pos[keep], box), box);
-  s.pos0[keep] = s.pos0[keep] + wg * min_image(s.pos0[gone] - s.pos0[keep], box);
   s.vel[keep] = out.v_i;
-  s.vel0[keep] = mass_mean(s.vel0[keep], s.vel0[gone], mk, mg, M);
   s.acc[keep] = mass_mean(s.acc[keep], s.acc[gone], mk, mg, M);
   s.acc0[keep] = mass_mean(s.acc0[keep], s.acc0[gone], mk, mg, M);
+  s.vel0[keep] = v1 - (0.5 * dt_k) * (s.acc0[keep] + s.acc[keep]);
+  s.pos0[keep] = x1 - (0.5 * dt_k) * (s.vel0[keep] + v1);
   s.acc_grav[keep] = mass_mean(s.acc_grav[keep], s.acc_grav[gone], mk, mg, M);
   s.z_fe[keep] = mass_mean(s.z_fe[keep], s.z_fe[gone], mk, mg, M);
   s.z_o[keep] = mass_mean(s.z_o[keep], s.z_o[gone], mk, mg, M);

@@ -14,6 +14,7 @@
 #include "core/particle_store.hpp"
 #include "multiphase/cloud_collision_kern.hpp"
 #include "multiphase/cloud_grid_kern.hpp"
+#include "timestep/block_step_kern.hpp"
 
 namespace mpsph {
 
@@ -59,17 +60,18 @@ MPSPH_HD int64_t choose_cloud_partner(const ParticleView& s, const ActiveSet& a,
 }
 
 // Cloud i (store index; partner[] by local index i - begin): when i and its partner chose each
-// other and i has the lower id, collides the pair in (sub)step `step` and returns the energy
-// radiated, else 0.
+// other and i has the lower id, collides the pair in (sub)step `step` (tick length tick_len) and
+// returns the energy radiated, else 0.
 MPSPH_HD double resolve_cloud_pair(const ParticleView& s, const CloudCollisionParams& p,
                                    const int64_t* partner, std::size_t begin, const Box& box,
-                                   int64_t step, std::size_t i) {
+                                   int64_t step, double tick_len, std::size_t i) {
   const int64_t pj = partner[i - begin];
   if (pj == kNoPartner) return 0.0;
   const std::size_t j = std::size_t(pj);
   if (partner[j - begin] != int64_t(i) || s.id[j] < s.id[i]) return 0.0;
   const CollisionOutcome out = collide_clouds(p, stored_cloud_pair(s, i, j, box, p.pi_sigma));
-  apply_collision(s, i, j, out, box, step);
+  apply_collision(s, i, j, out, box, step, particle_step(s, i, tick_len),
+                  particle_step(s, j, tick_len));
   return out.radiated;
 }
 

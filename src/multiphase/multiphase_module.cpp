@@ -75,7 +75,7 @@ class MultiphaseModule final : public PhysicsModule {
       if (viscosity)
         gpu_->viscosity(a.p, a.active, a.box, begin, end, a.tick_len);
       else
-        gpu_->collide(a.p, a.active, a.box, begin, end, a.step);
+        gpu_->collide(a.p, a.active, a.box, begin, end, a.step, a.tick_len);
       if (gpu_exchange_) gpu_exchange_->apply(a.p, a.active, a.box, begin, end, a.tick_len);
       gpu_->form_clouds(a.p, a.active, a.tick_len);
       return;
@@ -85,9 +85,9 @@ class MultiphaseModule final : public PhysicsModule {
       interaction_ = cloud_viscosity(a.p, a.active, a.box, model_->viscosity, begin, end,
                                      a.tick_len, viscosity_scratch_);
     else
-      interaction_ =
-          collide_cloud_set(a.p, a.active, a.box, model_->collision, begin, end, a.step, scratch_)
-              .radiated;
+      interaction_ = collide_cloud_set(a.p, a.active, a.box, model_->collision, begin, end, a.step,
+                                       a.tick_len, scratch_)
+                         .radiated;
     if (model_->couples_gas()) {
       const CloudGasStats st = exchange_cloud_gas(a.p, a.active, a.box, model_->exchange, timing(),
                                                   model_->gas_neighbours, begin, end, a.tick_len);
@@ -189,8 +189,13 @@ class MultiphaseModule final : public PhysicsModule {
 std::unique_ptr<PhysicsModule> make_multiphase(const Config& cfg, const UnitSystem& units,
                                                Backend backend) {
   const bool cooling_integrates_u = cooling_params_from(cfg).kind != CoolingKind::None;
-  return std::make_unique<MultiphaseModule>(multiphase_params_from(cfg), units, backend,
-                                            cooling_integrates_u, gravity_params_from(cfg));
+  const MultiphaseParams params = multiphase_params_from(cfg);
+  // The gravity section only matters to the clouds (coalescences under self-gravity): read it
+  // only when the model is on, so that a run without clouds needs no softening for this module.
+  GravityParams gravity;
+  gravity.enabled = false;
+  if (params.kind != MultiphaseKind::None) gravity = gravity_params_from(cfg);
+  return std::make_unique<MultiphaseModule>(params, units, backend, cooling_integrates_u, gravity);
 }
 
 }  // namespace

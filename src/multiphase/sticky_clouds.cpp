@@ -68,7 +68,7 @@ StickyCloudsModel::StickyCloudsModel(const MultiphaseParams& p, const UnitSystem
 CloudCollisionStats collide_cloud_set(const ParticleView& p, const ActiveSet& active,
                                       const Box& box, const CloudCollisionParams& params,
                                       std::size_t begin, std::size_t end, int64_t step,
-                                      CpuCloudScratch& scratch) {
+                                      double tick_len, CpuCloudScratch& scratch) {
   CloudCollisionStats stats;
   const std::size_t n = end - begin;
   scratch.begin = begin;
@@ -106,7 +106,8 @@ CloudCollisionStats collide_cloud_set(const ParticleView& p, const ActiveSet& ac
   double* radiated = scratch.radiated.data();
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t k = 0; k < sn; ++k)
-    radiated[k] = resolve_cloud_pair(p, params, partner, begin, box, step, begin + std::size_t(k));
+    radiated[k] =
+        resolve_cloud_pair(p, params, partner, begin, box, step, tick_len, begin + std::size_t(k));
   // Counted and summed in the clouds' order: the same total in any thread order.
   for (std::size_t k = 0; k < n; ++k) {
     const int64_t j = partner[k];

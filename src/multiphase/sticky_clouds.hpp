@@ -66,7 +66,7 @@ struct CpuCloudScratch {
 CloudCollisionStats collide_cloud_set(const ParticleView& p, const ActiveSet& active,
                                       const Box& box, const CloudCollisionParams& params,
                                       std::size_t begin, std::size_t end, int64_t step,
-                                      CpuCloudScratch& scratch);
+                                      double tick_len, CpuCloudScratch& scratch);
 
 // Scratch of the viscosity driver, kept between steps, by local cloud index k (store index
 // begin + k): the k nearest clouds nbr[k * k_ngb ...], their number n_nbr[k], h, rho, c.

@@ -55,11 +55,11 @@ __global__ void partner_kernel(ParticleView s, ActiveSet a, const CloudGrid* gri
 
 __global__ void resolve_kernel(ParticleView s, CloudCollisionParams p, const int64_t* partner,
                                std::size_t begin, std::size_t n, Box box, int64_t step,
-                               double* partial) {
+                               double tick_len, double* partial) {
   double radiated = 0.0;
   for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < n;
        k += std::size_t(gridDim.x) * blockDim.x)
-    radiated += resolve_cloud_pair(s, p, partner, begin, box, step, begin + k);
+    radiated += resolve_cloud_pair(s, p, partner, begin, box, step, tick_len, begin + k);
   const double total = block_sum<kThreads>(radiated);
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
@@ -233,7 +233,7 @@ void GpuStickyClouds::reserve(std::size_t n) {
 }
 
 void GpuStickyClouds::collide(const ParticleView& d, const ActiveSet& a, const Box& box,
-                              std::size_t begin, std::size_t end, int64_t step) {
+                              std::size_t begin, std::size_t end, int64_t step, double tick_len) {
   const std::size_t n = end - begin;
   n_last_ = n;
   cuda_check(cudaMemsetAsync(collision_energy_, 0, sizeof(double)), "sticky-cloud energy");
@@ -261,7 +261,8 @@ void GpuStickyClouds::collide(const ParticleView& d, const ActiveSet& a, const B
                                        begin, n, box, pi_sigma, partner_);
   cuda_check_launch("partner_kernel");
   const unsigned rb = reduction_blocks(n);
-  resolve_kernel<<<rb, kThreads>>>(d, model_.collision, partner_, begin, n, box, step, partial_);
+  resolve_kernel<<<rb, kThreads>>>(d, model_.collision, partner_, begin, n, box, step, tick_len,
+                                   partial_);
   cuda_check_launch("resolve_kernel");
   total_kernel<<<1, kThreads>>>(partial_, rb, 1, 1, collision_energy_);
   cuda_check_launch("total_kernel");

@@ -28,7 +28,7 @@ class GpuStickyClouds {
   // Collisions among the active clouds [begin, end) of `d` in (sub)step `step` (asynchronous); the
   // energy radiated is left in device_interaction_energy().
   void collide(const ParticleView& d, const ActiveSet& a, const Box& box, std::size_t begin,
-               std::size_t end, int64_t step);
+               std::size_t end, int64_t step, double tick_len);
   // Scheme A among the clouds [begin, end) (asynchronous): the viscous kicks of the active ones;
   // the energy dissipated is left in device_interaction_energy().
   void viscosity(const ParticleView& d, const ActiveSet& a, const Box& box, std::size_t begin,

@@ -47,7 +47,7 @@ ParticleStore clouds(const std::vector<Cloud>& c) {
 // All clouds collide in (sub)step 6 (a merged cloud records coalescence_step 7).
 CloudCollisionStats collide_all(ParticleStore& s, const Box& box, const CloudCollisionParams& p,
                                 CpuCloudScratch& scratch) {
-  return collide_cloud_set(s.view(), ActiveSet{}, box, p, 0, s.size(), 6, scratch);
+  return collide_cloud_set(s.view(), ActiveSet{}, box, p, 0, s.size(), 6, 0.0, scratch);
 }
 
 // Two clouds, m = 1 and 2 (R = 1 and sqrt 2), overlapping (r = 2.0025 < 2.414) and approaching,

@@ -74,18 +74,21 @@ TEST_CASE("GPU cloud collisions choose the same partners and outcomes as the CPU
   box.size = {600, 600, 600};
   const ParticleStore start = random_clouds(n, 600.0);
   const StickyCloudsModel m = model(false);
+  // Steps of 0.1 (every cloud's step is one segment of kTicks): a bounce moves the base x0 by
+  // -dv dt, a coalescence solves it back from the corrected states (cloud_collision_kern.hpp).
+  const double kTickLen = 0.1 / double(kTicks);
 
   ParticleStore cpu = start;
   CpuCloudScratch scratch;
   const CloudCollisionStats st =
-      collide_cloud_set(cpu.view(), ActiveSet{}, box, m.collision, 0, n, 4, scratch);
+      collide_cloud_set(cpu.view(), ActiveSet{}, box, m.collision, 0, n, 4, kTickLen, scratch);
 
   ParticleStore gpu = start;
   DeviceParticles d;
   d.upload(gpu);
   d.set_counts(n, 0);
   GpuStickyClouds g(m);
-  g.collide(d.view(), ActiveSet{}, box, 0, n, 4);
+  g.collide(d.view(), ActiveSet{}, box, 0, n, 4, kTickLen);
   const std::vector<int64_t> partners = g.partners();
   double radiated = 0;
   REQUIRE(cudaMemcpy(&radiated, g.device_interaction_energy(), sizeof(double),
@@ -101,7 +104,8 @@ TEST_CASE("GPU cloud collisions choose the same partners and outcomes as the CPU
     differ += cpu.type[i] != gpu.type[i] || cpu.mass[i] != gpu.mass[i] ||
               cpu.vel[i].x != gpu.vel[i].x || cpu.vel[i].y != gpu.vel[i].y ||
               cpu.vel[i].z != gpu.vel[i].z || cpu.pos[i].x != gpu.pos[i].x ||
-              cpu.z_fe[i] != gpu.z_fe[i] || cpu.coalescence_step[i] != gpu.coalescence_step[i];
+              cpu.z_fe[i] != gpu.z_fe[i] || cpu.coalescence_step[i] != gpu.coalescence_step[i] ||
+              cpu.pos0[i].x != gpu.pos0[i].x || cpu.vel0[i].y != gpu.vel0[i].y;
   CHECK(differ == 0);
   CHECK(rel_diff(st.radiated, radiated) < 1e-13);
   std::printf(

@@ -69,8 +69,8 @@ std::vector<Cloud> pair(const StarformModel& m, double m1, double m2, double v_r
 long coalesce_and_form(ParticleStore& s, const StarformModel& m, double tick_len, long step,
                        long sf_step, CloudCollisionStats* collided) {
   CpuCloudScratch scratch;
-  *collided =
-      collide_cloud_set(s.view(), ActiveSet{}, Box{}, collision(m), 0, s.size(), step, scratch);
+  *collided = collide_cloud_set(s.view(), ActiveSet{}, Box{}, collision(m), 0, s.size(), step, 0.0,
+                                scratch);
   const StarformStats st = form_stars(s.view(), ActiveSet{}, m, tick_len, sf_step, 5.0);
   uint64_t next_id = 100;
   spawn_particles(s, next_id);
@@ -196,7 +196,7 @@ TEST_CASE("clouds (coalescence): a box of colliding clouds forms one star per un
   ParticleStore probe = s;
   CpuCloudScratch scratch;
   const CloudCollisionStats pc =
-      collide_cloud_set(probe.view(), ActiveSet{}, Box{}, collision(m), 0, n, 11, scratch);
+      collide_cloud_set(probe.view(), ActiveSet{}, Box{}, collision(m), 0, n, 11, 0.0, scratch);
   long unstable = 0;
   double expected = 0;
   for (std::size_t i = 0; i < n; ++i)
