@@ -72,51 +72,87 @@ ParticleStore gas_and_clouds(std::size_t n_gas, std::size_t n_cl, double L,
   return s;
 }
 
+// The periodic cube of edge L pc of the exchange tests, and the sticky-cloud model with its
+// defaults (evaporation, drag; cooling integrates u).
+Box periodic_box(double L) {
+  Box box;
+  box.periodic = true;
+  box.size = {L, L, L};
+  return box;
+}
+
+StickyCloudsModel sticky_clouds_model() {
+  MultiphaseParams mp;
+  mp.kind = MultiphaseKind::StickyClouds;
+  return StickyCloudsModel(mp, kUnits, true);
+}
+
+// One exchange step of the clouds [n_gas, n_gas + n_cl) of `start` on each backend.
+struct BothBackends {
+  ParticleStore cpu, gpu;
+  CloudGasStats stats;   // the CPU driver's
+  double accounts[3]{};  // the GPU driver's, on the host
+};
+
+BothBackends exchange_on_both(const ParticleStore& start, std::size_t n_gas, std::size_t n_cl,
+                              const Box& box, const StickyCloudsModel& m, double tick_len) {
+  BothBackends b{start, start, {}, {}};
+  FeedbackTiming ft;
+  ParticleView cv = b.cpu.view();
+  cv.n_gas = n_gas;
+  b.stats = exchange_cloud_gas(cv, ActiveSet{}, box, m.exchange, ft, m.gas_neighbours, n_gas,
+                               n_gas + n_cl, tick_len);
+  DeviceParticles d;
+  d.upload(b.gpu);
+  d.set_counts(n_gas + n_cl, n_gas);
+  GpuCloudGasExchange g(m.exchange, ft, m.gas_neighbours);
+  g.apply(d.view(), ActiveSet{}, box, n_gas, n_gas + n_cl, tick_len);
+  REQUIRE(cudaMemcpy(b.accounts, g.device_accounts(), sizeof b.accounts, cudaMemcpyDeviceToHost) ==
+          cudaSuccess);
+  d.download(b.gpu);
+  return b;
+}
+
+// Particles whose type differs, and the largest relative difference of mass, u, z_o, v and v0.
+struct BackendDiff {
+  long types = 0;
+  double worst = 0.0;
+};
+
+BackendDiff backend_diff(const ParticleStore& cpu, const ParticleStore& gpu, std::size_t n) {
+  BackendDiff r;
+  for (std::size_t i = 0; i < n; ++i) {
+    r.types += cpu.type[i] != gpu.type[i];
+    r.worst = std::max({r.worst, rel_diff(cpu.mass[i], gpu.mass[i]), rel_diff(cpu.u[i], gpu.u[i]),
+                        rel_diff(cpu.z_o[i], gpu.z_o[i])});
+    r.worst = std::max(r.worst, norm(cpu.vel[i] - gpu.vel[i]) / (norm(cpu.vel[i]) + 1e-300));
+    r.worst = std::max(r.worst, norm(cpu.vel0[i] - gpu.vel0[i]) / (norm(cpu.vel0[i]) + 1e-300));
+  }
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("GPU cloud <-> gas exchange changes the same particles as the CPU driver",
           "[gpu][multiphase]") {
   const std::size_t n_gas = 40000, n_cl = 4000;
-  Box box;
-  box.periodic = true;
-  box.size = {400, 400, 400};
-  MultiphaseParams mp;
-  mp.kind = MultiphaseKind::StickyClouds;
-  const StickyCloudsModel m(mp, kUnits, true);
+  const Box box = periodic_box(400.0);
+  const StickyCloudsModel m = sticky_clouds_model();
   const ParticleStore start = gas_and_clouds(n_gas, n_cl, 400.0, m);
   const double dt = 0.5, tick_len = dt / double(kTicks);
-  FeedbackTiming ft;
-
-  ParticleStore cpu = start;
-  ParticleView cv = cpu.view();
-  cv.n_gas = n_gas;
-  const CloudGasStats st = exchange_cloud_gas(cv, ActiveSet{}, box, m.exchange, ft,
-                                              m.gas_neighbours, n_gas, n_gas + n_cl, tick_len);
-
-  ParticleStore gpu = start;
-  DeviceParticles d;
-  d.upload(gpu);
-  d.set_counts(n_gas + n_cl, n_gas);
-  GpuCloudGasExchange g(m.exchange, ft, m.gas_neighbours);
-  g.apply(d.view(), ActiveSet{}, box, n_gas, n_gas + n_cl, tick_len);
-  double acc[3] = {0, 0, 0};
-  REQUIRE(cudaMemcpy(acc, g.device_accounts(), sizeof acc, cudaMemcpyDeviceToHost) == cudaSuccess);
-  d.download(gpu);
+  const BothBackends both = exchange_on_both(start, n_gas, n_cl, box, m, tick_len);
+  const ParticleStore &cpu = both.cpu, &gpu = both.gpu;
+  const CloudGasStats& st = both.stats;
+  const double* acc = both.accounts;
 
   // The test exercises every branch: evaporation, condensation, clouds back to gas, drag.
   REQUIRE(st.evaporated > 0.0);
   REQUIRE(st.condensed > 0.0);
   REQUIRE(st.to_gas > 10);
   REQUIRE(st.drag_work > 0.0);
-  long types = 0;
-  double worst = 0;
-  for (std::size_t i = 0; i < n_gas + n_cl; ++i) {
-    types += cpu.type[i] != gpu.type[i];
-    worst = std::max({worst, rel_diff(cpu.mass[i], gpu.mass[i]), rel_diff(cpu.u[i], gpu.u[i]),
-                      rel_diff(cpu.z_o[i], gpu.z_o[i])});
-    worst = std::max(worst, norm(cpu.vel[i] - gpu.vel[i]) / (norm(cpu.vel[i]) + 1e-300));
-    worst = std::max(worst, norm(cpu.vel0[i] - gpu.vel0[i]) / (norm(cpu.vel0[i]) + 1e-300));
-  }
+  const BackendDiff diff = backend_diff(cpu, gpu, n_gas + n_cl);
+  const long types = diff.types;
+  const double worst = diff.worst;
   CHECK(types == 0);
   CHECK(worst < 1e-13);
   // The evaporation time-step criterion (multiphase.evaporation_courant, default 0.1) of the
@@ -149,12 +185,8 @@ TEST_CASE("GPU cloud <-> gas exchange grants crowded condensation as the CPU dri
   // grants (cloud_gas_exchange_kern.hpp) must be the CPU driver's to round-off, and no gas
   // particle gives more than f of its mass.
   const std::size_t n_gas = 4000, n_cl = 2000;
-  Box box;
-  box.periodic = true;
-  box.size = {400, 400, 400};
-  MultiphaseParams mp;
-  mp.kind = MultiphaseKind::StickyClouds;
-  const StickyCloudsModel m(mp, kUnits, true);
+  const Box box = periodic_box(400.0);
+  const StickyCloudsModel m = sticky_clouds_model();
   ParticleStore start = gas_and_clouds(n_gas, n_cl, 400.0, m);
   const double u_warm = u_from_temperature(m.exchange.mu, m.exchange.u_to_T, 1e4);
   for (std::size_t j = 0; j < n_gas; ++j) start.u[j] = start.u0[j] = u_warm;  // all condense
@@ -164,33 +196,19 @@ TEST_CASE("GPU cloud <-> gas exchange grants crowded condensation as the CPU dri
   // A step long enough (5e4 pc / (km/s)) that the demands saturate: measured on the CPU, the
   // most-asked gas particle gives exactly f.
   const double dt = 5e4, tick_len = dt / double(kTicks);
-  FeedbackTiming ft;
-  ParticleStore cpu = start;
-  ParticleView cv = cpu.view();
-  cv.n_gas = n_gas;
-  const CloudGasStats st = exchange_cloud_gas(cv, ActiveSet{}, box, m.exchange, ft,
-                                              m.gas_neighbours, n_gas, n_gas + n_cl, tick_len);
-  ParticleStore gpu = start;
-  DeviceParticles d;
-  d.upload(gpu);
-  d.set_counts(n_gas + n_cl, n_gas);
-  GpuCloudGasExchange g(m.exchange, ft, m.gas_neighbours);
-  g.apply(d.view(), ActiveSet{}, box, n_gas, n_gas + n_cl, tick_len);
-  d.download(gpu);
+  const BothBackends both = exchange_on_both(start, n_gas, n_cl, box, m, tick_len);
+  const CloudGasStats& st = both.stats;
   REQUIRE(st.condensed > 0.0);
   const double f = m.exchange.condense_limit;
-  long types = 0, at_limit = 0;
-  double worst = 0, least = 1.0;
-  for (std::size_t i = 0; i < n_gas + n_cl; ++i) {
-    types += cpu.type[i] != gpu.type[i];
-    worst = std::max({worst, rel_diff(cpu.mass[i], gpu.mass[i]), rel_diff(cpu.u[i], gpu.u[i]),
-                      rel_diff(cpu.z_o[i], gpu.z_o[i])});
-    worst = std::max(worst, norm(cpu.vel[i] - gpu.vel[i]) / (norm(cpu.vel[i]) + 1e-300));
-    if (i < n_gas) {
-      const double ratio = gpu.mass[i] / start.mass[i];
-      least = std::min(least, ratio);
-      at_limit += std::fabs(ratio - (1.0 - f)) <= 1e-13;
-    }
+  const BackendDiff diff = backend_diff(both.cpu, both.gpu, n_gas + n_cl);
+  const long types = diff.types;
+  const double worst = diff.worst;
+  long at_limit = 0;
+  double least = 1.0;
+  for (std::size_t i = 0; i < n_gas; ++i) {
+    const double ratio = both.gpu.mass[i] / start.mass[i];
+    least = std::min(least, ratio);
+    at_limit += std::fabs(ratio - (1.0 - f)) <= 1e-13;
   }
   CHECK(types == 0);
   CHECK(worst < 1e-13);
