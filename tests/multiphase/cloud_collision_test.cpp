@@ -9,6 +9,7 @@
 #include "core/rng.hpp"
 #include "multiphase/cloud_pairing_kern.hpp"
 #include "multiphase/sticky_clouds.hpp"
+#include "timestep/integrator_kern.hpp"
 
 using namespace mpsph;
 
@@ -131,6 +132,52 @@ TEST_CASE("with self-gravity a coalescence books the pair's orbital energy: E_to
     // Without self-gravity: the kinetic energy alone, as before.
     p.self_gravity = false;
     CHECK(rel(collide_clouds(p, c).radiated, 0.5 * mu * v * v) <= 1e-15);
+  }
+}
+
+TEST_CASE("a collision changes the clouds' end states, not where they were before it",
+          "[multiphase][collision]") {
+  // The collision happens at the end of the clouds' steps (the force evaluation), so the
+  // corrector, x1 = x0 + (v0 + v1) dt/2 with v1 = v0 + (a0 + a) dt/2, must end each cloud where it
+  // would have ended without it, with the new velocity. Clouds on different rungs (steps 0.5 and
+  // 0.125) with accelerations, so the base of the step matters.
+  const double dt_a = 0.5, dt_b = 0.125;
+  ParticleStore s = clouds({kA, kB});
+  s.acc0[0] = {0.02, -0.01, 0.0}, s.acc[0] = {0.03, 0.0, 0.01};
+  s.acc0[1] = {-0.01, 0.02, 0.0}, s.acc[1] = {0.0, 0.01, -0.02};
+  s.pos0[0] = s.pos[0] - Vec3d{0.1, 0.0, 0.0};  // bases that differ from the predicted state
+  s.pos0[1] = s.pos[1] + Vec3d{0.0, 0.05, 0.0};
+  const ParticleStore before = s;
+  auto end_state = [](const ParticleStore& p, std::size_t i, double dt) {
+    return correct_kinematics(p.pos0[i], p.vel0[i], p.acc0[i], p.acc[i], dt);
+  };
+  SECTION("bounce: the end positions stay, the end velocities change by the bounce's dv") {
+    const CollisionOutcome out =
+        collide_clouds(params(1e-3, 0.7), stored_cloud_pair(s.view(), 0, 1, Box{}, 1.0));
+    REQUIRE(!out.coalesce);
+    apply_collision(s.view(), 0, 1, out, Box{}, 6, dt_a, dt_b);
+    const double dts[2] = {dt_a, dt_b};
+    const Vec3d dv[2] = {out.v_i - before.vel[0], out.v_j - before.vel[1]};
+    for (std::size_t i = 0; i < 2; ++i) {
+      const KinematicState e0 = end_state(before, i, dts[i]), e1 = end_state(s, i, dts[i]);
+      CHECK(norm(e1.pos - e0.pos) <= 1e-15 * norm(e0.pos));
+      CHECK(norm(e1.vel - (e0.vel + dv[i])) <= 1e-15 * norm(e0.vel));
+    }
+  }
+  SECTION("coalescence: the merged cloud ends at the two corrected clouds' centre of mass") {
+    const CollisionOutcome out =
+        collide_clouds(params(1.0, 0.7), stored_cloud_pair(s.view(), 0, 1, Box{}, 1.0));
+    REQUIRE(out.coalesce);
+    apply_collision(s.view(), 0, 1, out, Box{}, 6, dt_a, dt_b);
+    // B (index 1, the lower id) survives on its own step dt_b.
+    REQUIRE(s.type[0] == kRemoved);
+    const KinematicState ea = end_state(before, 0, dt_a), eb = end_state(before, 1, dt_b);
+    const KinematicState em = end_state(s, 1, dt_b);
+    const double M = kA.m + kB.m;
+    const Vec3d x_cm = (1.0 / M) * (kA.m * ea.pos + kB.m * eb.pos);
+    const Vec3d p_end = kA.m * ea.vel + kB.m * eb.vel;
+    CHECK(norm(em.pos - x_cm) <= 1e-15 * norm(x_cm));
+    CHECK(norm(M * em.vel - p_end) <= 1e-15 * norm(p_end));
   }
 }
 
