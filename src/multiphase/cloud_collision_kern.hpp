@@ -71,9 +71,8 @@ struct CollisionOutcome {
 // the kinetic energy of the relative motion, 1/2 mu v_ij^2. With self-gravity the merged cloud
 // also takes the pair's potential energy -G m_i m_j g(r_ij) (g the softened 1/r of the gravity
 // solver) out of E_potential: the pair's orbital energy 1/2 mu v_ij^2 - G m_i m_j g(r_ij) (< 0
-// for clouds bound to each other) is what the particles lose, and the account books it. (Booking
-// the kinetic part alone let E_total climb by about the account itself: +8% in 2.4 Gyr of an
-// isolated ISM disk, +28% in a merger.) Otherwise a bounce in the
+// for clouds bound to each other) is what the particles lose, and the account books it (the term
+// is small in the galaxy runs: docs/multiphase.md). Otherwise a bounce in the
 // centre-of-mass frame: with n = x_ij/|x_ij|, the relative velocity's normal part is reversed and
 // scaled by beta_r, its tangential part scaled by beta_t,
 //   v_ij' = -beta_r (v_ij . n) n + beta_t (v_ij - (v_ij . n) n),

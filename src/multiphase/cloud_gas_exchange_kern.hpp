@@ -173,11 +173,12 @@ MPSPH_HD double cloud_condensation_cap(double demand, const double* grant, int n
 }
 
 // Steps 1-3 of the header for cloud i over dt: writes the cloud (mass, velocity and vel0, metals,
-// type) and returns what its receivers take. Reads the receivers, writes none of them. `cap`:
-// the most it may condense (cloud_condensation_cap).
+// type) and returns what its receivers take. Reads the receivers, writes none of them.
+// `condensed`: the mass it takes if it condenses, its demand within its receivers' grants
+// (cloud_condensation_cap of cloud_condensation_demand, which reads the same state).
 MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleView& p,
                                        std::size_t i, const uint32_t* recv, const double* w, int n,
-                                       double rho, double h, double dt, double cap) {
+                                       double rho, double h, double dt, double condensed) {
   CloudGasSource src;
   if (n == 0 || p.type[i] != kCloud) return src;
   const HotGas g = hot_gas_at(cp, p, recv, w, n, rho, h);
@@ -197,8 +198,7 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
     src.account = -e * g.u;
     m1 = m - e;
   } else if (dm > 0.0) {
-    double c = condensation_wanted(cp, p, recv, w, n, dm);
-    if (cap < c) c = cap;
+    const double c = condensed;
     Vec3d mom = m * v, mom0 = m * v0;
     double mo = m * p.z_o[i], mfe = m * p.z_fe[i], k0 = 0.5 * m * norm2(v), th = 0.0, taken = 0.0;
     for (int k = 0; k < n; ++k) {
