@@ -107,6 +107,8 @@ class GpuBackend final : public StepBackend {
     sort_pending_ = false;
     // The sort put the removed particles last: cut them off.
     const std::size_t removed = type_counts_[kNumTypes];
+    const bool ranges_moved = spawned > 0 || removed > 0 || type_descents_ > 0 ||
+                              type_counts_[kGas] + spawn_counts_[kGas] != d_.view().n_gas;
     std::size_t n = 0;
     for (int t = 0; t < kNumTypes; ++t) {
       type_counts_[std::size_t(t)] += spawn_counts_[std::size_t(t)];
@@ -121,9 +123,15 @@ class GpuBackend final : public StepBackend {
     for (int t = 0; t < kNumTypes; ++t)
       type_begin_[std::size_t(t) + 1] = type_begin_[std::size_t(t)] + type_counts_[std::size_t(t)];
     if (block_ && now_ != kAllActive && now_ < kTicks) {
-      // The next substep's counts came with the last synchronisation; particles created or
-      // removed since (modules' requests) make them stale: count again then.
-      if (spawned > 0 || removed > 0) {
+      // The next substep's counts came with the last synchronisation, which counted as gas the
+      // store's gas range as the stages left it. Particles created or removed since (modules'
+      // requests), or moved to another type's range by the sort (gas turned into clouds or stars,
+      // clouds back into gas), make them stale: count again then. (Before 2026-11-26 only the
+      // first two did: after a gas particle became a cloud, the next substep's SPH passes took
+      // the first active cloud for gas, and with few active particles per warp they wrote more
+      // leaf lists than were reserved - an illegal address in the force pass of
+      // setups/isolated_disk_ism.yaml at its second step.)
+      if (ranges_moved) {
         timeline_.scan(d_.view());
         next_ = timeline_.read();
       }

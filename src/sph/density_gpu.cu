@@ -75,7 +75,7 @@ void GpuSph::density(const ParticleView& d, const Box& box, const SphParams& /*p
   impl_->build(d, box, true);
   gpu::LeafLists ll;
   if (impl_->mode == GpuNeighbourMode::LeafLists) {
-    impl_->reserve_lists();
+    impl_->reserve_lists(std::size_t(gpu::task_warps(d.n_gas, a)));
     ll.record = impl_->list;
     ll.record_count = impl_->list_count;
   }
@@ -101,7 +101,7 @@ void GpuSph::pair_counts(const ParticleView& d, const Box& box, int32_t* device_
                 std::to_string(d.n_gas) + " gas particles; density() builds it)");
   const unsigned threads = kWarpsPerBlock * 32;
   pair_count_kernel<<<cuda_blocks(std::size_t(impl_->n_leaves) * kLeafSize, threads), threads>>>(
-      d, box, impl_->view(), impl_->stored_lists(), device_count);
+      d, box, impl_->view(), impl_->stored_lists(std::size_t(impl_->n_leaves)), device_count);
   cuda_check_launch("pair_count_kernel");
 }
 

@@ -71,8 +71,9 @@ void GpuSph::forces(const ParticleView& d, const Box& box, const SphParams& p, c
     throw Error("GPU SPH: forces requested without the neighbour structure of this step for " +
                 std::to_string(d.n_gas) + " gas particles (density() builds it)");
   const unsigned threads = kWarpsPerBlock * 32;
-  force_kernel<<<cuda_blocks(std::size_t(gpu::task_warps(d.n_gas, a)) * kLeafSize, threads),
-                 threads>>>(d, box, impl_->view(), impl_->stored_lists(), pair_force_params(p), a);
+  const std::size_t tasks = std::size_t(gpu::task_warps(d.n_gas, a));
+  force_kernel<<<cuda_blocks(tasks * kLeafSize, threads), threads>>>(
+      d, box, impl_->view(), impl_->stored_lists(tasks), pair_force_params(p), a);
   cuda_check_launch("force_kernel");
 }
 

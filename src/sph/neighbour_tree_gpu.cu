@@ -136,14 +136,14 @@ void GpuSph::Impl::build(const ParticleView& d, const Box& box, bool with_h) {
   }
 }
 
-void GpuSph::Impl::reserve_lists() {
-  const std::size_t entries = std::size_t(n_leaves) * 2 * gpu::kLeafListCapacity;
+void GpuSph::Impl::reserve_lists(std::size_t tasks) {
+  const std::size_t entries = tasks * 2 * gpu::kLeafListCapacity;
   const std::size_t at = DeviceScratch::align(entries * sizeof(int));
-  char* base = static_cast<char*>(
-      scratch->acquire(at + std::size_t(n_leaves) * sizeof(int), "the SPH leaf lists"));
+  char* base = static_cast<char*>(scratch->acquire(at + tasks * sizeof(int), "the SPH leaf lists"));
   list = reinterpret_cast<int*>(base);
   list_count = reinterpret_cast<int*>(base + at);
   lists_generation = scratch->generation();
+  lists_tasks = tasks;
 }
 
 void GpuSph::Impl::reserve_pairs(std::size_t n) {

@@ -499,10 +499,11 @@ struct GpuSph::Impl {
   // LeafLists: in the shared scratch (core/device_scratch.hpp), lent to this pass from density()
   // to forces(); valid while the scratch is in the generation that density() acquired.
   int* list_count = nullptr;  // candidates per leaf (-1: overflow, walk instead)
-  int* list = nullptr;        // n_leaves x kLeafListCapacity entries (leaf index, lane mask)
+  int* list = nullptr;        // tasks x kLeafListCapacity entries (leaf index, lane mask)
   bool lists_valid = false;   // built by density() for the current tree
   uint64_t lists_generation = 0;
-  DeviceScratch own_scratch;  // when no shared one is lent (set_scratch)
+  std::size_t lists_tasks = 0;  // the tasks they were recorded for
+  DeviceScratch own_scratch;    // when no shared one is lent (set_scratch)
   DeviceScratch* scratch = &own_scratch;
   // Pair lists of the active gas (GpuPairLists), recorded by density() for the active set of
   // `pairs_for` (its list address, tick and size identify it).
@@ -516,15 +517,16 @@ struct GpuSph::Impl {
   ~Impl();
   // Leaf boxes from the wrapped gas positions (and h_max when with_h), then the upper levels.
   void build(const ParticleView& d, const Box& box, bool with_h);
-  // LeafLists mode: buffers for every leaf's candidate leaves (from the scratch).
-  void reserve_lists();
+  // LeafLists mode: buffers for the candidate leaves of every task of the pair passes (a leaf,
+  // or a warp's share of the active list: lane_task), from the scratch.
+  void reserve_lists(std::size_t tasks);
   // Pair-list buffers for n active gas particles.
   void reserve_pairs(std::size_t n);
   gpu::TreeView view() const;
-  // The lists recorded by density() when valid, else none (walk).
-  gpu::LeafLists stored_lists() const {
+  // The lists recorded by density() when valid for a pass of `tasks` tasks, else none (walk).
+  gpu::LeafLists stored_lists(std::size_t tasks) const {
     gpu::LeafLists ll;
-    if (lists_valid && scratch->generation() == lists_generation)
+    if (lists_valid && scratch->generation() == lists_generation && tasks == lists_tasks)
       ll.list = list, ll.count = list_count;
     return ll;
   }

@@ -124,7 +124,7 @@ class GpuSph {
   GpuPairLists pair_lists(const ActiveSet& a) const;
 
   // Diagnostic: for every gas i, the number of j != i with r_ij < h_i + h_j that the pair passes
-  // visit (device array of n_gas), over the neighbour structure of density().
+  // visit (device array of n_gas), over the neighbour structure of a density() over all gas.
   void pair_counts(const ParticleView& d, const Box& box, int32_t* device_count);
 
   // Device word holding the OR of GpuSphErrorBits raised since the last clear_errors().
