@@ -71,6 +71,7 @@ struct CloudGasParams {
   double gamma = 5.0 / 3.0;     // adiabatic index: sound speed of a cloud turned into gas
   double m_min_fraction = 0.5;  // a cloud below this fraction of its neighbours' mean mass -> gas
   double condense_limit = 0.1;  // f: most a neighbour gives one cloud per step, of its mass
+  double m_max = 0.0;           // clouds condense only up to this mass [M] (0: no limit)
   bool u_integrated = false;    // a stage before integrated u over the step (cooling): the
                                 // corrector leaves u alone, else it sets u from u0
   double evaporation_courant = 0.0;  // C_evap of dt <= C_evap m / |mdot| (0: no criterion)
@@ -148,13 +149,16 @@ MPSPH_HD double condensation_wanted(const CloudGasParams& cp, const ParticleView
   return c;
 }
 
-// What cloud i asks of its receivers over dt, c_i (0 when it evaporates or is no cloud).
+// What cloud i asks of its receivers over dt, c_i (0 when it evaporates or is no cloud): the
+// condensation rate times dt, at most what takes it to m_max (multiphase.m_max_Msun, the mass
+// above which clouds no longer coalesce either).
 MPSPH_HD double cloud_condensation_demand(const CloudGasParams& cp, const ParticleView& p,
                                           std::size_t i, const uint32_t* recv, const double* w,
                                           int n, double rho, double h, double dt) {
   if (n == 0 || p.type[i] != kCloud) return 0.0;
   const HotGas g = hot_gas_at(cp, p, recv, w, n, rho, h);
-  const double dm = cloud_mass_rate(cp, g, p.mass[i]) * dt;
+  double dm = cloud_mass_rate(cp, g, p.mass[i]) * dt;
+  if (cp.m_max > 0.0 && dm > cp.m_max - p.mass[i]) dm = cp.m_max - p.mass[i];
   return dm > 0.0 ? condensation_wanted(cp, p, recv, w, n, dm) : 0.0;
 }
 

@@ -92,8 +92,9 @@ void add_multiphase_params(Schema& s) {
          false,
          {},
          "Msun",
-         "two clouds coalesce only when m_i + m_j < m_max (and |v_ij| is below their escape "
-         "speed); otherwise they bounce",
+         "the largest cloud: two clouds coalesce only when m_i + m_j < m_max (and |v_ij| is "
+         "below their escape speed; otherwise they bounce), and a cloud condenses gas only up to "
+         "m_max",
          on});
   const std::string visc = "multiphase.cloud_interaction=viscosity";
   s.add({"multiphase.viscosity_neighbours",

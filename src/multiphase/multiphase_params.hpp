@@ -25,7 +25,8 @@ struct MultiphaseParams {
   double n_c_cm3 = 0.1;            // ... and n_H >= n_c
   double sigma_cl_Msun_pc2 = 100;  // cloud surface density: R_cl = sqrt(m / (pi Sigma_cl))
   double restitution = 0.7;        // beta_r = beta_t of a bounce
-  double m_max_Msun = 1e7;         // clouds coalesce only below this merged mass
+  double m_max_Msun = 1e7;         // clouds coalesce only below this merged mass and condense
+                                   // only up to it
   int viscosity_neighbours = 32;   // scheme A: clouds inside 2 h of a cloud
   double sigma_c_kms = 5.0;        // scheme A: floor of the clouds' velocity dispersion
   double viscosity_alpha = 1.0;    // scheme A: Monaghan & Gingold 1983 alpha, beta

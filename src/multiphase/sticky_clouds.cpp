@@ -59,6 +59,7 @@ StickyCloudsModel::StickyCloudsModel(const MultiphaseParams& p, const UnitSystem
   exchange.gamma = p.gamma;
   exchange.m_min_fraction = p.cloud_min_mass_fraction;
   exchange.condense_limit = p.condense_limit;
+  exchange.m_max = collision.m_max;
   exchange.u_integrated = u_integrated;
   exchange.evaporation_courant = p.evaporation_courant;
   gas_neighbours = p.gas_neighbours;

@@ -219,6 +219,33 @@ TEST_CASE("a cloud in dense warm gas condenses (sigma_0 < 0.03)", "[multiphase][
   CHECK(r.s.z_o[kN] > 0.004);
 }
 
+TEST_CASE("a cloud condenses only up to m_max", "[multiphase][evaporation]") {
+  // The dense warm gas of the test above, where a 1e4 Msun cloud condenses ~0.1 Msun in 1e-3 Myr.
+  // With m_max just above the cloud's mass, it stops at m_max exactly (the mass in the gas
+  // conserved); at m_max, it takes nothing. Before 2026-11-26 condensation had no cap: in the
+  // galaxy runs of docs/galaxies.md clouds grew to 2e9 Msun (kpc radii), 200 times the largest
+  // mass coalescence allows.
+  const double m_cl = 1e4, dt = 1e-3, n_H = 0.1, T = 1e6;
+  const double free_gain = [&] {
+    BoxRun r = make_box(n_H, T, m_cl, {0, 3.0, 0}, true, 0.0);
+    step(r, dt);
+    return r.s.mass[kN] - m_cl;
+  }();
+  REQUIRE(free_gain > 0.0);
+  for (double room : {0.5 * free_gain, 0.0}) {
+    INFO("m_max - m = " << room);
+    BoxRun r = make_box(n_H, T, m_cl, {0, 3.0, 0}, true, 0.0);
+    r.model.exchange.m_max = m_cl + room;
+    const Totals t0 = totals(r.s);
+    step(r, dt);
+    const Totals t1 = totals(r.s);
+    CHECK(r.s.type[kN] == kCloud);
+    CHECK(std::fabs(r.s.mass[kN] - (m_cl + room)) <= 1e-15 * m_cl);
+    CHECK(std::fabs(t1.mass - t0.mass) <= 1e-14 * t0.mass);
+    CHECK(std::fabs(r.stats.condensed - room) <= 1e-15 * m_cl);
+  }
+}
+
 TEST_CASE("clouds sharing their gas neighbours condense at most f of any gas particle's mass",
           "[multiphase][evaporation]") {
   // 300 condensing clouds within 3 pc of one point share nearly the same 50 nearest gas particles
