@@ -58,9 +58,7 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
                        cloud_condensation_cap(demand[std::size_t(s)], &grant[base], n));
   }
   // --- each receiver: the condensation losses, then the gains, in cloud order
-  std::vector<double> work(ns * std::size_t(nb), 0.0);
-  const int64_t now = a.tick;
-  const double length = double(kTicks) * tick_len;
+  std::vector<double> dk(ns * std::size_t(nb), 0.0);  // kinetic energy per share's impulse
 #pragma omp parallel for schedule(dynamic, 64)
   for (std::ptrdiff_t g = 0; g < nr; ++g) {
     const std::size_t j = runs.pairs[runs.first[std::size_t(g)]].first;
@@ -71,7 +69,26 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
     }
     for (std::size_t k = k0; k < k1; ++k) {
       const uint64_t slot = runs.pairs[k].second;
-      work[slot] = receive_evaporation_drag(cp, p, j, src[slot / uint64_t(nb)], sh.weight[slot]);
+      dk[slot] = receive_evaporation_drag(cp, p, j, src[slot / uint64_t(nb)], sh.weight[slot]);
+    }
+  }
+  // --- per cloud: what its drag dissipated
+  std::vector<double> diss(ns);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t s = 0; s < nsi; ++s)
+    diss[std::size_t(s)] =
+        drag_dissipation(src[std::size_t(s)], &dk[std::size_t(s) * nb], sh.n_recv[std::size_t(s)]);
+  // --- each receiver: its shares of the dissipations as heat, then its time step
+  std::vector<double> floor_added(ns * std::size_t(nb), 0.0);
+  const int64_t now = a.tick;
+  const double length = double(kTicks) * tick_len;
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::ptrdiff_t g = 0; g < nr; ++g) {
+    const std::size_t j = runs.pairs[runs.first[std::size_t(g)]].first;
+    const std::size_t k0 = runs.first[std::size_t(g)], k1 = runs.first[std::size_t(g) + 1];
+    for (std::size_t k = k0; k < k1; ++k) {
+      const uint64_t slot = runs.pairs[k].second;
+      floor_added[slot] = receive_drag_heat(cp, p, j, diss[slot / uint64_t(nb)], sh.weight[slot]);
     }
     feedback_sync(p, j, ft.gamma, ft.courant, now, length, a.all());
   }
@@ -82,8 +99,11 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
     st.condensed += src[s].dm_cond;
     st.to_gas += src[s].fate == kCloudToGas;
     st.removed += src[s].fate == kCloudEvaporated;
+    st.drag_work += diss[s];
   }
-  for (double w : work) st.drag_work += w;
+  double added = 0.0;
+  for (double f : floor_added) added += f;
+  st.drag_heat = st.drag_work + added;
   return st;
 }
 

@@ -17,7 +17,9 @@ namespace mpsph {
 
 struct CloudGasStats {
   double evaporation = 0.0;  // E_evaporation of the step [code energy] (> 0: taken out of the gas)
-  double drag_work = 0.0;    // kinetic energy the drag turned into heat [code energy]
+  double drag_work = 0.0;    // kinetic energy the drag dissipated [code energy]
+  double drag_heat = 0.0;    // heat the drag gave the gas: drag_work, plus what the floor of
+                             // receive_drag_heat added where a dissipation was negative
   double evaporated = 0.0;   // mass evaporated into the gas [code mass]
   double condensed = 0.0;    // mass condensed out of the gas [code mass]
   long to_gas = 0;           // clouds turned back into gas particles

@@ -69,11 +69,11 @@ __global__ void cloud_kernel(ParticleView p, ActiveSet a, std::size_t begin, std
                           cloud_condensation_cap(demand[s], grant + s * nb, m));
 }
 
-// One thread per receiver run of the sorted pairs: losses, then gains, in cloud order.
+// One thread per receiver run of the sorted pairs: losses, then gains, in cloud order; dk gets
+// the kinetic energy of each share's impulse.
 __global__ void receive_kernel(CloudGasParams cp, ParticleView p, std::size_t n_pairs,
                                const uint32_t* key, const uint32_t* val, int nb,
-                               const CloudGasSource* src, const double* weight, double* work,
-                               FeedbackTiming ft, int64_t now, double length, bool all) {
+                               const CloudGasSource* src, const double* weight, double* dk) {
   const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (!receiver_run_starts(q, n_pairs, key)) return;
   const std::size_t j = key[q];
@@ -82,13 +82,35 @@ __global__ void receive_kernel(CloudGasParams cp, ParticleView p, std::size_t n_
   for (std::size_t k = q; k < end; ++k)
     receive_condensation(p, j, src[val[k] / uint32_t(nb)], weight[val[k]]);
   for (std::size_t k = q; k < end; ++k)
-    work[val[k]] = receive_evaporation_drag(cp, p, j, src[val[k] / uint32_t(nb)], weight[val[k]]);
+    dk[val[k]] = receive_evaporation_drag(cp, p, j, src[val[k] / uint32_t(nb)], weight[val[k]]);
+}
+
+// One thread per cloud slot: what its drag dissipated.
+__global__ void dissipation_kernel(const CloudGasSource* src, const double* dk, const int* n_recv,
+                                   int nb, std::size_t n, double* diss) {
+  const std::size_t s = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (s < n) diss[s] = drag_dissipation(src[s], dk + s * nb, n_recv[s]);
+}
+
+// One thread per receiver run: its shares of the dissipations as heat, in cloud order, then its
+// time step.
+__global__ void drag_heat_kernel(CloudGasParams cp, ParticleView p, std::size_t n_pairs,
+                                 const uint32_t* key, const uint32_t* val, int nb,
+                                 const double* diss, const double* weight, double* floor_added,
+                                 FeedbackTiming ft, int64_t now, double length, bool all) {
+  const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (!receiver_run_starts(q, n_pairs, key)) return;
+  const std::size_t j = key[q];
+  std::size_t end = q;
+  while (end < n_pairs && key[end] == key[q]) ++end;
+  for (std::size_t k = q; k < end; ++k)
+    floor_added[val[k]] = receive_drag_heat(cp, p, j, diss[val[k] / uint32_t(nb)], weight[val[k]]);
   feedback_sync(p, j, ft.gamma, ft.courant, now, length, all);
 }
 
-__global__ void clear_work_kernel(double* work, std::size_t n_pairs) {
+__global__ void clear_shares_kernel(double* a, double* b, std::size_t n_pairs) {
   const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (q < n_pairs) work[q] = 0.0;
+  if (q < n_pairs) a[q] = b[q] = 0.0;
 }
 
 // sum + v[i] + v[i + stride] + ... for i = threadIdx.x, left to right, with kBatch loads in
@@ -110,13 +132,15 @@ __device__ double strided_sum(double sum, std::size_t n, Load load) {
 }
 
 // The accounts, summed in a fixed order (one block).
-__global__ void account_kernel(const CloudGasSource* src, std::size_t n, const double* work,
-                               std::size_t n_pairs, double* out) {
+__global__ void account_kernel(const CloudGasSource* src, const double* diss, std::size_t n,
+                               const double* floor_added, std::size_t n_pairs, double* out) {
   const double e = strided_sum<16>(0.0, n, [&](std::size_t s) { return src[s].account; });
-  const double w = strided_sum<32>(0.0, n_pairs, [&](std::size_t q) { return work[q]; });
+  const double d = strided_sum<16>(0.0, n, [&](std::size_t s) { return diss[s]; });
+  const double f = strided_sum<32>(0.0, n_pairs, [&](std::size_t q) { return floor_added[q]; });
   const double te = block_sum<kThreads>(e);
-  const double tw = block_sum<kThreads>(w);
-  if (threadIdx.x == 0) out[0] = te, out[1] = tw, out[2] = -tw;
+  const double td = block_sum<kThreads>(d);
+  const double tf = block_sum<kThreads>(f);
+  if (threadIdx.x == 0) out[0] = te, out[1] = td, out[2] = -(td + tf);
 }
 
 }  // namespace
@@ -179,13 +203,22 @@ void GpuCloudGasExchange::apply(const ParticleView& d, const ActiveSet& a, const
   cloud_kernel<<<cb, 64>>>(d, a, begin, n, cp_, nb_, tick_len, src_, demand_, n_recv_, grant_,
                            ngb_.weight(), ngb_.recv_in(), ngb_.rho(), ngb_.h());
   cuda_check_launch("cloud_kernel");
-  clear_work_kernel<<<pb, kThreads>>>(work_, n_pairs);
-  cuda_check_launch("clear_work_kernel");
+  // The demands and grants are spent: their buffers take the per-cloud dissipations and the
+  // per-share energy the heat floor added.
+  double* const diss = demand_;
+  double* const floor_added = grant_;
+  clear_shares_kernel<<<pb, kThreads>>>(work_, floor_added, n_pairs);
+  cuda_check_launch("clear_shares_kernel");
   receive_kernel<<<pb, kThreads>>>(cp_, d, n_pairs, ngb_.recv(), ngb_.slot(), nb_, src_,
-                                   ngb_.weight(), work_, ft_, a.tick, double(kTicks) * tick_len,
-                                   a.all());
+                                   ngb_.weight(), work_);
   cuda_check_launch("receive_kernel");
-  account_kernel<<<1, kThreads>>>(src_, n, work_, n_pairs, accounts_);
+  dissipation_kernel<<<cb, 64>>>(src_, work_, n_recv_, nb_, n, diss);
+  cuda_check_launch("dissipation_kernel");
+  drag_heat_kernel<<<pb, kThreads>>>(cp_, d, n_pairs, ngb_.recv(), ngb_.slot(), nb_, diss,
+                                     ngb_.weight(), floor_added, ft_, a.tick,
+                                     double(kTicks) * tick_len, a.all());
+  cuda_check_launch("drag_heat_kernel");
+  account_kernel<<<1, kThreads>>>(src_, diss, n, floor_added, n_pairs, accounts_);
   cuda_check_launch("account_kernel");
 }
 

@@ -30,8 +30,8 @@ class GpuCloudGasExchange {
   // As exchange_cloud_gas() for the clouds [begin, end) (asynchronous).
   void apply(const ParticleView& d, const ActiveSet& a, const Box& box, std::size_t begin,
              std::size_t end, double tick_len);
-  // The last step's accounts on the device: [0] E_evaporation, [1] E_drag (the drag work),
-  // [2] E_drag_heat (minus the work).
+  // The last step's accounts on the device: [0] E_evaporation, [1] E_drag (the drag's
+  // dissipation), [2] E_drag_heat (minus the heat the drag gave the gas).
   const double* device_accounts() const { return accounts_; }
 
  private:
@@ -40,10 +40,12 @@ class GpuCloudGasExchange {
   int nb_;
   GpuGasNeighbours ngb_;
   CloudGasSource* src_ = nullptr;  // per cloud slot
-  double* demand_ = nullptr;       // per cloud slot: the condensation it asks for
+  double* demand_ = nullptr;       // per cloud slot: the condensation it asks for (then: the
+                                   // dissipation of its drag)
   int* n_recv_ = nullptr;          // per cloud slot: its receivers
-  double* grant_ = nullptr;        // per share: the fraction its receiver grants
-  double* work_ = nullptr;         // drag work per share
+  double* grant_ = nullptr;        // per share: the fraction its receiver grants (then: the
+                                   // energy the heat floor added)
+  double* work_ = nullptr;         // per share: the kinetic energy its drag impulse gave
   double* accounts_ = nullptr;     // 3
   std::size_t cap_ = 0;
 };

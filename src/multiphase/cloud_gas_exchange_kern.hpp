@@ -29,11 +29,14 @@
 //  3. Drag on the cloud that stays: Delta v = drag_velocity_change, capped at the inelastic limit
 //     of the receiver inertia M = (1 - f) min_j m_j / w_j (cloud_drag_kern.hpp; (1 - f) m_j bounds
 //     j's mass after the step's condensation); gas j receives -w_j m Delta v.
-//     The kinetic energy the cloud lost, Q = -Delta K_cl, is shared by weight, and each receiver
-//     turns its share minus its own kinetic-energy gain into heat: m_j Delta u_j = w_j Q - Delta
-//     K_j. Kinetic + thermal energy are then conserved to round-off; the work W = sum_j (w_j Q -
-//     Delta K_j) is reported as E_drag (kinetic energy dissipated) and E_drag_heat = -E_drag (the
-//     same energy given to the gas), which cancel in E_total.
+//     The kinetic energy the pair dissipated, D = Q - sum_j Delta K_j (Q = -Delta K_cl the cloud's
+//     loss, Delta K_j each receiver's gain, measured as the receivers take their impulses), is
+//     shared by weight as heat: m_j Delta u_j = w_j D. Kinetic + thermal energy are then conserved
+//     to round-off; sum D is reported as E_drag (kinetic energy dissipated) and minus the heat
+//     given as E_drag_heat, which cancel in E_total. (Until 2026-11-26 each receiver took w_j Q -
+//     Delta K_j, which contains -J_j . (v_j - v_h), J_j its impulse: a receiver moving along the
+//     impulse faster than the mean gas got negative heat, the floor that kept its u >= u/2 added
+//     energy that no account booked, and the ISM galaxy runs' E_total rose with E_drag.)
 //  4. With multiphase.evaporation_courant > 0, the cloud that stays records the time-step
 //     criterion dt <= C_evap m1 / |mdot(m1)| of its new mass in the same gas
 //     (cloud_timestep_kern.hpp).
@@ -280,28 +283,27 @@ MPSPH_HD void receive_condensation(const ParticleView& p, std::size_t j, const C
   p.mass[j] = m1;
 }
 
-// Pass 2: gas j takes the share w of a cloud's evaporated mass and drag (see the header). Returns
-// the drag work it turned into heat, w Q - Delta K_j [M V^2].
+// The u that ends receiver j's step: u after an integrating stage (cooling), else the
+// corrector's from u0. A change of u goes to both u and u0.
+MPSPH_HD double receiver_end_u(const CloudGasParams& cp, const ParticleView& p, std::size_t j) {
+  return cp.u_integrated ? p.u[j] : p.u0[j];
+}
+
+// Pass 2: gas j takes the share w of a cloud's evaporated mass (merging with it inelastically:
+// its thermal energy and the merger's kinetic loss heat j) and the share w of its drag impulse.
+// Returns the kinetic energy the impulse gave j, Delta K_j [M V^2]; the drag's heat comes in pass 3
+// (receive_drag_heat), once the cloud's dissipation is known.
 MPSPH_HD double receive_evaporation_drag(const CloudGasParams& cp, const ParticleView& p,
                                          std::size_t j, const CloudGasSource& s, double w) {
-  if (!(s.dm_evap > 0.0) && !(s.heat != 0.0) && norm2(s.impulse) == 0.0) return 0.0;
+  if (!(s.dm_evap > 0.0) && norm2(s.impulse) == 0.0) return 0.0;
   const double m = p.mass[j], dm = w * s.dm_evap, m1 = m + dm;
   const Vec3d v = p.vel[j];
   const Vec3d v1 = (1.0 / m1) * (m * v + dm * s.v);
   const Vec3d v2 = v1 + (w / m1) * s.impulse;
   const Vec3d v2_0 = (1.0 / m1) * (m * p.vel0[j] + dm * s.v0) + (w / m1) * s.impulse;
-  const double work = w * s.heat - 0.5 * m1 * (norm2(v2) - norm2(v1));
-  // m1 (u_end + du) = m u_end + heat for the u that ends the step: u after an integrating stage,
-  // else the corrector's from u0 (the change goes to both).
-  const double u_end = cp.u_integrated ? p.u[j] : p.u0[j];
-  // A receiver moving along the impulse can gain more kinetic energy than its share of the
-  // cloud's loss: its work is negative although the cloud's total is not (the split by weight is
-  // not Galilean invariant receiver by receiver). It may at most halve the receiver's thermal
-  // energy (the integrator's rule, integrator_kern.hpp): cold gas (~10 K) next to a fast cloud
-  // otherwise went to u < 0 (disk galaxy, 1.85e5 particles, step 25). The energy this floor adds
-  // is booked nowhere: it shows in energy.csv's rel_error.
-  const double heat =
-      fmax(dm * s.u_h + 0.5 * m * dm / m1 * norm2(v - s.v) + work, -0.5 * m * u_end);
+  // m1 (u_end + du) = m u_end + heat (>= 0: the evaporated gas' u_h and the merger's loss).
+  const double u_end = receiver_end_u(cp, p, j);
+  const double heat = dm * s.u_h + 0.5 * m * dm / m1 * norm2(v - s.v);
   const double du = (heat - dm * u_end) / m1;
   if (dm > 0.0) keep_forces(p, j, m, m1);
   p.mass[j] = m1;
@@ -311,7 +313,32 @@ MPSPH_HD double receive_evaporation_drag(const CloudGasParams& cp, const Particl
   p.u0[j] += du;
   p.z_o[j] = (m * p.z_o[j] + dm * s.z_o) / m1;
   p.z_fe[j] = (m * p.z_fe[j] + dm * s.z_fe) / m1;
-  return work;
+  return 0.5 * m1 * (norm2(v2) - norm2(v1));
+}
+
+// The kinetic energy a cloud's drag dissipated: the cloud's loss Q minus what its n receivers
+// gained, D = Q - sum_k Delta K_k (Delta K_k from pass 2, in slot order). D is Galilean
+// invariant and, with the drag's inelastic cap, positive (docs/multiphase.md).
+MPSPH_HD double drag_dissipation(const CloudGasSource& s, const double* dk, int n) {
+  double d = s.heat;
+  for (int k = 0; k < n; ++k) d -= dk[k];
+  return d;
+}
+
+// Pass 3: gas j takes the share w of a cloud's drag dissipation D as heat. D < 0 (possible only
+// when one receiver's velocity was changed by several clouds in the step) may at most halve j's
+// thermal energy (the integrator's rule, integrator_kern.hpp); returns the energy the floor added
+// (0 unless it acted).
+MPSPH_HD double receive_drag_heat(const CloudGasParams& cp, const ParticleView& p, std::size_t j,
+                                  double dissipation, double w) {
+  const double heat = w * dissipation;
+  if (heat == 0.0) return 0.0;
+  const double floor = -0.5 * p.mass[j] * receiver_end_u(cp, p, j);
+  const double given = heat > floor ? heat : floor;
+  const double du = given / p.mass[j];
+  p.u[j] += du;
+  p.u0[j] += du;
+  return given - heat;
 }
 
 }  // namespace mpsph

@@ -93,7 +93,7 @@ class MultiphaseModule final : public PhysicsModule {
                                                   model_->gas_neighbours, begin, end, a.tick_len);
       evaporation_ = st.evaporation;
       drag_ = st.drag_work;
-      drag_heat_ = -st.drag_work;
+      drag_heat_ = -st.drag_heat;
     }
     formation_ = form_clouds(a.p, a.active, model_->formation, a.tick_len).thermal_energy;
   }
@@ -143,8 +143,9 @@ class MultiphaseModule final : public PhysicsModule {
                   "energy of the gas turned into clouds, E_evaporation = thermal energy the cloud "
                   "<-> gas mass exchange took out of the gas (condensation, > 0) minus the thermal "
                   "energy evaporated mass and clouds turned back into gas brought in (at u_h), "
-                  "E_drag = kinetic energy the drag dissipated, E_drag_heat = -E_drag (the same "
-                  "energy, put into the u of the clouds' gas neighbours); phase masses "
+                  "E_drag = kinetic energy the drag dissipated, E_drag_heat = minus the heat the "
+                  "drag put into the u of the clouds' gas neighbours (-E_drag, unless the floor of "
+                  "a receiver's u added energy); phase masses "
                   "in code mass: M_hot = gas with T > %g K, M_warm = gas with T <= %g K, M_cold = "
                   "clouds (type 2), M_stars = stars (types 3, 4); T from u with cooling.mu_model",
                   params_.hot_K, params_.hot_K);
