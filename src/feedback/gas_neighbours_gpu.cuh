@@ -42,4 +42,12 @@ __device__ inline bool receiver_run_starts(std::size_t q, std::size_t n_pairs,
   return q < n_pairs && recv[q] != kNoReceiver && (q == 0 || recv[q - 1] != recv[q]);
 }
 
+// The end (one past the last pair) of the receiver run that starts at q.
+__device__ inline std::size_t receiver_run_end(std::size_t q, std::size_t n_pairs,
+                                               const uint32_t* recv) {
+  std::size_t end = q;
+  while (end < n_pairs && recv[end] == recv[q]) ++end;
+  return end;
+}
+
 }  // namespace mpsph

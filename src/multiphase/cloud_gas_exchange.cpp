@@ -7,6 +7,22 @@
 
 namespace mpsph {
 
+namespace {
+
+// Calls f(j, k0, k1) for every receiver j of the runs, in parallel: runs.pairs[k0, k1) are j's
+// shares, in cloud order.
+template <class F>
+void for_each_receiver(const ReceiverRuns& runs, F&& f) {
+  const auto nr = static_cast<std::ptrdiff_t>(runs.count());
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::ptrdiff_t g = 0; g < nr; ++g) {
+    const std::size_t k0 = runs.first[std::size_t(g)], k1 = runs.first[std::size_t(g) + 1];
+    f(std::size_t(runs.pairs[k0].first), k0, k1);
+  }
+}
+
+}  // namespace
+
 CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, const Box& box,
                                  const CloudGasParams& cp, const FeedbackTiming& ft, int nb,
                                  std::size_t begin, std::size_t end, double tick_len) {
@@ -24,7 +40,8 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
 
   const auto nsi = static_cast<std::ptrdiff_t>(ns);
   const ReceiverRuns runs = receiver_runs(sh);
-  const auto nr = static_cast<std::ptrdiff_t>(runs.count());
+  auto slot = [&](std::size_t k) { return std::size_t(runs.pairs[k].second); };
+  auto cloud_of = [&](std::size_t k) { return slot(k) / std::size_t(nb); };
   // --- per cloud: the condensation it asks for; per receiver: the fraction of it granted
   std::vector<double> demand(ns), grant(ns * std::size_t(nb), 1.0);
 #pragma omp parallel for schedule(dynamic, 16)
@@ -34,18 +51,12 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
         cp, p, i, &sh.recv[base], &sh.weight[base], sh.n_recv[std::size_t(s)],
         sh.rho[std::size_t(s)], sh.h[std::size_t(s)], particle_step(p, i, tick_len));
   }
-#pragma omp parallel for schedule(dynamic, 64)
-  for (std::ptrdiff_t g = 0; g < nr; ++g) {
-    const std::size_t j = runs.pairs[runs.first[std::size_t(g)]].first;
-    const std::size_t k0 = runs.first[std::size_t(g)], k1 = runs.first[std::size_t(g) + 1];
+  for_each_receiver(runs, [&](std::size_t j, std::size_t k0, std::size_t k1) {
     double d = 0.0;
-    for (std::size_t k = k0; k < k1; ++k) {
-      const uint64_t slot = runs.pairs[k].second;
-      d += sh.weight[slot] * demand[slot / uint64_t(nb)];
-    }
+    for (std::size_t k = k0; k < k1; ++k) d += sh.weight[slot(k)] * demand[cloud_of(k)];
     const double gj = receiver_condensation_grant(cp, p.mass[j], d);
-    for (std::size_t k = k0; k < k1; ++k) grant[runs.pairs[k].second] = gj;
-  }
+    for (std::size_t k = k0; k < k1; ++k) grant[slot(k)] = gj;
+  });
   // --- per cloud: its own update and what its receivers take (reads the gas, writes the cloud)
   std::vector<CloudGasSource> src(ns);
 #pragma omp parallel for schedule(dynamic, 16)
@@ -59,19 +70,12 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
   }
   // --- each receiver: the condensation losses, then the gains, in cloud order
   std::vector<double> dk(ns * std::size_t(nb), 0.0);  // kinetic energy per share's impulse
-#pragma omp parallel for schedule(dynamic, 64)
-  for (std::ptrdiff_t g = 0; g < nr; ++g) {
-    const std::size_t j = runs.pairs[runs.first[std::size_t(g)]].first;
-    const std::size_t k0 = runs.first[std::size_t(g)], k1 = runs.first[std::size_t(g) + 1];
-    for (std::size_t k = k0; k < k1; ++k) {
-      const uint64_t slot = runs.pairs[k].second;
-      receive_condensation(p, j, src[slot / uint64_t(nb)], sh.weight[slot]);
-    }
-    for (std::size_t k = k0; k < k1; ++k) {
-      const uint64_t slot = runs.pairs[k].second;
-      dk[slot] = receive_evaporation_drag(cp, p, j, src[slot / uint64_t(nb)], sh.weight[slot]);
-    }
-  }
+  for_each_receiver(runs, [&](std::size_t j, std::size_t k0, std::size_t k1) {
+    for (std::size_t k = k0; k < k1; ++k)
+      receive_condensation(p, j, src[cloud_of(k)], sh.weight[slot(k)]);
+    for (std::size_t k = k0; k < k1; ++k)
+      dk[slot(k)] = receive_evaporation_drag(cp, p, j, src[cloud_of(k)], sh.weight[slot(k)]);
+  });
   // --- per cloud: what its drag dissipated
   std::vector<double> diss(ns);
 #pragma omp parallel for schedule(static)
@@ -82,16 +86,11 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
   std::vector<double> floor_added(ns * std::size_t(nb), 0.0);
   const int64_t now = a.tick;
   const double length = double(kTicks) * tick_len;
-#pragma omp parallel for schedule(dynamic, 64)
-  for (std::ptrdiff_t g = 0; g < nr; ++g) {
-    const std::size_t j = runs.pairs[runs.first[std::size_t(g)]].first;
-    const std::size_t k0 = runs.first[std::size_t(g)], k1 = runs.first[std::size_t(g) + 1];
-    for (std::size_t k = k0; k < k1; ++k) {
-      const uint64_t slot = runs.pairs[k].second;
-      floor_added[slot] = receive_drag_heat(cp, p, j, diss[slot / uint64_t(nb)], sh.weight[slot]);
-    }
+  for_each_receiver(runs, [&](std::size_t j, std::size_t k0, std::size_t k1) {
+    for (std::size_t k = k0; k < k1; ++k)
+      floor_added[slot(k)] = receive_drag_heat(cp, p, j, diss[cloud_of(k)], sh.weight[slot(k)]);
     feedback_sync(p, j, ft.gamma, ft.courant, now, length, a.all());
-  }
+  });
   // --- the accounts in cloud order (the same total in any thread order)
   for (std::size_t s = 0; s < ns; ++s) {
     st.evaporation += src[s].account;

@@ -45,10 +45,9 @@ __global__ void grant_kernel(CloudGasParams cp, ParticleView p, std::size_t n_pa
                              const double* weight, double* grant) {
   const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (!receiver_run_starts(q, n_pairs, key)) return;
-  std::size_t end = q;
+  const std::size_t end = receiver_run_end(q, n_pairs, key);
   double d = 0.0;
-  for (; end < n_pairs && key[end] == key[q]; ++end)
-    d += weight[val[end]] * demand[val[end] / uint32_t(nb)];
+  for (std::size_t k = q; k < end; ++k) d += weight[val[k]] * demand[val[k] / uint32_t(nb)];
   const double g = receiver_condensation_grant(cp, p.mass[key[q]], d);
   for (std::size_t k = q; k < end; ++k) grant[val[k]] = g;
 }
@@ -76,9 +75,7 @@ __global__ void receive_kernel(CloudGasParams cp, ParticleView p, std::size_t n_
                                const CloudGasSource* src, const double* weight, double* dk) {
   const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (!receiver_run_starts(q, n_pairs, key)) return;
-  const std::size_t j = key[q];
-  std::size_t end = q;
-  while (end < n_pairs && key[end] == key[q]) ++end;
+  const std::size_t j = key[q], end = receiver_run_end(q, n_pairs, key);
   for (std::size_t k = q; k < end; ++k)
     receive_condensation(p, j, src[val[k] / uint32_t(nb)], weight[val[k]]);
   for (std::size_t k = q; k < end; ++k)
@@ -100,9 +97,7 @@ __global__ void drag_heat_kernel(CloudGasParams cp, ParticleView p, std::size_t 
                                  FeedbackTiming ft, int64_t now, double length, bool all) {
   const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (!receiver_run_starts(q, n_pairs, key)) return;
-  const std::size_t j = key[q];
-  std::size_t end = q;
-  while (end < n_pairs && key[end] == key[q]) ++end;
+  const std::size_t j = key[q], end = receiver_run_end(q, n_pairs, key);
   for (std::size_t k = q; k < end; ++k)
     floor_added[val[k]] = receive_drag_heat(cp, p, j, diss[val[k] / uint32_t(nb)], weight[val[k]]);
   feedback_sync(p, j, ft.gamma, ft.courant, now, length, all);
