@@ -33,6 +33,7 @@ enum class Persistence { Kept, Scratch };
 enum TypeMask : unsigned {
   GasOnly = 1u << 0,
   CloudsOnly = 1u << 2,
+  GasAndClouds = GasOnly | CloudsOnly,
   StarsOnly = (1u << 3) | (1u << 4),
   SinksOnly = 1u << 5,
   AllTypes = 0x3Fu,
@@ -90,7 +91,7 @@ constexpr const char* field_group_name(int g) {
   X(spawn_type, uint8_t, "",                   (UnitDim{0, 0, 0}),  Persistence::Kept,    AllTypes, kSpawnFields, "type of that new particle") \
   /* --- per-step quantities (recomputed) --- */                                                   \
   X(acc_grav, Vec3d,    "GravityAcceleration", (UnitDim{-1, 0, 2}), Persistence::Kept,    AllTypes, kCoreFields, "gravitational acceleration (kept: |a_old| of the relative opening criterion)") \
-  X(cloud_step_rate, double, "",            (UnitDim{-1, 0, 1}), Persistence::Scratch, CloudsOnly, kCloudFields, "1 / the time-step limit the cold-phase stage of the cloud's last step set (evaporation, cloud viscosity; 0 = none), consumed by its time-step stage (multiphase/cloud_timestep_kern.hpp)") \
+  X(cloud_step_rate, double, "",            (UnitDim{-1, 0, 1}), Persistence::Scratch, GasAndClouds, kCloudFields, "1 / the time-step limit the cold-phase stage of the particle's last step set (a cloud: evaporation, cloud viscosity; a gas receiver of the exchange: its cloud's step; 0 = none), consumed by its time-step stage (multiphase/cloud_timestep_kern.hpp)") \
   X(pot,      double,   "Potential",           (UnitDim{0, 0, 2}),  Persistence::Scratch, AllTypes, kCoreFields, "gravitational potential per unit mass") \
   X(divv,     float,    "DivV",                (UnitDim{-1, 0, 1}), Persistence::Kept,    GasOnly, kCoreFields,  "SPH velocity divergence (kept: drifts rho and h of inactive particles)") \
   X(curlv,    float,    "CurlV",               (UnitDim{-1, 0, 1}), Persistence::Scratch, GasOnly, kCoreFields,  "|curl v| (SPH estimate)")  \

@@ -87,9 +87,13 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
   const int64_t now = a.tick;
   const double length = double(kTicks) * tick_len;
   for_each_receiver(runs, [&](std::size_t j, std::size_t k0, std::size_t k1) {
-    for (std::size_t k = k0; k < k1; ++k)
+    CloudPace pace;
+    for (std::size_t k = k0; k < k1; ++k) {
       floor_added[slot(k)] = receive_drag_heat(cp, p, j, diss[cloud_of(k)], sh.weight[slot(k)]);
+      note_cloud_pace(src[cloud_of(k)], &pace);
+    }
     feedback_sync(p, j, ft.gamma, ft.courant, now, length, a.all());
+    follow_cloud_steps(p, j, pace, now, a.all());
   });
   // --- the accounts in cloud order (the same total in any thread order)
   for (std::size_t s = 0; s < ns; ++s) {

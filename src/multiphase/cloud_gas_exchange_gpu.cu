@@ -93,14 +93,19 @@ __global__ void dissipation_kernel(const CloudGasSource* src, const double* dk, 
 // time step.
 __global__ void drag_heat_kernel(CloudGasParams cp, ParticleView p, std::size_t n_pairs,
                                  const uint32_t* key, const uint32_t* val, int nb,
-                                 const double* diss, const double* weight, double* floor_added,
-                                 FeedbackTiming ft, int64_t now, double length, bool all) {
+                                 const CloudGasSource* src, const double* diss,
+                                 const double* weight, double* floor_added, FeedbackTiming ft,
+                                 int64_t now, double length, bool all) {
   const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (!receiver_run_starts(q, n_pairs, key)) return;
   const std::size_t j = key[q], end = receiver_run_end(q, n_pairs, key);
-  for (std::size_t k = q; k < end; ++k)
+  CloudPace pace;
+  for (std::size_t k = q; k < end; ++k) {
     floor_added[val[k]] = receive_drag_heat(cp, p, j, diss[val[k] / uint32_t(nb)], weight[val[k]]);
+    note_cloud_pace(src[val[k] / uint32_t(nb)], &pace);
+  }
   feedback_sync(p, j, ft.gamma, ft.courant, now, length, all);
+  follow_cloud_steps(p, j, pace, now, all);
 }
 
 __global__ void clear_shares_kernel(double* a, double* b, std::size_t n_pairs) {
@@ -209,7 +214,7 @@ void GpuCloudGasExchange::apply(const ParticleView& d, const ActiveSet& a, const
   cuda_check_launch("receive_kernel");
   dissipation_kernel<<<cb, 64>>>(src_, work_, n_recv_, nb_, n, diss);
   cuda_check_launch("dissipation_kernel");
-  drag_heat_kernel<<<pb, kThreads>>>(cp_, d, n_pairs, ngb_.recv(), ngb_.slot(), nb_, diss,
+  drag_heat_kernel<<<pb, kThreads>>>(cp_, d, n_pairs, ngb_.recv(), ngb_.slot(), nb_, src_, diss,
                                      ngb_.weight(), floor_added, ft_, a.tick,
                                      double(kTicks) * tick_len, a.all());
   cuda_check_launch("drag_heat_kernel");

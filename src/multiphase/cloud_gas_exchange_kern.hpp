@@ -119,6 +119,8 @@ struct CloudGasSource {
   double account = 0.0;          // E_evaporation of the cloud: thermal (+ kinetic) energy taken
                                  // out of the gas (> 0) or put in (< 0) [M V^2]
   int fate = 0;                  // kCloudStays, kCloudToGas, kCloudEvaporated
+  int rung = 0;                  // the cloud's rung and step length: its receivers keep pace
+  double step = 0.0;             // (follow_cloud_steps)
 };
 
 constexpr int kCloudStays = 0, kCloudToGas = 1, kCloudEvaporated = 2;
@@ -188,6 +190,8 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
                                        double rho, double h, double dt, double condensed) {
   CloudGasSource src;
   if (n == 0 || p.type[i] != kCloud) return src;
+  src.rung = int(p.rung[i]);
+  src.step = dt;
   const HotGas g = hot_gas_at(cp, p, recv, w, n, rho, h);
   const double m = p.mass[i];
   const Vec3d v = p.vel[i], v0 = p.vel0[i];
@@ -323,6 +327,37 @@ MPSPH_HD double drag_dissipation(const CloudGasSource& s, const double* dk, int 
   double d = s.heat;
   for (int k = 0; k < n; ++k) d -= dk[k];
   return d;
+}
+
+// The finest cloud a receiver took shares from: its rung and step length.
+struct CloudPace {
+  int rung = 0;
+  double step = 0.0;  // 0: none
+};
+
+MPSPH_HD void note_cloud_pace(const CloudGasSource& s, CloudPace* pace) {
+  if (!(s.step > 0.0)) return;
+  if (s.rung > pace->rung) pace->rung = s.rung;
+  if (pace->step == 0.0 || s.step < pace->step) pace->step = s.step;
+}
+
+// Under block steps, receiver j keeps pace with the finest cloud it took shares from, so that no
+// cloud changes it again in the middle of one of its steps (after feedback_sync, at the end of
+// the receiver pass): an inactive receiver, which feedback_sync has just synchronised at `now`,
+// moves to the cloud's rung at once if its own is coarser; an active one (its step ends now)
+// records the limit dt <= the cloud's step for its time-step stage ("cloud steps",
+// limit_receiver_step). Measured (docs/multiphase.md, "Energy and mass bookkeeping"): with
+// receivers on coarser rungs than their clouds, the drag's work was four to five times that of the
+// global scheme and stayed in the particles (E_total of the ISM disk rose with E_drag); with this
+// the drift and the excess work are gone.
+MPSPH_HD void follow_cloud_steps(const ParticleView& p, std::size_t j, const CloudPace& pace,
+                                 int64_t now, bool all) {
+  if (all || !(pace.step > 0.0)) return;
+  if (p.ti_end[j] != now) {
+    if (int(p.rung[j]) < pace.rung) sync_particle(p, j, now, pace.rung);
+  } else {
+    record_cloud_step_rate(p, j, 1.0 / pace.step);
+  }
 }
 
 // Pass 3: gas j takes the share w of a cloud's drag dissipation D as heat. D < 0 (possible only

@@ -53,4 +53,15 @@ MPSPH_HD void limit_cloud_step(const ParticleView& p, std::size_t i) {
   p.cloud_step_rate[i] = 0.0;
 }
 
+// The same for an active gas particle of the gas range, a cloud's receiver (follow_cloud_steps
+// of cloud_gas_exchange_kern.hpp): dt_limit <= its cloud's step, then the rate is cleared.
+MPSPH_HD void limit_receiver_step(const ParticleView& p, std::size_t j) {
+  const double rate = p.cloud_step_rate[j];
+  if (rate > 0.0) {
+    const double dt = 1.0 / rate;
+    if (p.type[j] == kGas && dt < p.dt_limit[j]) p.dt_limit[j] = dt;
+  }
+  p.cloud_step_rate[j] = 0.0;
+}
+
 }  // namespace mpsph

@@ -195,6 +195,10 @@ void limit_cloud_steps(const ParticleView& p, const ActiveSet& active, std::size
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = b; i < e; ++i)
     if (active.contains(p.ti_end, std::size_t(i))) limit_cloud_step(p, std::size_t(i));
+  // The clouds' receivers among the active gas (follow_cloud_steps).
+  const auto ng = static_cast<std::ptrdiff_t>(active.gas_count(p.n_gas));
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < ng; ++k) limit_receiver_step(p, active[std::size_t(k)]);
 }
 
 CloudFormationStats form_clouds(const ParticleView& p, const ActiveSet& active,

@@ -37,9 +37,11 @@ struct StickyCloudsModel {
   double courant;           // timestep.courant (wake-up of heated gas)
   bool couples_gas() const { return exchange.evaporation || exchange.c_d > 0.0; }
   // A time-step criterion is on (cloud_timestep_kern.hpp): the module's stage "cloud steps".
+  // Whether the module has a time-step stage: the clouds' criteria, or the limits of the gas
+  // that the exchange changed (follow_cloud_steps).
   bool limits_steps() const {
     return (exchange.evaporation && exchange.evaporation_courant > 0.0) ||
-           (interaction == CloudInteraction::Viscosity && viscosity.courant > 0.0);
+           (interaction == CloudInteraction::Viscosity && viscosity.courant > 0.0) || couples_gas();
   }
 };
 
@@ -86,8 +88,9 @@ double cloud_viscosity(const ParticleView& p, const ActiveSet& active, const Box
                        const CloudViscosityParams& params, std::size_t begin, std::size_t end,
                        double tick_len, CpuCloudViscosityScratch& scratch);
 
-// The time-step stage: every active particle of the clouds' type range [begin, end) cuts its
-// dt_limit to its cloud_step_rate and clears it (limit_cloud_step, cloud_timestep_kern.hpp).
+// The time-step stage: every active particle of the clouds' type range [begin, end), and every
+// active gas particle (the clouds' receivers), cuts its dt_limit to its cloud_step_rate and clears
+// it (limit_cloud_step, cloud_timestep_kern.hpp).
 void limit_cloud_steps(const ParticleView& p, const ActiveSet& active, std::size_t begin,
                        std::size_t end);
 

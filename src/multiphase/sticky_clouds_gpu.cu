@@ -150,6 +150,12 @@ __global__ void cloud_step_kernel(ParticleView s, ActiveSet a, std::size_t begin
   if (i < begin + n && a.contains(s.ti_end, i)) limit_cloud_step(s, i);
 }
 
+// The clouds' receivers among the active gas (follow_cloud_steps).
+__global__ void receiver_step_kernel(ParticleView s, ActiveSet a, std::size_t n) {
+  const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (k < n) limit_receiver_step(s, a[k]);
+}
+
 __global__ void viscous_kick_kernel(ParticleView s, ActiveSet a, const Vec3d* acc,
                                     std::size_t begin, std::size_t n, double tick_len,
                                     double* partial) {
@@ -315,10 +321,15 @@ void GpuStickyClouds::viscosity(const ParticleView& d, const ActiveSet& a, const
 
 void GpuStickyClouds::limit_steps(const ParticleView& d, const ActiveSet& a, std::size_t begin,
                                   std::size_t end) {
-  if (end <= begin) return;
-  const std::size_t n = end - begin;
-  cloud_step_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(d, a, begin, n);
-  cuda_check_launch("cloud_step_kernel");
+  if (end > begin) {
+    const std::size_t n = end - begin;
+    cloud_step_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(d, a, begin, n);
+    cuda_check_launch("cloud_step_kernel");
+  }
+  const std::size_t ng = a.gas_count(d.n_gas);
+  if (ng == 0) return;
+  receiver_step_kernel<<<cuda_blocks(ng, kThreads), kThreads>>>(d, a, ng);
+  cuda_check_launch("receiver_step_kernel");
 }
 
 void GpuStickyClouds::form_clouds(const ParticleView& d, const ActiveSet& a, double tick_len) {

@@ -34,7 +34,8 @@ class GpuStickyClouds {
   void viscosity(const ParticleView& d, const ActiveSet& a, const Box& box, std::size_t begin,
                  std::size_t end, double tick_len);
   // The time-step stage (asynchronous): every active particle of the clouds' type range [begin,
-  // end) cuts its dt_limit to its cloud_step_rate and clears it (limit_cloud_step).
+  // end), and every active gas particle (the clouds' receivers), cuts its dt_limit to its
+  // cloud_step_rate and clears it (limit_cloud_step).
   void limit_steps(const ParticleView& d, const ActiveSet& a, std::size_t begin, std::size_t end);
   // Warm -> cold over the active gas (asynchronous); the thermal energy taken out of the gas is
   // left in device_formation_energy().

@@ -27,6 +27,7 @@
 #include "multiphase/sticky_clouds.hpp"
 #include "run/spawn_kern.hpp"
 #include "sph/kernel_kern.hpp"
+#include "timestep/block_timeline_kern.hpp"
 
 using namespace mpsph;
 
@@ -435,6 +436,59 @@ TEST_CASE("the drag heats every receiver by its weight, whatever its own velocit
   CHECK(r.stats.drag_heat == r.stats.drag_work);  // the floor added nothing
   CHECK(std::fabs(t1.energy - t0.energy) <= 1e-13 * t0.energy);
   CHECK(norm(t1.p - t0.p) <= 1e-14 * t0.p_scale);
+}
+
+TEST_CASE("under block steps a cloud's receivers keep pace with it",
+          "[multiphase][drag][timestep]") {
+  // The drag box with the cloud on rung 2 and the gas on rung 0, h so large that feedback_sync's
+  // Courant wake-up alone leaves the gas there. Left on rung 0, the receivers would be changed by
+  // the cloud again in the middle of their steps: in the ISM disk that made the drag's work four to
+  // five times the global scheme's, and E_total rose with it (docs/multiphase.md). Inactive
+  // receivers move to the cloud's rung at once; active ones get the cloud's step as their limit.
+  const double m_cl = 100.0, dt = 1.0, n_H = 1.0, T = 1e4;
+  const int64_t now = rung_ticks(2);
+  const double tick_len = dt / double(now);
+  for (bool gas_active : {false, true}) {
+    INFO("gas active: " << gas_active);
+    BoxRun r = make_box(n_H, T, m_cl, {60.0, -40.0, 20.0}, false, 1.0);
+    for (std::size_t j = 0; j < kN; ++j) {
+      r.s.rung[j] = gas_active ? 2 : 0;
+      r.s.ti_begin[j] = 0;
+      r.s.ti_end[j] = gas_active ? now : rung_ticks(0);
+      r.s.h[j] = 1e4f;
+      r.s.dt_limit[j] = 1e30;
+    }
+    r.s.rung[kN] = 2;
+    r.s.ti_begin[kN] = 0;
+    r.s.ti_end[kN] = now;
+    const std::vector<double> u0(r.s.u.begin(), r.s.u.begin() + kN);
+    std::vector<uint32_t> index;
+    if (gas_active)
+      for (std::size_t j = 0; j < kN; ++j) index.push_back(uint32_t(j));
+    index.push_back(uint32_t(kN));
+    ActiveSet a;
+    a.index = index.data();
+    a.n = index.size();
+    a.n_gas = gas_active ? kN : 0;
+    a.tick = now;
+    ParticleView v = r.s.view();
+    v.n_gas = kN;
+    exchange_cloud_gas(v, a, r.box, r.model.exchange, FeedbackTiming{}, 50, kN, kN + 1, tick_len);
+    limit_cloud_steps(v, a, kN, kN + 1);
+    std::size_t receivers = 0, paced = 0, others_kept = 0;
+    for (std::size_t j = 0; j < kN; ++j) {
+      if (r.s.u[j] != u0[j]) {
+        ++receivers;
+        paced += gas_active ? r.s.dt_limit[j] == dt
+                            : r.s.rung[j] >= 2 && r.s.ti_begin[j] == now && r.s.ti_end[j] > now;
+      } else {
+        others_kept += gas_active ? r.s.dt_limit[j] == 1e30 : r.s.rung[j] == 0;
+      }
+    }
+    CHECK(receivers == 50);
+    CHECK(paced == receivers);
+    CHECK(others_kept == kN - receivers);
+  }
 }
 
 TEST_CASE("the evaporation time-step criterion resolves the Cowie & McKee mass loss",
