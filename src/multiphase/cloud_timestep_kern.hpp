@@ -42,26 +42,26 @@ MPSPH_HD void record_cloud_step_rate(const ParticleView& p, std::size_t i, doubl
   if (rate > p.cloud_step_rate[i]) p.cloud_step_rate[i] = rate;
 }
 
-// The time-step stage of an active particle i of the clouds' type range: dt_limit <= 1/rate, then
-// the rate is cleared (also for a cloud that turned into gas or was removed in the step).
-MPSPH_HD void limit_cloud_step(const ParticleView& p, std::size_t i) {
+// dt_limit <= 1/rate of particle i when it is of type `type`, then the rate is cleared.
+MPSPH_HD void apply_step_rate(const ParticleView& p, std::size_t i, int type) {
   const double rate = p.cloud_step_rate[i];
   if (rate > 0.0) {
     const double dt = 1.0 / rate;
-    if (p.type[i] == kCloud && dt < p.dt_limit[i]) p.dt_limit[i] = dt;
+    if (int(p.type[i]) == type && dt < p.dt_limit[i]) p.dt_limit[i] = dt;
   }
   p.cloud_step_rate[i] = 0.0;
+}
+
+// The time-step stage of an active particle i of the clouds' type range: dt_limit <= 1/rate, then
+// the rate is cleared (also for a cloud that turned into gas or was removed in the step).
+MPSPH_HD void limit_cloud_step(const ParticleView& p, std::size_t i) {
+  apply_step_rate(p, i, kCloud);
 }
 
 // The same for an active gas particle of the gas range, a cloud's receiver (follow_cloud_steps
 // of cloud_gas_exchange_kern.hpp): dt_limit <= its cloud's step, then the rate is cleared.
 MPSPH_HD void limit_receiver_step(const ParticleView& p, std::size_t j) {
-  const double rate = p.cloud_step_rate[j];
-  if (rate > 0.0) {
-    const double dt = 1.0 / rate;
-    if (p.type[j] == kGas && dt < p.dt_limit[j]) p.dt_limit[j] = dt;
-  }
-  p.cloud_step_rate[j] = 0.0;
+  apply_step_rate(p, j, kGas);
 }
 
 }  // namespace mpsph
