@@ -132,16 +132,18 @@ MPSPH_HD void receive_feedback(const ParticleView& p, std::size_t j, const StarR
 // csound, which the time-step criteria read. Under block steps (not `all`) an inactive receiver is
 // synchronised at `now` (Durier & Dalla Vecchia 2012, as SWIFT does it; block_step_kern.hpp
 // sync_particle): its current step ends there and a new one begins from its state after the
-// injection, on the rung of C h / c when that is shorter than its own. So the heated state's
-// du/dt and forces act only after the injection, and on the time step it needs. Returns 1 if the
-// receiver moved to a shorter rung.
+// injection, on the rung of C h / c (at least `min_rung`: the cloud exchange's receivers keep
+// pace with their clouds, follow_cloud_steps) when that is shorter than its own. So the heated
+// state's du/dt and forces act only after the injection, and on the time step it needs. Returns 1
+// if the receiver moved to a shorter rung.
 MPSPH_HD int feedback_sync(const ParticleView& p, std::size_t j, double gamma, double courant,
-                           int64_t now, double length, bool all) {
+                           int64_t now, double length, bool all, int min_rung = 0) {
   const double u = p.u[j] > 0.0 ? p.u[j] : 0.0;
   const double c = std::sqrt(gamma * (gamma - 1.0) * u);
   if (double(p.csound[j]) < c) p.csound[j] = float(c);
   if (all || p.ti_end[j] == now) return 0;
-  const int want = c > 0.0 ? rung_for_dt(courant * double(p.h[j]) / c, length) : 0;
+  const int courant_rung = c > 0.0 ? rung_for_dt(courant * double(p.h[j]) / c, length) : 0;
+  const int want = courant_rung > min_rung ? courant_rung : min_rung;
   const int woken = want > int(p.rung[j]);
   sync_particle(p, j, now, want);
   return woken;

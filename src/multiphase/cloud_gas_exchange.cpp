@@ -92,8 +92,7 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
       floor_added[slot(k)] = receive_drag_heat(cp, p, j, diss[cloud_of(k)], sh.weight[slot(k)]);
       note_cloud_pace(src[cloud_of(k)], &pace);
     }
-    feedback_sync(p, j, ft.gamma, ft.courant, now, length, a.all());
-    follow_cloud_steps(p, j, pace, now, a.all());
+    follow_cloud_steps(p, j, pace, ft.gamma, ft.courant, now, length, a.all());
   });
   // --- the accounts in cloud order (the same total in any thread order)
   for (std::size_t s = 0; s < ns; ++s) {

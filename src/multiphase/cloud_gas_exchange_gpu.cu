@@ -104,8 +104,7 @@ __global__ void drag_heat_kernel(CloudGasParams cp, ParticleView p, std::size_t 
     floor_added[val[k]] = receive_drag_heat(cp, p, j, diss[val[k] / uint32_t(nb)], weight[val[k]]);
     note_cloud_pace(src[val[k] / uint32_t(nb)], &pace);
   }
-  feedback_sync(p, j, ft.gamma, ft.courant, now, length, all);
-  follow_cloud_steps(p, j, pace, now, all);
+  follow_cloud_steps(p, j, pace, ft.gamma, ft.courant, now, length, all);
 }
 
 __global__ void clear_shares_kernel(double* a, double* b, std::size_t n_pairs) {

@@ -54,6 +54,7 @@
 #include "core/annotation.hpp"
 #include "core/particle_store.hpp"
 #include "core/vec3.hpp"
+#include "feedback/feedback_kern.hpp"
 #include "multiphase/cloud_drag_kern.hpp"
 #include "multiphase/cloud_evaporation_kern.hpp"
 #include "multiphase/cloud_timestep_kern.hpp"
@@ -342,22 +343,18 @@ MPSPH_HD void note_cloud_pace(const CloudGasSource& s, CloudPace* pace) {
 }
 
 // Under block steps, receiver j keeps pace with the finest cloud it took shares from, so that no
-// cloud changes it again in the middle of one of its steps (after feedback_sync, at the end of
-// the receiver pass): an inactive receiver, which feedback_sync has just synchronised at `now`,
-// moves to the cloud's rung at once if its own is coarser; an active one (its step ends now)
-// records the limit dt <= the cloud's step for its time-step stage ("cloud steps",
-// limit_receiver_step). Measured (docs/multiphase.md, "Energy and mass bookkeeping"): with
-// receivers on coarser rungs than their clouds, the drag's work was four to five times that of the
-// global scheme and stayed in the particles (E_total of the ISM disk rose with E_drag); with this
-// the drift and the excess work are gone.
+// cloud changes it again in the middle of one of its steps (at the end of the receiver pass): an
+// inactive receiver is synchronised at `now` on at least the cloud's rung (feedback_sync with
+// min_rung = pace.rung), an active one (its step ends now) records the limit dt <= the cloud's
+// step for its time-step stage ("cloud steps", limit_receiver_step). Measured (docs/multiphase.md,
+// "Energy and mass bookkeeping"): with receivers on coarser rungs than their clouds, the drag's
+// work was four to five times that of the global scheme and stayed in the particles (E_total of
+// the ISM disk rose with E_drag); with this the drift and the excess work are gone.
 MPSPH_HD void follow_cloud_steps(const ParticleView& p, std::size_t j, const CloudPace& pace,
-                                 int64_t now, bool all) {
-  if (all || !(pace.step > 0.0)) return;
-  if (p.ti_end[j] != now) {
-    if (int(p.rung[j]) < pace.rung) sync_particle(p, j, now, pace.rung);
-  } else {
-    record_cloud_step_rate(p, j, 1.0 / pace.step);
-  }
+                                 double gamma, double courant, int64_t now, double length,
+                                 bool all) {
+  if (!all && pace.step > 0.0 && p.ti_end[j] == now) record_cloud_step_rate(p, j, 1.0 / pace.step);
+  feedback_sync(p, j, gamma, courant, now, length, all, pace.rung);
 }
 
 // Pass 3: gas j takes the share w of a cloud's drag dissipation D as heat. D < 0 (possible only

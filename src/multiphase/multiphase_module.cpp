@@ -53,7 +53,8 @@ class MultiphaseModule final : public PhysicsModule {
   std::vector<ModuleStage> stages() const override {
     if (!model_) return {};
     std::vector<ModuleStage> s = {{"cold phase", Slot::AfterForces}};
-    // The clouds' time-step criteria (evaporation, viscosity), recorded by the cold phase.
+    // The clouds' time-step criteria (evaporation, viscosity) and their receivers' limits,
+    // recorded by the cold phase.
     if (model_->limits_steps()) s.push_back({"cloud steps", Slot::StepLimit});
     return s;
   }

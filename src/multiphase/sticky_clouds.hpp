@@ -36,12 +36,11 @@ struct StickyCloudsModel {
   int gas_neighbours;       // N_B of a cloud
   double courant;           // timestep.courant (wake-up of heated gas)
   bool couples_gas() const { return exchange.evaporation || exchange.c_d > 0.0; }
-  // A time-step criterion is on (cloud_timestep_kern.hpp): the module's stage "cloud steps".
-  // Whether the module has a time-step stage: the clouds' criteria, or the limits of the gas
-  // that the exchange changed (follow_cloud_steps).
+  // Whether the module has a time-step stage, "cloud steps": the limits of the gas that the
+  // exchange changed (follow_cloud_steps; with evaporation on, also the clouds' evaporation
+  // criterion) or the criterion of the viscosity among clouds (cloud_timestep_kern.hpp).
   bool limits_steps() const {
-    return (exchange.evaporation && exchange.evaporation_courant > 0.0) ||
-           (interaction == CloudInteraction::Viscosity && viscosity.courant > 0.0) || couples_gas();
+    return couples_gas() || (interaction == CloudInteraction::Viscosity && viscosity.courant > 0.0);
   }
 };
 
