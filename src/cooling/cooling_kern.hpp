@@ -340,8 +340,12 @@ MPSPH_HD CoolingSolution integrate_cooling(const CoolingKernelParams& p, const C
     ++n;
     const double scale = std::fmax(std::fmax(u1, u2), p.u_floor);
     const double err = scale > 0.0 ? std::fabs(u2 - u1) / scale : 0.0;
-    if (err <= p.tolerance || n >= p.max_substeps) {
-      if (err <= p.tolerance) {
+    // The work bound ends the integration whatever the error says: also accepted substeps that
+    // advance t by too little (h held at 10% of u / |du/dt| under an extreme hydro rate, or below
+    // the last bit of t) must not keep a particle here for ever.
+    const bool out_of_work = n >= p.max_substeps;
+    if (err <= p.tolerance || out_of_work) {
+      if (err <= p.tolerance && (last || !out_of_work)) {
         u = std::fmax(2.0 * u2 - u1, p.u_floor);
         t = last ? dt : t + h;
       } else {  // work bound reached: finish with the L-stable two half steps over what is left

@@ -42,8 +42,10 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
   const ReceiverRuns runs = receiver_runs(sh);
   auto slot = [&](std::size_t k) { return std::size_t(runs.pairs[k].second); };
   auto cloud_of = [&](std::size_t k) { return slot(k) / std::size_t(nb); };
-  // --- per cloud: the condensation it asks for; per receiver: the fraction of it granted
-  std::vector<double> demand(ns), grant(ns * std::size_t(nb), 1.0);
+  // --- per cloud: the condensation it asks for; per receiver: the fraction of it granted, and the
+  // share of its inertia each cloud's drag may use
+  std::vector<double> demand(ns), grant(ns * std::size_t(nb), 1.0),
+      share(ns * std::size_t(nb), 1.0);
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::ptrdiff_t s = 0; s < nsi; ++s) {
     const std::size_t i = clouds[std::size_t(s)], base = std::size_t(s) * std::size_t(nb);
@@ -55,7 +57,8 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
     double d = 0.0;
     for (std::size_t k = k0; k < k1; ++k) d += sh.weight[slot(k)] * demand[cloud_of(k)];
     const double gj = receiver_condensation_grant(cp, p.mass[j], d);
-    for (std::size_t k = k0; k < k1; ++k) grant[slot(k)] = gj;
+    const double sj = receiver_drag_share(k1 - k0);
+    for (std::size_t k = k0; k < k1; ++k) grant[slot(k)] = gj, share[slot(k)] = sj;
   });
   // --- per cloud: its own update and what its receivers take (reads the gas, writes the cloud)
   std::vector<CloudGasSource> src(ns);
@@ -64,8 +67,8 @@ CloudGasStats exchange_cloud_gas(const ParticleView& p, const ActiveSet& a, cons
     const std::size_t i = clouds[std::size_t(s)], base = std::size_t(s) * std::size_t(nb);
     const int n = sh.n_recv[std::size_t(s)];
     src[std::size_t(s)] =
-        cloud_gas_step(cp, p, i, &sh.recv[base], &sh.weight[base], n, sh.rho[std::size_t(s)],
-                       sh.h[std::size_t(s)], particle_step(p, i, tick_len),
+        cloud_gas_step(cp, p, i, &sh.recv[base], &sh.weight[base], &share[base], n,
+                       sh.rho[std::size_t(s)], sh.h[std::size_t(s)], particle_step(p, i, tick_len),
                        cloud_condensation_cap(demand[std::size_t(s)], &grant[base], n));
   }
   // --- each receiver: the condensation losses, then the gains, in cloud order

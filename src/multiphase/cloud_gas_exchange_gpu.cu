@@ -39,31 +39,33 @@ __global__ void demand_kernel(ParticleView p, ActiveSet a, std::size_t begin, st
                                         particle_step(p, i, tick_len));
 }
 
-// One thread per receiver run of the sorted pairs: the fraction of the demands on it it grants.
+// One thread per receiver run of the sorted pairs: the fraction of the demands on it it grants,
+// and the share of its inertia each cloud's drag may use.
 __global__ void grant_kernel(CloudGasParams cp, ParticleView p, std::size_t n_pairs,
                              const uint32_t* key, const uint32_t* val, int nb, const double* demand,
-                             const double* weight, double* grant) {
+                             const double* weight, double* grant, double* share) {
   const std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (!receiver_run_starts(q, n_pairs, key)) return;
   const std::size_t end = receiver_run_end(q, n_pairs, key);
   double d = 0.0;
   for (std::size_t k = q; k < end; ++k) d += weight[val[k]] * demand[val[k] / uint32_t(nb)];
   const double g = receiver_condensation_grant(cp, p.mass[key[q]], d);
-  for (std::size_t k = q; k < end; ++k) grant[val[k]] = g;
+  const double sj = receiver_drag_share(end - q);
+  for (std::size_t k = q; k < end; ++k) grant[val[k]] = g, share[val[k]] = sj;
 }
 
-// One thread per cloud slot: its own update, within the grants of its receivers.
+// One thread per cloud slot: its own update, within the grants and drag shares of its receivers.
 __global__ void cloud_kernel(ParticleView p, ActiveSet a, std::size_t begin, std::size_t n,
                              CloudGasParams cp, int nb, double tick_len, CloudGasSource* src,
                              const double* demand, const int* n_recv, const double* grant,
-                             const double* weight, const uint32_t* recv, const double* rho,
-                             const double* h) {
+                             const double* share, const double* weight, const uint32_t* recv,
+                             const double* rho, const double* h) {
   const std::size_t s = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (s >= n) return;
   const std::size_t i = begin + s;
   if (p.type[i] != kCloud || !a.contains(p.ti_end, i)) return;
   const int m = n_recv[s];
-  src[s] = cloud_gas_step(cp, p, i, recv + s * nb, weight + s * nb, m, rho[s], h[s],
+  src[s] = cloud_gas_step(cp, p, i, recv + s * nb, weight + s * nb, share + s * nb, m, rho[s], h[s],
                           particle_step(p, i, tick_len),
                           cloud_condensation_cap(demand[s], grant + s * nb, m));
 }
@@ -196,11 +198,12 @@ void GpuCloudGasExchange::apply(const ParticleView& d, const ActiveSet& a, const
   cuda_check_launch("demand_kernel");
   ngb_.sort_pairs(n_pairs, d.n_gas);
   const unsigned pb = cuda_blocks(n_pairs, kThreads);
+  // work_ holds the drag shares until the clouds have used them, then the receivers' Delta K.
   grant_kernel<<<pb, kThreads>>>(cp_, d, n_pairs, ngb_.recv(), ngb_.slot(), nb_, demand_,
-                                 ngb_.weight(), grant_);
+                                 ngb_.weight(), grant_, work_);
   cuda_check_launch("grant_kernel");
   cloud_kernel<<<cb, 64>>>(d, a, begin, n, cp_, nb_, tick_len, src_, demand_, n_recv_, grant_,
-                           ngb_.weight(), ngb_.recv_in(), ngb_.rho(), ngb_.h());
+                           work_, ngb_.weight(), ngb_.recv_in(), ngb_.rho(), ngb_.h());
   cuda_check_launch("cloud_kernel");
   // The demands and grants are spent: their buffers take the per-cloud dissipations and the
   // per-share energy the heat floor added.

@@ -132,16 +132,28 @@ MPSPH_HD double cloud_mass_rate(const CloudGasParams& cp, const HotGas& g, doubl
   return cm77_mass_rate(g.T, g.n_H, R_pc) * cp.rate_to_code;
 }
 
-// The smallest receiver inertia of the drag, (1 - f) min_j m_j / w_j (0: no receiver).
+// The smallest receiver inertia of the drag, (1 - f) min_j s_j m_j / w_j (0: no receiver), with
+// s_j = receiver_drag_share of gas j: the part of j's inertia this cloud may use.
 MPSPH_HD double drag_receiver_inertia(const CloudGasParams& cp, const ParticleView& p,
-                                      const uint32_t* recv, const double* w, int n) {
+                                      const uint32_t* recv, const double* w, const double* share,
+                                      int n) {
   double M = 0.0;
   for (int k = 0; k < n; ++k)
     if (w[k] > 0.0) {
-      const double Mk = p.mass[recv[k]] / w[k];
+      const double Mk = share[k] * p.mass[recv[k]] / w[k];
       if (M == 0.0 || Mk < M) M = Mk;
     }
   return (1.0 - cp.condense_limit) * M;
+}
+
+// The share of gas j's inertia each of the n_clouds active clouds that drag on j in one exchange
+// may use, 1 / n_clouds. Each cloud's impulse then changes j's velocity by at most 1 / n_clouds of
+// that cloud's |v_rel| (the inelastic cap on the inertia s_j m_j / w_j), so all of them together
+// by at most the largest |v_rel| among them. (With the whole inertia for every cloud, a gas
+// particle of 7e5 Msun among the receivers of 820 clouds of 6.5e9 Msun in all, at the centre of a
+// merger remnant, took 820 capped impulses at once and left at 1.3e4 km/s; docs/multiphase.md.)
+MPSPH_HD double receiver_drag_share(std::size_t n_clouds) {
+  return n_clouds > 1 ? 1.0 / double(n_clouds) : 1.0;
 }
 
 // The condensation dm (> 0) limited so that no receiver gives more than f of its mass to this one
@@ -185,10 +197,12 @@ MPSPH_HD double cloud_condensation_cap(double demand, const double* grant, int n
 // Steps 1-3 of the header for cloud i over dt: writes the cloud (mass, velocity and vel0, metals,
 // type) and returns what its receivers take. Reads the receivers, writes none of them.
 // `condensed`: the mass it takes if it condenses, its demand within its receivers' grants
-// (cloud_condensation_cap of cloud_condensation_demand, which reads the same state).
+// (cloud_condensation_cap of cloud_condensation_demand, which reads the same state); `share`: its
+// receivers' receiver_drag_share, per slot.
 MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleView& p,
-                                       std::size_t i, const uint32_t* recv, const double* w, int n,
-                                       double rho, double h, double dt, double condensed) {
+                                       std::size_t i, const uint32_t* recv, const double* w,
+                                       const double* share, int n, double rho, double h, double dt,
+                                       double condensed) {
   CloudGasSource src;
   if (n == 0 || p.type[i] != kCloud) return src;
   src.rung = int(p.rung[i]);
@@ -260,7 +274,7 @@ MPSPH_HD CloudGasSource cloud_gas_step(const CloudGasParams& cp, const ParticleV
   Vec3d v2 = v1, v2_0 = v1_0;
   if (cp.c_d > 0.0) {
     const Vec3d dv = drag_velocity_change(cp.c_d, std::sqrt(m1 / cp.pi_sigma), g.rho, m1, v1 - g.v,
-                                          dt, drag_receiver_inertia(cp, p, recv, w, n));
+                                          dt, drag_receiver_inertia(cp, p, recv, w, share, n));
     v2 = v1 + dv;
     v2_0 = v1_0 + dv;
     src.impulse = -m1 * dv;

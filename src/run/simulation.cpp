@@ -323,6 +323,26 @@ bool Simulation::run() {
   auto last_checkpoint = wall0;
   long steps_this_run = 0;
   double updates_this_run = 0;  // particle updates (force evaluations), summed over the steps
+  // timing.txt and step_profile.txt over this run's steps, at the end and at a stop on request.
+  auto write_timing = [&] {
+    char tail[256];
+    std::snprintf(tail, sizeof tail,
+                  "backend: %s, %d OpenMP threads\nsteps: %ld this run, %ld in total\n"
+                  "particle updates: %.0f\n",
+                  backend_->name(), omp_get_max_threads(), steps_this_run, step_, updates_this_run);
+    // Per-step columns over this run's steps (the timer covers this run only, also after a
+    // restart).
+    const std::string table =
+        timer_.table(steps_this_run) + tail + backend_->timing_notes(steps_this_run);
+    log("stage timing (" + std::to_string(steps_this_run) + " steps this run, wall " +
+        std::to_string(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count()) +
+        " s):\n" + table);
+    on_root([&] {
+      write_text_durably(run_.output_dir + "/timing.txt", table);
+      write_text_durably(run_.output_dir + "/step_profile.txt", timer_.step_profile());
+    });
+  };
   bool reached_end = false;
   const bool block = tstep_.scheme == TimestepScheme::Block;
   double rel_error = 0.0;  // at the last synchronisation point
@@ -406,6 +426,7 @@ bool Simulation::run() {
     if (ranks_.any(g_stop_requested)) {
       if (speaks_) progress.finish();
       write_checkpoint_now("interrupted");
+      write_timing();
       const std::string program = ranks_.distributed()
                                       ? "mpiexec -n " + std::to_string(ranks_.size()) + " mpsph-mpi"
                                       : std::string("mpsph");
@@ -416,22 +437,7 @@ bool Simulation::run() {
   }
   if (speaks_) progress.finish();
   write_checkpoint_now("end of run");
-  char tail[256];
-  std::snprintf(tail, sizeof tail,
-                "backend: %s, %d OpenMP threads\nsteps: %ld this run, %ld in total\n"
-                "particle updates: %.0f\n",
-                backend_->name(), omp_get_max_threads(), steps_this_run, step_, updates_this_run);
-  // Per-step columns over this run's steps (the timer covers this run only, also after a restart).
-  const std::string table =
-      timer_.table(steps_this_run) + tail + backend_->timing_notes(steps_this_run);
-  log("stage timing (" + std::to_string(steps_this_run) + " steps this run, wall " +
-      std::to_string(
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count()) +
-      " s):\n" + table);
-  on_root([&] {
-    write_text_durably(run_.output_dir + "/timing.txt", table);
-    write_text_durably(run_.output_dir + "/step_profile.txt", timer_.step_profile());
-  });
+  write_timing();
   return reached_end;
 }
 

@@ -83,3 +83,38 @@ TEST_CASE("the implicit step solves its backward-Euler equation", "[cooling][ker
     CHECK(at_floor > 0);  // the floor case was exercised
   }
 }
+
+TEST_CASE("the substep integration stops at its work bound whatever the hydro rate",
+          "[cooling][kern]") {
+  // Each accepted substep changes u by at most 10%, so a hydro rate a of many orders of magnitude
+  // times u / dt takes hundreds of accepted substeps (1e30 u / dt: ~700). The work bound
+  // max_substeps used to end only a substep that failed its error test; accepted ones went on
+  // past it, and at the centre of a merger remnant (gas thrown to 1.3e4 km/s and 2e9 K) the
+  // cooling stage did not finish within minutes on either backend. Now the bound ends the
+  // integration (with one last implicit step over the rest), and the result stays between the
+  // radiative-only and the hydro-only ends.
+  const UnitSystem cgs_units = UnitSystem::from_cgs(1.0, 1.0, 1.0);
+  CoolingParams cp;
+  cp.kind = CoolingKind::Sd93;
+  cp.floor_K = 20.0;
+  const CoolingModel model(cp, cgs_units);
+  CoolingKernelParams p = model.kernel_params();
+  p.max_substeps = 100;
+  const double rho = 1.0 * cgs::m_H / cp.hydrogen_fraction;
+  const CoolingGas g = cooling_gas(p, rho, 0.0, 0.0);
+  for (double T : {1e4, 1e6, 2e9}) {
+    const double u0 = model.u_from_temperature(T);
+    const double t_cool = u0 / std::fabs(radiative_dudt(p, g, u0));
+    for (double growth : {1e10, 1e30, 1e100}) {
+      const double dt = 10.0 * t_cool, a = growth * u0 / dt;
+      const CoolingSolution s = integrate_cooling(p, g, u0, a, dt);
+      INFO("T " << T << " K, a dt / u0 = " << growth << ": " << s.substeps << " substeps, u / u0 "
+                << s.u / u0);
+      CHECK(s.substeps <= p.max_substeps);
+      CHECK(std::isfinite(s.u));
+      CHECK(s.u > u0);
+      CHECK(s.u <= u0 + a * dt);
+      CHECK(s.u >= 0.5 * (u0 + a * dt));  // radiative losses are small against such heating
+    }
+  }
+}
