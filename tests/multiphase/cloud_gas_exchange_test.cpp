@@ -103,6 +103,32 @@ void step(BoxRun& r, double dt) {
                                dt / double(1 << 20));
 }
 
+// Copies of the box's cloud up to n clouds in all, spread over a sphere of 3 pc around it (a
+// Fibonacci spiral in angle, uniform in volume): they share nearly the same 50 nearest gas
+// particles (lattice spacing 6.25 pc).
+void add_cloud_cluster(BoxRun& r, std::size_t n) {
+  ParticleStore& s = r.s;
+  const Vec3d centre = s.pos[kN];
+  s.resize(kN + n);
+  for (std::size_t c = 1; c < n; ++c) {
+    const std::size_t i = kN + c;
+    copy_particle(s.view(), kN, i);
+    s.id[i] = kN + 1 + c;
+    const double a = 2.399963 * double(c), z = 1.0 - 2.0 * (double(c) + 0.5) / double(n);
+    const double rr = 3.0 * std::cbrt((double(c) + 0.5) / double(n)), q = std::sqrt(1.0 - z * z);
+    s.pos[i] = centre + Vec3d{rr * q * std::cos(a), rr * q * std::sin(a), rr * z};
+  }
+}
+
+// One exchange of all n clouds over dt.
+void step_clouds(BoxRun& r, std::size_t n, double dt) {
+  ParticleView v = r.s.view();
+  v.n_gas = kN;
+  FeedbackTiming ft;
+  r.stats = exchange_cloud_gas(v, ActiveSet{}, r.box, r.model.exchange, ft, 50, kN, kN + n,
+                               dt / double(1 << 20));
+}
+
 struct Totals {
   double mass = 0, o = 0, fe = 0, energy = 0, p_scale = 0;
   Vec3d p{0, 0, 0};
@@ -261,24 +287,11 @@ TEST_CASE("clouds sharing their gas neighbours condense at most f of any gas par
   const double m_cl = 1e4, dt = 10.0, n_H = 0.1, T = 1e6;  // condenses (sigma_0 = 0.0075)
   BoxRun r = make_box(n_H, T, m_cl, {0, 3.0, 0}, true, 0.0);
   ParticleStore& s = r.s;
-  const Vec3d centre = s.pos[kN];
-  s.resize(kN + kClouds);
-  for (std::size_t c = 1; c < kClouds; ++c) {
-    const std::size_t i = kN + c;
-    copy_particle(s.view(), kN, i);
-    s.id[i] = kN + 1 + c;
-    const double a = 2.399963 * double(c), z = 1.0 - 2.0 * (double(c) + 0.5) / kClouds;
-    const double rr = 3.0 * std::cbrt((double(c) + 0.5) / kClouds), q = std::sqrt(1.0 - z * z);
-    s.pos[i] = centre + Vec3d{rr * q * std::cos(a), rr * q * std::sin(a), rr * z};
-  }
+  add_cloud_cluster(r, kClouds);
   const double f = r.model.exchange.condense_limit;
   const ParticleStore start = s;
   const Totals t0 = totals(s);
-  ParticleView v = s.view();
-  v.n_gas = kN;
-  FeedbackTiming ft;
-  r.stats = exchange_cloud_gas(v, ActiveSet{}, r.box, r.model.exchange, ft, 50, kN, kN + kClouds,
-                               dt / double(1 << 20));
+  step_clouds(r, kClouds, dt);
   const Totals t1 = totals(s);
   REQUIRE(r.stats.condensed > 0.0);
   REQUIRE(r.stats.evaporated == 0.0);
@@ -378,22 +391,9 @@ TEST_CASE("heavy clouds sharing their gas neighbours drag none past the clouds",
   const double m_cl = 1e7, dt = 1.0, n_H = 1.0, T = 1e6, v_cl = 300.0;
   BoxRun r = make_box(n_H, T, m_cl, {v_cl, 0.0, 0.0}, false, 1.0);
   ParticleStore& s = r.s;
-  const Vec3d centre = s.pos[kN];
-  s.resize(kN + kClouds);
-  for (std::size_t c = 1; c < kClouds; ++c) {
-    const std::size_t i = kN + c;
-    copy_particle(s.view(), kN, i);
-    s.id[i] = kN + 1 + c;
-    const double a = 2.399963 * double(c), z = 1.0 - 2.0 * (double(c) + 0.5) / kClouds;
-    const double rr = 3.0 * std::cbrt((double(c) + 0.5) / kClouds), q = std::sqrt(1.0 - z * z);
-    s.pos[i] = centre + Vec3d{rr * q * std::cos(a), rr * q * std::sin(a), rr * z};
-  }
+  add_cloud_cluster(r, kClouds);
   const Totals t0 = totals(s);
-  ParticleView v = s.view();
-  v.n_gas = kN;
-  FeedbackTiming ft;
-  r.stats = exchange_cloud_gas(v, ActiveSet{}, r.box, r.model.exchange, ft, 50, kN, kN + kClouds,
-                               dt / double(1 << 20));
+  step_clouds(r, kClouds, dt);
   const Totals t1 = totals(s);
   double fastest = 0.0, slowest_cloud = v_cl;
   std::size_t moved = 0;
