@@ -48,13 +48,17 @@ def main():
     ckpt = os.path.join(out, "checkpoint.h5")
     if not os.path.isfile(ckpt):
         sys.exit("FAILED: no checkpoint after the stop")
+    # The stage timing of the steps done so far (a long run cut into pieces keeps its timing).
+    timing = os.path.join(out, "timing.txt")
+    if not os.path.isfile(timing) or "particle updates:" not in open(timing).read():
+        sys.exit("FAILED: no timing.txt with the particle updates after the stop")
     # The checkpoint continues the run to a later end time.
     r = subprocess.run([mpsph, "run", "--restart", ckpt, "--set", "run.t_end=1.6", "--quiet"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
     if r.returncode != 0:
         sys.exit("FAILED: restart from the stop's checkpoint exited %d:\n%s"
                  % (r.returncode, r.stdout[-2000:]))
-    print("ok: SIGINT inside a block segment announced, stopped at its end, restarted")
+    print("ok: SIGINT inside a block segment announced, stopped at its end with checkpoint and timing, restarted")
     shutil.rmtree(tmp)
 
 
