@@ -340,34 +340,32 @@ MPSPH_HD CoolingSolution integrate_cooling(const CoolingKernelParams& p, const C
     ++n;
     const double scale = std::fmax(std::fmax(u1, u2), p.u_floor);
     const double err = scale > 0.0 ? std::fabs(u2 - u1) / scale : 0.0;
-    // The work bound ends the integration whatever the error says: also accepted substeps that
-    // advance t by too little (h held at 10% of u / |du/dt| under an extreme hydro rate, or below
-    // the last bit of t) must not keep a particle here for ever.
-    const bool out_of_work = n >= p.max_substeps;
-    if (err <= p.tolerance || out_of_work) {
-      if (err <= p.tolerance && (last || !out_of_work)) {
-        u = std::fmax(2.0 * u2 - u1, p.u_floor);
-        t = last ? dt : t + h;
-      } else {  // work bound reached: finish with the L-stable two half steps over what is left
-        const double rest = dt - t - h;
-        u = u2;
-        if (rest > 0.0) u = backward_euler_step(p, g, a, u, radiative_dudt(p, g, u), rest);
-        u = std::fmax(u, p.u_floor);
-        t = dt;
-      }
-      r = radiative_dudt(p, g, u);
-      h *= err > 0.0 ? std::fmin(4.0, 0.9 * std::sqrt(p.tolerance / err)) : 4.0;
-      // At most a change of kMaxSubstepChange u per substep: then h |d(du/dt_rad)/du| <= 0.1 |b|
-      // for a local power law Lambda ~ T^b, so the backward-Euler equation has one root. (Without
-      // the bound, steps grown after a lucky error estimate met several roots above the SD93 peak,
-      // and the choice between them flipped with the last bit of the arithmetic.)
-      // (Not while the floor holds u: then nothing changes.)
-      const double f_now = std::fabs(a + r);
-      const bool held = u <= p.u_floor && a + r < 0.0;
-      if (f_now > 0.0 && !held) h = std::fmin(h, kMaxSubstepChange * u / f_now);
-    } else {
-      h *= std::fmax(0.1, 0.9 * std::sqrt(p.tolerance / err));
+    // The work bound ends the integration whatever the error test says, also after accepted
+    // substeps (under an extreme hydro rate they advance t by little: h is held at 10% of
+    // u / |du/dt|): the L-stable two half steps, then one implicit step over what is left.
+    if (n >= p.max_substeps && !(last && err <= p.tolerance)) {
+      const double rest = dt - t - h;
+      u = u2;
+      if (rest > 0.0) u = backward_euler_step(p, g, a, u, radiative_dudt(p, g, u), rest);
+      u = std::fmax(u, p.u_floor);
+      break;
     }
+    if (err > p.tolerance) {
+      h *= std::fmax(0.1, 0.9 * std::sqrt(p.tolerance / err));
+      continue;
+    }
+    u = std::fmax(2.0 * u2 - u1, p.u_floor);
+    t = last ? dt : t + h;
+    r = radiative_dudt(p, g, u);
+    h *= err > 0.0 ? std::fmin(4.0, 0.9 * std::sqrt(p.tolerance / err)) : 4.0;
+    // At most a change of kMaxSubstepChange u per substep: then h |d(du/dt_rad)/du| <= 0.1 |b|
+    // for a local power law Lambda ~ T^b, so the backward-Euler equation has one root. (Without
+    // the bound, steps grown after a lucky error estimate met several roots above the SD93 peak,
+    // and the choice between them flipped with the last bit of the arithmetic.)
+    // (Not while the floor holds u: then nothing changes.)
+    const double f_now = std::fabs(a + r);
+    const bool held = u <= p.u_floor && a + r < 0.0;
+    if (f_now > 0.0 && !held) h = std::fmin(h, kMaxSubstepChange * u / f_now);
   }
   return {u, n};
 }
