@@ -95,12 +95,18 @@ BoxRun make_box(double n_H, double T, double m_cl, Vec3d v_cl, bool evaporation,
   return r;
 }
 
-void step(BoxRun& r, double dt) {
+// One exchange of all n clouds over dt.
+void step_clouds(BoxRun& r, std::size_t n, double dt) {
   ParticleView v = r.s.view();
   v.n_gas = kN;
   FeedbackTiming ft;
-  r.stats = exchange_cloud_gas(v, ActiveSet{}, r.box, r.model.exchange, ft, 50, kN, kN + 1,
+  r.stats = exchange_cloud_gas(v, ActiveSet{}, r.box, r.model.exchange, ft, 50, kN, kN + n,
                                dt / double(1 << 20));
+}
+
+// One exchange of the box's single cloud over dt.
+void step(BoxRun& r, double dt) {
+  step_clouds(r, 1, dt);
 }
 
 // Copies of the box's cloud up to n clouds in all, spread over a sphere of 3 pc around it (a
@@ -118,15 +124,6 @@ void add_cloud_cluster(BoxRun& r, std::size_t n) {
     const double rr = 3.0 * std::cbrt((double(c) + 0.5) / double(n)), q = std::sqrt(1.0 - z * z);
     s.pos[i] = centre + Vec3d{rr * q * std::cos(a), rr * q * std::sin(a), rr * z};
   }
-}
-
-// One exchange of all n clouds over dt.
-void step_clouds(BoxRun& r, std::size_t n, double dt) {
-  ParticleView v = r.s.view();
-  v.n_gas = kN;
-  FeedbackTiming ft;
-  r.stats = exchange_cloud_gas(v, ActiveSet{}, r.box, r.model.exchange, ft, 50, kN, kN + n,
-                               dt / double(1 << 20));
 }
 
 struct Totals {
