@@ -88,8 +88,13 @@ Errors sample_errors(const DeviceParticles& d, const GravityParams& p, std::size
 void bench_tree_one(const char* model, ParticleStore& s, const GravityParams& p) {
   char setting[48];
   if (p.criterion == OpeningCriterion::Relative) {
-    std::snprintf(setting, sizeof(setting), "rel%.4f L%d G%d", p.rel_tol, p.leaf_size,
-                  p.group_size);
+    // "tm-": no theta_max cap (the relative test alone, as before 2026-11-26).
+    if (p.theta_max >= 100.0)
+      std::snprintf(setting, sizeof(setting), "rel%.4f tm- L%d G%d", p.rel_tol, p.leaf_size,
+                    p.group_size);
+    else
+      std::snprintf(setting, sizeof(setting), "rel%.4f tm%.1f L%d G%d", p.rel_tol, p.theta_max,
+                    p.leaf_size, p.group_size);
   } else {
     std::snprintf(setting, sizeof(setting), "th%.2f L%d G%d", p.theta, p.leaf_size, p.group_size);
   }
@@ -158,6 +163,12 @@ void bench_tree() {
         p.criterion = OpeningCriterion::Relative;
         for (double tol : {0.001, 0.0025, 0.004, 0.006, 0.01}) {
           p.rel_tol = tol;
+          bench_tree_one(name, s, p);
+        }
+        // The default tolerance with a looser cap and without one (the relative test alone).
+        p.rel_tol = GravityParams{}.rel_tol;
+        for (double tm : {1.5, 100.0}) {
+          p.theta_max = tm;
           bench_tree_one(name, s, p);
         }
       }

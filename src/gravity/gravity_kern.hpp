@@ -187,7 +187,15 @@ struct OpeningParams {
   SofteningKernel kernel;
   float theta;    // geometric: accept when l < theta d
   float rel_tol;  // relative: accept when M l^2 / d^4 <= rel_tol |a_old| / G (Springel 2005 eq. 18)
+  // relative: also open every node with l >= theta_max d (GADGET-4's ErrTolThetaMax). The relative
+  // test alone accepts a light but large node at d < l, where the expansion no longer converges.
+  float theta_max;
 };
+
+// The walk's opening parameters from the run's gravity parameters (every tree solver).
+inline OpeningParams opening_params(const GravityParams& p) {
+  return {p.criterion, p.kernel, float(p.theta), float(p.rel_tol), float(p.theta_max)};
+}
 
 // Squared distance from the origin-centred box [-half, half] to the point p.
 MPSPH_HD float box_point_dist2(const Vec3f& half, const Vec3f& p) {
@@ -217,7 +225,7 @@ MPSPH_HD bool node_accepted(const TargetGroup& t, const NodeView& n, const Openi
   const float l2 = n.size * n.size;
   bool ok;
   if (p.criterion == OpeningCriterion::Relative && t.acc_min > 0.0f) {
-    ok = n.mass * l2 <= p.rel_tol * t.acc_min * d2 * d2;
+    ok = n.mass * l2 <= p.rel_tol * t.acc_min * d2 * d2 && l2 < p.theta_max * p.theta_max * d2;
   } else {
     ok = l2 < p.theta * p.theta * d2;
   }

@@ -35,6 +35,7 @@ struct GravityParams {
   // walks 1.7x faster than leaves of 16, groups of 32 at theta 0.35, the same accuracy.
   double theta = 0.4;
   double rel_tol = 0.004;  // GADGET relative criterion: alpha in G M/r^2 (l/r)^2 <= alpha |a_old|
+  double theta_max = 1.0;  // relative criterion: nodes with l >= theta_max d are opened as well
   int leaf_size = 32;      // max particles in a leaf
   int group_size = 64;     // max targets sharing one interaction list in the tree walk
   SofteningKernel kernel = SofteningKernel::Plummer;

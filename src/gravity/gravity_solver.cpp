@@ -53,7 +53,7 @@ void GravitySolver::compute(ParticleStore& s, const GravityParams& p, double G,
     for (std::size_t i = 0; i < n; ++i) acc_old_[i] = norm(s.acc_grav[i]);
   }
   TreeWalkParams wp;
-  wp.opening = {p.criterion, p.kernel, float(p.theta), float(p.rel_tol)};
+  wp.opening = opening_params(p);
   wp.group_size = p.group_size;
   const uint8_t* mask = nullptr;
   if (!active.all()) {

@@ -477,7 +477,7 @@ struct GpuGravity::Impl {
     stacks.reserve(std::size_t(blocks) * kWalkWarps * std::size_t(cap), "tree-walk stacks");
     WalkArgs a;
     a.t = t;
-    a.opening = {p.criterion, p.kernel, float(p.theta), float(p.rel_tol)};
+    a.opening = opening_params(p);
     a.G = G;
     a.stacks = stacks.get();
     a.stack_cap = cap;

@@ -22,7 +22,7 @@ class CpuTreeWithSources final : public TreeWithSources {
   TreeWalkStats walk(ParticleStore& s, const GravityParams& p, double G, const double* acc_old,
                      const OctreeView* sources, int n_sources) override {
     TreeWalkParams wp;
-    wp.opening = {p.criterion, p.kernel, float(p.theta), float(p.rel_tol)};
+    wp.opening = opening_params(p);
     wp.group_size = p.group_size;
     return tree_gravity(tree_.view(), wp, G, acc_old, s.acc_grav.data(), s.pot.data(), nullptr,
                         sources, n_sources);

@@ -113,6 +113,7 @@ bool accepted_for_box(const GravityBox& b, const OctreeNode& n, const OpeningPar
   OpeningParams strict = op;
   strict.theta *= 1.0f - kLetSlack;
   strict.rel_tol *= 1.0f - kLetSlack;
+  strict.theta_max *= 1.0f - kLetSlack;
   // Groups with a previous |a| everywhere use the relative criterion with their own (larger or
   // equal) minimum; groups holding a zero, or every group before the first evaluation, the
   // geometric one.
@@ -211,7 +212,7 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
 
   // Target boxes of every rank, then this rank's LET for each other rank.
   TreeWalkParams wp;
-  wp.opening = {p.criterion, p.kernel, float(p.theta), float(p.rel_tol)};
+  wp.opening = opening_params(p);
   wp.group_size = p.group_size;
   const std::vector<GravityBox> mine = target_boxes(t, p.group_size, acc_old, G);
   rep.boxes = mine.size();

@@ -207,7 +207,7 @@ TEST_CASE("gravity opening: geometric, relative and the safety rules", "[gravity
   n.box_half = {0.5f, 0.5f, 0.5f};
   n.mass = 1.0f;
   n.eps_max = 0.01f;
-  OpeningParams geo{OpeningCriterion::Geometric, SofteningKernel::Plummer, 0.5f, 0.0f};
+  OpeningParams geo{OpeningCriterion::Geometric, SofteningKernel::Plummer, 0.5f, 0.0f, 1.0f};
   SECTION("geometric: l/d < theta") {
     n.com = n.box_centre = {2.1f, 0, 0};
     CHECK(node_accepted(point, n, geo));
@@ -240,11 +240,27 @@ TEST_CASE("gravity opening: geometric, relative and the safety rules", "[gravity
     CHECK_FALSE(node_accepted(point, n, sp));
   }
   SECTION("relative: M l^2 / d^4 <= rel_tol |a_old| / G, geometric without |a_old|") {
-    OpeningParams rel{OpeningCriterion::Relative, SofteningKernel::Plummer, 0.5f, 0.01f};
+    OpeningParams rel{OpeningCriterion::Relative, SofteningKernel::Plummer, 0.5f, 0.01f, 100.0f};
     n.com = n.box_centre = {10.0f, 0, 0};  // M l^2 / d^4 = 1e-4
     CHECK(node_accepted(TargetGroup{{0, 0, 0}, 0.01f, 0.011f}, n, rel));
     CHECK_FALSE(node_accepted(TargetGroup{{0, 0, 0}, 0.01f, 0.009f}, n, rel));
     n.com = n.box_centre = {1.9f, 0, 0};  // acc_min = 0: geometric, l/d > 0.5
     CHECK_FALSE(node_accepted(point, n, rel));
+  }
+  SECTION("relative: theta_max opens a light node larger than its distance") {
+    // A light node (M l^2 / d^4 far below rel_tol |a_old|) that is larger than its distance: its
+    // expansion does not converge there, whatever the relative test says (GADGET-4's
+    // ErrTolThetaMax). Node size l = 1 here.
+    OpeningParams rel{OpeningCriterion::Relative, SofteningKernel::Plummer, 0.5f, 0.01f, 1.0f};
+    n.mass = 1e-6f;
+    const TargetGroup heavy{{0, 0, 0}, 0.01f, 1.0f};  // rel_tol |a_old| = 0.01
+    n.com = {0.9f, 0, 0};
+    n.box_centre = {1.2f, 0, 0};  // box [0.7, 1.7]: the 0.1 l margin keeps the origin outside
+    CHECK_FALSE(node_accepted(heavy, n, rel));  // l / d = 1.11 >= theta_max
+    rel.theta_max = 100.0f;                     // the relative test alone accepts it
+    CHECK(node_accepted(heavy, n, rel));
+    n.com = {1.1f, 0, 0};  // l / d = 0.91 < theta_max = 1
+    rel.theta_max = 1.0f;
+    CHECK(node_accepted(heavy, n, rel));
   }
 }
