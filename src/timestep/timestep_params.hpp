@@ -10,6 +10,9 @@ class Schema;
 
 enum class TimestepScheme { Global, Block };
 
+// The block scheme's segment when timestep.dt_max is not set: run.t_end / 64.
+constexpr int kBlockSegmentsPerRun = 64;
+
 struct TimestepParams {
   double courant = 0.1;  // C
   bool use_acceleration = true;
@@ -18,9 +21,9 @@ struct TimestepParams {
   bool use_energy = false;  // seed: true; off by default, see timestep_kern.hpp
   bool use_signal_velocity = false;
   bool energy_heating_only = true;  // u/|du/dt| limits heating only (see timestep_kern.hpp)
-  double dt_max = 0.0;              // 0 = no maximum (code time)
+  double dt_max = 0.0;  // code time; 0 = no maximum (global), run.t_end / kBlockSegmentsPerRun (block)
   double dt_min = 0.0;              // abort when dt falls below this (0 = never)
-  TimestepScheme scheme = TimestepScheme::Global;
+  TimestepScheme scheme = TimestepScheme::Block;
   int limiter_factor = 4;  // block: power of two; 0 = no limiter
   // log2 of limiter_factor (-1: no limiter).
   int limiter_shift() const {

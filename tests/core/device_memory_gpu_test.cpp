@@ -61,6 +61,7 @@ ParticleStore evrard_steps(unsigned groups, int steps) {
   GravityParams grav;
   grav.softening[0] = 0.02;
   TimestepParams ts;
+  ts.scheme = TimestepScheme::Global;  // test::global_steps
   auto b = make_gpu_backend(StepContext{store, box, sph, eos, grav, ts, 1.0, {}, groups});
   b->sync_from_host();
   test::global_steps(*b, store, eos, 0.0, steps);

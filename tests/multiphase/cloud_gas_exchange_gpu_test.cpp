@@ -232,6 +232,7 @@ setup: {type: multiphase_box, n_side: 16, box_size: 200, n_H: 0.1, temperature: 
 gravity: {enabled: false}
 cooling: {model: sd93, metals: particles, floor_K: 100}
 multiphase: {model: sticky_clouds, evaporation: cowie_mckee, drag_coefficient: 1.0}
+timestep: {scheme: global}
 )";
 }
 

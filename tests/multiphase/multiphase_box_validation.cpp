@@ -27,6 +27,7 @@ setup: {type: multiphase_box, n_side: 10, box_size: 160, n_H: 0.1, temperature: 
         warm_temperature: 8000, n_clumps: 6, clump_radius: 25, seed: 2}
 gravity: {enabled: false}
 cooling: {model: sd93, metals: particles, floor_K: 100}
+timestep: {scheme: global}
 )";
 const std::vector<std::string> kColdPhase = {"multiphase.model=sticky_clouds",
                                              "multiphase.evaporation=cowie_mckee",

@@ -22,7 +22,7 @@ run: {t_end: 10.0}
 units: {system: physical, length: pc, mass: Msun, velocity: km/s}
 setup: {type: sticky_clouds, n_clouds: 400, box_size: 150, cloud_mass: 1.0e4, sigma_v: 5, seed: 3}
 gravity: {enabled: false}
-timestep: {dt_max: 0.1}
+timestep: {scheme: global, dt_max: 0.1}
 multiphase: {model: sticky_clouds, restitution: 0.7}
 )";
 

@@ -130,6 +130,7 @@ TEST_CASE("SPH + gravity steps across ranks: Evrard collapse, energies of one pr
   GravityParams grav;  // tree, relative criterion 0.004 after the first call, Plummer softening
   grav.softening.fill(0.02);
   TimestepParams tstep;
+  tstep.scheme = TimestepScheme::Global;  // the ranks step globally
   tstep.dt_max = 0.005;  // below every criterion here: the same dt on both sides (checked)
   // The issue's target: every energy within 1e-5 of |E0| of the single-process run.
   compare_energies("Evrard", make_evrard(ep), grav, tstep, 50, 1e-5);
@@ -140,6 +141,7 @@ TEST_CASE("gravity steps across ranks: N-body Plummer sphere, energies of one pr
   GravityParams grav;
   grav.softening.fill(0.02);
   TimestepParams tstep;
+  tstep.scheme = TimestepScheme::Global;  // the ranks step globally
   tstep.dt_max = 0.01;
   // N-body orbits diverge from round-off onwards, and the potential energies of two trees of the
   // same criterion differ by their own errors: on one process W(tree) - W(direct) is 1.6e-5 |E0|

@@ -67,6 +67,7 @@ eos:
 gravity:
   enabled: false
 timestep:
+  scheme: global
   use_velocity: false
 """
 
@@ -316,6 +317,7 @@ eos:
 gravity:
   softening: 0.02
 timestep:
+  scheme: global
   dt_max: 0.001
 """
 GRAVITY_TOL = 1e-5
@@ -414,6 +416,8 @@ setup:
   mass: 1.0e40
 gravity:
   softening: 0.01
+timestep:
+  scheme: global
 """
 
 

@@ -44,6 +44,7 @@ void compare_steps(const char* name, const ParticleStore& initial, const Box& bo
   GravityParams grav;
   grav.enabled = false;
   TimestepParams tstep;
+  tstep.scheme = TimestepScheme::Global;  // the ranks step globally
 
   ParticleStore ref = initial;
   std::vector<double> ref_dts;
@@ -128,6 +129,7 @@ TEST_CASE("across ranks, periodic or direct gravity, block steps and particle cr
   const SodSetup sod = small_sod();
   GravityParams grav;  // on by default
   TimestepParams tstep;
+  tstep.scheme = TimestepScheme::Global;  // the ranks step globally
   REQUIRE(sod.box.periodic);
   CHECK_THROWS_AS(SphGlobalStepper(sod.box, {}, {}, grav, tstep, {}, comm), Error);
   grav.method = GravityMethod::Direct;

@@ -20,6 +20,7 @@ TEST_CASE("GPU order stage: type changes, creation and removal as on the CPU",
   EosParams eos;
   GravityParams grav;
   TimestepParams ts;
+  ts.scheme = TimestepScheme::Global;
   auto cpu = make_cpu_backend(StepContext{cpu_store, box, sph, eos, grav, ts, 1.0, {}});
   auto gpu = make_gpu_backend(StepContext{gpu_store, box, sph, eos, grav, ts, 1.0, {}});
   for (StepBackend* b : {cpu.get(), gpu.get()}) {

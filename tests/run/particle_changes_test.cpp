@@ -54,6 +54,7 @@ TEST_CASE(
   EosParams eos;
   GravityParams grav;
   TimestepParams ts;
+  ts.scheme = TimestepScheme::Global;
   auto b = make_cpu_backend(StepContext{store, box, sph, eos, grav, ts, 1.0, {}});
   b->set_next_id(first_free_id(store));
   b->sync_from_host();

@@ -30,6 +30,7 @@ const char* kEvrard = R"(
 run: {t_end: 3.0, snapshot_times: [0.8]}
 setup: {type: evrard, n_particles: 2000}
 gravity: {softening: [0.02]}
+timestep: {dt_max: 0.05}
 )";
 
 }  // namespace
@@ -68,6 +69,7 @@ TEST_CASE("a restarted run is bit-identical to an uninterrupted one", "[validati
 run: {t_end: 0.8, snapshot_times: [0.3]}
 setup: {type: evrard, n_particles: 500}
 gravity: {softening: [0.02]}
+timestep: {scheme: global}
 )";
   const std::string a = scratch_dir("restart_a"), b = scratch_dir("restart_b");
   {
@@ -106,6 +108,7 @@ TEST_CASE("SPH conserves linear momentum to round-off over 100 steps", "[validat
 run: {t_end: 1.0, max_steps: 100}
 setup: {type: sod, nx_left: 24, ny_left: 12}
 gravity: {enabled: false}
+timestep: {scheme: global}
 )";
   const std::string out = scratch_dir("momentum");
   Simulation sim(test::run_options(out, yaml));
@@ -132,7 +135,7 @@ SodErrors sod_l1(int nx, int ny, const std::string& name) {
 run: {t_end: 0.2}
 setup: {type: sod}
 gravity: {enabled: false}
-timestep: {use_velocity: false}
+timestep: {scheme: global, use_velocity: false}
 )";
   const std::string out = scratch_dir(name);
   Simulation sim(test::run_options(
@@ -185,6 +188,7 @@ TEST_CASE("Plummer sphere keeps its Lagrangian radii for 10 crossing times",
 run: {t_end: 28.3}
 setup: {type: plummer, n_particles: 4000, seed: 7}
 gravity: {softening: [0.03]}
+timestep: {dt_max: 0.125}
 )";
   const std::string out = scratch_dir("plummer");
   Simulation sim(test::run_options(out, yaml));

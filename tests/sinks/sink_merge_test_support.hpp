@@ -22,7 +22,7 @@ namespace mpsph::test {
 // the gas forms a sink of its own at t ~ 0.45).
 inline std::string sink_merge_config() {
   return "run: {t_end: 0.4, diagnostics_every: 1, snapshot_times: [0.4]}\n"
-         "timestep: {courant: 0.1}\n" +
+         "timestep: {scheme: global, courant: 0.1}\n" +
          sink_sphere_sections();
 }
 

@@ -33,7 +33,7 @@ namespace {
 const std::string kCollapse =
     "run: {t_end: 1.0, diagnostics_every: 1, snapshot_times: [1.0]}\n"
     "setup: {type: evrard, n_particles: 400}\n"
-    "timestep: {courant: 0.1}\n" +
+    "timestep: {scheme: global, courant: 0.1}\n" +
     test::sink_sphere_sections();
 
 }  // namespace
