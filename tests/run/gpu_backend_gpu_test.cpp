@@ -56,7 +56,8 @@ double max_rel(const std::vector<EnergyRow>& a, const std::vector<EnergyRow>& b,
 
 void compare_50_steps(const std::string& name, const std::string& yaml) {
   const std::string dc = scratch_dir(name + "_cpu"), dg = scratch_dir(name + "_gpu");
-  const std::vector<std::string> ov = {"run.max_steps=50", "run.diagnostics_every=1"};
+  const std::vector<std::string> ov = {"run.max_steps=50", "run.diagnostics_every=1",
+                                       "timestep.scheme=global"};
   {
     Simulation cpu(options(dc, yaml, "cpu", ov));
     cpu.run();
