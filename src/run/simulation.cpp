@@ -173,6 +173,7 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
     std::string steps = "step:";
     for (const std::string& st : stage_names()) steps += (steps.size() > 5 ? " -> " : " ") + st;
     log(steps);
+    log(describe_timestepping(tstep_, config_));
   }
   for (const std::string& line : setup_notes) log("setup: " + line);
 

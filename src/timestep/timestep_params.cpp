@@ -2,6 +2,7 @@
 
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "core/number_format.hpp"
 #include "core/param_format.hpp"
 
 namespace mpsph {
@@ -152,6 +153,20 @@ TimestepParams timestep_params_from(const Config& c) {
                   " must be a power of two (1, 2, 4, ...) or 0 for no limiter");
   }
   return p;
+}
+
+std::string describe_timestepping(const TimestepParams& p, const Config& c) {
+  const std::string dt_max = format_number("%.6g", p.dt_max);
+  if (p.scheme == TimestepScheme::Global)
+    return "time steps: global (one step for all particles)" +
+           (p.dt_max > 0 ? ", dt_max = " + dt_max : std::string());
+  const bool derived = !(c.get_double("timestep.dt_max") > 0);
+  return "time steps: block (power-of-two rungs), longest step and segment dt_max = " + dt_max +
+         (derived ? " (run.t_end / " + std::to_string(kBlockSegmentsPerRun) +
+                        ": timestep.dt_max not set)"
+                  : std::string()) +
+         ", limiter factor " +
+         (p.limiter_factor > 0 ? std::to_string(p.limiter_factor) : std::string("off"));
 }
 
 }  // namespace mpsph

@@ -3,6 +3,8 @@
 //   viscous signal-velocity Courant term h/(c + 1.2 (alpha c + beta max mu)).
 #pragma once
 
+#include <string>
+
 namespace mpsph {
 
 class Config;
@@ -21,8 +23,9 @@ struct TimestepParams {
   bool use_energy = false;  // seed: true; off by default, see timestep_kern.hpp
   bool use_signal_velocity = false;
   bool energy_heating_only = true;  // u/|du/dt| limits heating only (see timestep_kern.hpp)
-  double dt_max = 0.0;  // code time; 0 = no maximum (global), run.t_end / kBlockSegmentsPerRun (block)
-  double dt_min = 0.0;              // abort when dt falls below this (0 = never)
+  double dt_max =
+      0.0;  // code time; 0 = no maximum (global), run.t_end / kBlockSegmentsPerRun (block)
+  double dt_min = 0.0;  // abort when dt falls below this (0 = never)
   TimestepScheme scheme = TimestepScheme::Block;
   int limiter_factor = 4;  // block: power of two; 0 = no limiter
   // log2 of limiter_factor (-1: no limiter).
@@ -35,5 +38,7 @@ struct TimestepParams {
 
 void add_timestep_params(Schema& schema);
 TimestepParams timestep_params_from(const Config& cfg);
+// One log line: the scheme, the longest step (and where it came from) and the limiter.
+std::string describe_timestepping(const TimestepParams& p, const Config& cfg);
 
 }  // namespace mpsph
