@@ -19,7 +19,7 @@ Config config(const std::string& extra) {
 
 }  // namespace
 
-TEST_CASE("timestep params: block is the default; without dt_max its segment is t_end / 64",
+TEST_CASE("timestep params: block is the default, and without dt_max its segment is t_end / 64",
           "[timestep][config]") {
   const Config c = config("");
   const TimestepParams p = timestep_params_from(c);
