@@ -13,7 +13,9 @@ Sod tube (lattice, 1 944 particles, periodic box):
            single-process run's bit for bit.
   refuse   periodic gravity, block time steps and a physics module that reaches neighbours
            (the cold phase) across ranks: exit code 2 and
-           one line on stderr from each rank, naming the feature; no output directory.
+           one line on stderr from each rank, naming the feature; no output directory. A config
+           that does not name timestep.scheme runs the global scheme across ranks, logged and
+           recorded in config_resolved.yaml.
   gravity  an Evrard collapse (2 000 gas particles, tree gravity, fixed dt) for 50 steps on 2
            ranks and on one process: the same times, and every energy.csv energy within 1e-5 of
            |E_total(0)| of the single-process value at every row (issue #18's target: the trees of
@@ -503,6 +505,22 @@ def mode_refuse(tmp, mpsph, mpsph_mpi, launch):
         if os.path.exists(out):
             sys.exit("FAILED: %s: the refused run created its output directory" % setting)
         print("refused (exit code 2): %s" % lines[0])
+    # A config that does not name the scheme (block is mpsph's default) runs the global scheme
+    # across ranks, says so, and records it in the resolved config (a restart keeps it).
+    unset = os.path.join(tmp, "unset.yaml")
+    with open(unset, "w") as f:
+        f.write(CONFIG.replace("  scheme: global\n", ""))
+    if "scheme" in open(unset).read():
+        sys.exit("FAILED: the test config still names timestep.scheme")
+    out = os.path.join(tmp, "unset")
+    p = ranks(launch, 2, mpsph_mpi, [unset, "--set", "run.max_steps=3"], out, expect=3)
+    if "time steps: global" not in p.stdout or "do not run across MPI ranks yet" not in p.stdout:
+        sys.exit("FAILED: no scheme set: the log does not say the global scheme runs:\n" +
+                 p.stdout[-2000:])
+    resolved = open(os.path.join(out, "config_resolved.yaml")).read()
+    if "scheme: global" not in resolved:
+        sys.exit("FAILED: no scheme set: config_resolved.yaml does not record the global scheme")
+    print("no scheme set: 2 ranks ran the global scheme (logged, in config_resolved.yaml)")
 
 
 def main():
