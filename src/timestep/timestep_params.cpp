@@ -92,7 +92,8 @@ void add_timestep_params(Schema& s) {
          "code time",
          "largest allowed step, also the block scheme's synchronisation segment (energy.csv rows "
          "and checkpoints come at segment ends); 0 = no limit under the global scheme, "
-         "run.t_end / 64 under the block scheme"});
+         "run.t_end / " +
+             std::to_string(kBlockSegmentsPerRun) + " under the block scheme"});
   s.add({"timestep.scheme",
          ParamType::Choice,
          d.scheme == TimestepScheme::Block ? "block" : "global",

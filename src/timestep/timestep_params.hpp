@@ -23,8 +23,8 @@ struct TimestepParams {
   bool use_energy = false;  // seed: true; off by default, see timestep_kern.hpp
   bool use_signal_velocity = false;
   bool energy_heating_only = true;  // u/|du/dt| limits heating only (see timestep_kern.hpp)
-  double dt_max =
-      0.0;  // code time; 0 = no maximum (global), run.t_end / kBlockSegmentsPerRun (block)
+  // Code time; 0 = no maximum (global), run.t_end / kBlockSegmentsPerRun (block).
+  double dt_max = 0.0;
   double dt_min = 0.0;  // abort when dt falls below this (0 = never)
   TimestepScheme scheme = TimestepScheme::Block;
   int limiter_factor = 4;  // block: power of two; 0 = no limiter
