@@ -20,11 +20,11 @@ class CpuTreeWithSources final : public TreeWithSources {
     return tree_.view();
   }
   TreeWalkStats walk(ParticleStore& s, const GravityParams& p, double G, const double* acc_old,
-                     const OctreeView* sources, int n_sources) override {
+                     const OctreeView* sources, int n_sources, const uint8_t* active) override {
     TreeWalkParams wp;
     wp.opening = opening_params(p);
     wp.group_size = p.group_size;
-    return tree_gravity(tree_.view(), wp, G, acc_old, s.acc_grav.data(), s.pot.data(), nullptr,
+    return tree_gravity(tree_.view(), wp, G, acc_old, s.acc_grav.data(), s.pot.data(), active,
                         sources, n_sources);
   }
 

@@ -29,8 +29,11 @@ class TreeWithSources {
   // Writes acc_grav and pot of every particle of `s` (G applied) from the tree of the last build
   // and the `n_sources` source trees (tree_gravity's `sources`), walked with p's criterion.
   // `acc_old` (caller order; null: geometric criterion) is |acc_grav| as build() read it.
+  // `active` (caller order; null: all): only the particles with active[i] != 0 get new values
+  // (block time steps); the others keep theirs. The GPU's walk takes no subset (mpsph::Error).
   virtual TreeWalkStats walk(ParticleStore& s, const GravityParams& p, double G,
-                             const double* acc_old, const OctreeView* sources, int n_sources) = 0;
+                             const double* acc_old, const OctreeView* sources, int n_sources,
+                             const uint8_t* active = nullptr) = 0;
 };
 
 std::unique_ptr<TreeWithSources> make_cpu_tree_with_sources();

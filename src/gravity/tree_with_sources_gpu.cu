@@ -8,6 +8,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
+#include "core/error.hpp"
 #include "gravity/gravity_gpu.hpp"
 #include "gravity/tree_with_sources.hpp"
 
@@ -75,8 +76,11 @@ class GpuTreeWithSources final : public TreeWithSources {
                       TreeParticles{pos_.data(), mass_.data(), eps_.data(), int32_t(n)},
                       order_.data()};
   }
+  // Every particle is a target (the GPU ranks step globally: no `active` subset).
   TreeWalkStats walk(ParticleStore& s, const GravityParams& p, double G, const double*,
-                     const OctreeView* sources, int n_sources) override {
+                     const OctreeView* sources, int n_sources, const uint8_t* active) override {
+    if (active)
+      throw Error("gravity on GPU ranks: no active subsets (block time steps run on CPU ranks)");
     const TreeWalkStats stats =
         gravity_.walk_with_sources(d_.view(), p, G, forest_of(sources, n_sources));
     const ParticleView v = d_.view();

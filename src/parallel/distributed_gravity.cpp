@@ -183,13 +183,20 @@ DistributedGravity::DistributedGravity(Backend backend)
 }
 
 DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const GravityParams& p,
-                                                     double G, const MpiComm& comm) {
+                                                     double G, const MpiComm& comm,
+                                                     const ActiveSet& active) {
   DistributedGravityReport rep;
   const std::size_t n = s.size();
   if (!p.enabled) {
-    std::fill(s.acc_grav.begin(), s.acc_grav.end(), Vec3d{0, 0, 0});
-    std::fill(s.pot.begin(), s.pot.end(), 0.0);
+    for (std::size_t k = 0; k < active.count(n); ++k)
+      s.acc_grav[active[k]] = {0, 0, 0}, s.pot[active[k]] = 0.0;
     return rep;
+  }
+  const uint8_t* mask = nullptr;
+  if (!active.all()) {
+    active_mask_.assign(n, 0);
+    for (std::size_t k = 0; k < active.n; ++k) active_mask_[active[k]] = 1;
+    mask = active_mask_.data();
   }
   if (p.method != GravityMethod::Tree)
     throw Error(
@@ -255,7 +262,7 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   }
   const double t2 = wall_seconds();
 
-  rep.walk = tree_->walk(s, p, G, acc_old, sources.data(), int(sources.size()));
+  rep.walk = tree_->walk(s, p, G, acc_old, sources.data(), int(sources.size()), mask);
   const double t3 = wall_seconds();
   rep.build_s = t1 - t0;
   rep.let_s = t2 - t1;

@@ -37,14 +37,15 @@
 // P - 1 root-to-frontier descents per group.
 //
 // Supported: the tree method, open boundaries, both criteria, both softening kernels, every
-// particle active (global time steps). Refused (mpsph::Error on every rank): gravity.method
-// direct.
+// particle active (global time steps) or a subset (block time steps). Refused (mpsph::Error on
+// every rank): gravity.method direct.
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <vector>
 
+#include "core/active_set.hpp"
 #include "core/particle_store.hpp"
 #include "core/physics_module.hpp"
 #include "gravity/gravity_params.hpp"
@@ -77,11 +78,14 @@ class DistributedGravity {
   // essential trees on the host, the same for both.
   explicit DistributedGravity(Backend backend = Backend::Cpu);
   // Writes acc_grav[i] and pot[i] (G applied; potential per unit mass without the
-  // self-interaction) of every local particle, from the particles of all ranks (collective).
-  // With p.enabled false both are zero. The relative criterion needs |a| of a previous call: the
-  // first call uses the geometric one (on every rank alike).
+  // self-interaction) of every local particle of `active` (block time steps; default: all), from
+  // the particles of all ranks (collective); the others keep theirs. Every rank's tree holds all
+  // its particles as sources, and its target boxes cover all of them (a superset of the active
+  // groups: the locally essential trees stay valid). With p.enabled false both are zero. The
+  // relative criterion needs |a| of a previous call: the first call uses the geometric one (on
+  // every rank alike).
   DistributedGravityReport compute(ParticleStore& store, const GravityParams& p, double G,
-                                   const MpiComm& comm);
+                                   const MpiComm& comm, const ActiveSet& active = {});
   // The store's acc_grav is a previous evaluation's (a restart): the next call may use the
   // relative criterion at once.
   void assume_previous() { have_previous_ = true; }
@@ -89,6 +93,7 @@ class DistributedGravity {
  private:
   std::unique_ptr<TreeWithSources> tree_;
   std::vector<double> acc_old_;
+  std::vector<uint8_t> active_mask_;
   bool have_previous_ = false;
 };
 

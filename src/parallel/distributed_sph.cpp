@@ -17,6 +17,7 @@
 #include "parallel/domain_decomposition.hpp"
 #include "parallel/particle_exchange.hpp"
 #include "parallel/sph_halo.hpp"
+#include "sph/neighbour_search.hpp"
 
 namespace mpsph {
 
@@ -58,29 +59,88 @@ double first_radius(const ParticleStore& store, std::size_t n_gas, std::size_t k
   return 1.25 * std::cbrt(3.0 * double(k) * volume / (4.0 * cgs::kPi * double(n_gas)));
 }
 
-// Receives the ghosts of `plan` with `fields` after the store's n_local particles and orders the
-// gas (order_with_ghosts: as one process would when `interleave`, else ghosts after the local
-// gas).
+// Receives the ghosts of `plan` with `fields` after the store's n_local particles, with their
+// order keys, and orders the gas (order_with_ghosts: as one process would when `interleave`, else
+// ghosts after the local gas).
 GhostLayout insert_ghosts(ParticleStore& store, std::size_t n_local, const ExchangePlan& plan,
-                          const FieldSet& fields, const Box& box, const KeyCube& cube,
-                          const MpiComm& comm, bool interleave) {
+                          const FieldSet& fields, const SphOrder& order, const MpiComm& comm,
+                          bool interleave) {
+  if (order.keys.size() != n_local)
+    throw Error("sph: " + std::to_string(order.keys.size()) + " order keys for " +
+                std::to_string(n_local) + " local particles (the order is of another store)");
   store.resize(n_local + plan.n_recv());
   std::vector<std::size_t> slot(plan.n_recv());
   std::iota(slot.begin(), slot.end(), n_local);
   exchange_fields(store, plan, fields, store, slot, comm);
-  return order_with_ghosts(store, n_local, box, cube, interleave);
+  std::vector<uint64_t> keys = order.keys;
+  const std::vector<uint64_t> ghost_keys =
+      exchange_values<uint64_t>(plan, comm, [&](uint32_t i) { return order.keys[i]; });
+  keys.insert(keys.end(), ghost_keys.begin(), ghost_keys.end());
+  return order_with_ghosts(store, n_local, keys, interleave);
+}
+
+// The store slots of local particles `index` (ascending).
+std::vector<uint32_t> slots_of(const std::vector<uint32_t>& index, const GhostLayout& lay) {
+  std::vector<uint32_t> act(index.size());
+  const std::ptrdiff_t n = std::ptrdiff_t(index.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t t = 0; t < n; ++t)
+    act[std::size_t(t)] = uint32_t(lay.local_slot[index[std::size_t(t)]]);
+  if (!std::is_sorted(act.begin(), act.end()))
+    parallel_sort(act.begin(), act.end(), std::less<uint32_t>());
+  return act;
+}
+
+// The pair lists of the local gas `index` from the passes, with every neighbour named by its local
+// index or n_local + its ghost index (HaloPairs).
+void take_pairs(const ParticleStore& store, const GhostLayout& lay, const ExchangePlan& plan,
+                const std::vector<uint32_t>& index, const SphPasses& passes, HaloPairs& out) {
+  const SphNeighbours* nb = passes.pair_lists();
+  // Without active gas here the passes did not run: no lists to take.
+  if (!index.empty() && (!nb || !nb->has_pairs() || nb->n_gas() != store.n_gas()))
+    throw Error(std::string("sph: the ") + passes.name() +
+                " passes keep no pair lists, which the time-step limiter across ranks needs");
+  const std::size_t n_local = lay.n_local;
+  std::vector<uint32_t> ref(store.n_gas());
+  for (std::size_t i = 0; i < lay.n_local_gas; ++i) ref[lay.local_slot[i]] = uint32_t(i);
+  for (std::size_t m = 0; m < lay.ghost_slot.size(); ++m)
+    ref[lay.ghost_slot[m]] = uint32_t(n_local + m);
+  out.plan = plan;
+  out.n_local = n_local;
+  out.active = index;
+  out.offsets.assign(index.size() + 1, 0);
+  for (std::size_t k = 0; k < index.size(); ++k) {
+    const std::size_t s = lay.local_slot[index[k]];
+    out.offsets[k + 1] = out.offsets[k] + uint64_t(nb->pairs_end(s) - nb->pairs_begin(s));
+  }
+  out.neighbours.resize(out.offsets.back());
+  const std::ptrdiff_t n = std::ptrdiff_t(index.size());
+#pragma omp parallel for schedule(dynamic, 256)
+  for (std::ptrdiff_t k = 0; k < n; ++k) {
+    const std::size_t s = lay.local_slot[index[std::size_t(k)]];
+    uint32_t* o = out.neighbours.data() + out.offsets[std::size_t(k)];
+    for (const uint32_t* j = nb->pairs_begin(s); j != nb->pairs_end(s); ++j) *o++ = ref[*j];
+  }
+}
+
+std::vector<uint32_t> all_of(std::size_t n) {
+  std::vector<uint32_t> v(n);
+  std::iota(v.begin(), v.end(), uint32_t{0});
+  return v;
 }
 
 }  // namespace
 
-void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const KeyCube& cube,
+void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const SphOrder& order,
                                    const SphParams& sph, const MpiComm& comm, SphPasses& passes,
-                                   DistributedSphReport& rep) {
+                                   DistributedSphReport& rep, const std::vector<uint32_t>* active) {
   const double t_begin = wall_seconds();
   const std::size_t n_local = store.size();
   const std::size_t n_gl = store.n_gas();
   rep.n_local_gas = n_gl;
+  rep.n_active_gas = active ? active->size() : n_gl;
   rep.h_passes_s = 0.0;
+  const KeyCube& cube = order.cube;
   const std::size_t k = std::size_t(sph.n_neighbours) + 1;
   const uint64_t n_gas_total = comm.sum(uint64_t(n_gl));
   if (n_gas_total < k)
@@ -102,10 +162,9 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const K
     for (std::size_t i = 0; i < n_gl; ++i)
       if (!(store.h[i] > 0.f)) radius[i] = guess;
   }
-  // The local gas whose h is not yet exact (ascending); a later round's halo searches for these
-  // only (the others' h are final and need no more ghosts).
-  std::vector<uint32_t> todo(n_gl);
-  std::iota(todo.begin(), todo.end(), uint32_t{0});
+  // The local gas whose h is not yet exact (ascending): at first the active gas; a later round's
+  // halo searches for these only (the others' h are final and need no more ghosts).
+  std::vector<uint32_t> todo = active ? *active : all_of(n_gl);
   const FieldSet h_fields{{"pos", "id", "type"}};
   for (int round = 1;; ++round) {
     if (round > kMaxHaloRounds)
@@ -113,17 +172,13 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const K
                   std::to_string(kMaxHaloRounds) + " rounds");
     rep.h_rounds = round;
     const ExchangePlan plan = make_exchange_plan(
-        halo_members(store, n_gl, radius, {}, box, comm, round == 1 ? nullptr : &todo), comm);
-    const GhostLayout lay = insert_ghosts(store, n_local, plan, h_fields, box, cube, comm,
-                                          passes.sums_in_store_order());
+        halo_members(store, n_gl, radius, {}, box, comm, round == 1 && !active ? nullptr : &todo),
+        comm);
+    const GhostLayout lay =
+        insert_ghosts(store, n_local, plan, h_fields, order, comm, passes.sums_in_store_order());
     rep.ghosts_h = plan.n_recv();
     const std::ptrdiff_t n_todo = std::ptrdiff_t(todo.size());
-    std::vector<uint32_t> act(todo.size());
-#pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t t = 0; t < n_todo; ++t)
-      act[std::size_t(t)] = uint32_t(lay.local_slot[todo[std::size_t(t)]]);
-    if (!std::is_sorted(act.begin(), act.end()))
-      parallel_sort(act.begin(), act.end(), std::less<uint32_t>());
+    const std::vector<uint32_t> act = slots_of(todo, lay);
     // Fewer gas particles at hand than one neighbourhood: widen before searching.
     const bool short_of_gas = store.n_gas() < k;
     std::vector<double> next;
@@ -159,9 +214,10 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const K
   rep.h_s = wall_seconds() - t_begin;
 }
 
-void distributed_density_forces(ParticleStore& store, const Box& box, const KeyCube& cube,
+void distributed_density_forces(ParticleStore& store, const Box& box, const SphOrder& order,
                                 const SphParams& sph, const EosParams& eos, const MpiComm& comm,
-                                SphPasses& passes, DistributedSphReport& rep) {
+                                SphPasses& passes, DistributedSphReport& rep,
+                                const std::vector<uint32_t>* active, HaloPairs* pairs) {
   const double t_begin = wall_seconds();
   const std::size_t n_local = store.size();
   const std::size_t n_gl = store.n_gas();
@@ -169,13 +225,14 @@ void distributed_density_forces(ParticleStore& store, const Box& box, const KeyC
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(n_gl); ++i)
     support[std::size_t(i)] = 2.0 * double(store.h[std::size_t(i)]);
+  // Only the active gas searches; every local gas particle may be a neighbour (its reach).
   const ExchangePlan plan =
-      make_exchange_plan(halo_members(store, n_gl, support, support, box, comm), comm);
+      make_exchange_plan(halo_members(store, n_gl, support, support, box, comm, active), comm);
   const GhostLayout lay =
-      insert_ghosts(store, n_local, plan, FieldSet{{"pos", "vel", "mass", "id", "type", "h"}}, box,
-                    cube, comm, passes.sums_in_store_order());
+      insert_ghosts(store, n_local, plan, FieldSet{{"pos", "vel", "mass", "id", "type", "h"}},
+                    order, comm, passes.sums_in_store_order());
   rep.ghosts_pairs = plan.n_recv();
-  const std::vector<uint32_t>& act = lay.local_gas;
+  const std::vector<uint32_t> act = active ? slots_of(*active, lay) : lay.local_gas;
   double t_pass = wall_seconds();
   on_every_rank(comm, [&] {
     if (!act.empty()) passes.density(store, box, sph, eos, act);
@@ -189,6 +246,10 @@ void distributed_density_forces(ParticleStore& store, const Box& box, const KeyC
     if (!act.empty()) passes.forces(store, box, sph, act);
   });
   rep.pairs_passes_s += wall_seconds() - t_pass;
+  if (pairs)
+    on_every_rank(comm, [&] {
+      take_pairs(store, lay, plan, active ? *active : all_of(n_gl), passes, *pairs);
+    });
   remove_ghosts(store, lay);
   rep.pairs_s = wall_seconds() - t_begin;
 }
@@ -202,10 +263,17 @@ DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box
     passes = cpu_passes.get();
   }
   DistributedSphReport rep;
-  const KeyCube cube = global_key_cube(store, box, comm);
-  distributed_smoothing_lengths(store, box, cube, sph, comm, *passes, rep);
-  distributed_density_forces(store, box, cube, sph, eos, comm, *passes, rep);
+  const SphOrder order = sph_order(store, box, comm);
+  distributed_smoothing_lengths(store, box, order, sph, comm, *passes, rep);
+  distributed_density_forces(store, box, order, sph, eos, comm, *passes, rep);
   return rep;
+}
+
+SphOrder sph_order(const ParticleStore& store, const Box& box, const MpiComm& comm) {
+  SphOrder o;
+  o.cube = global_key_cube(store, box, comm);
+  o.keys = sfc_keys(store, box, o.cube);
+  return o;
 }
 
 }  // namespace mpsph

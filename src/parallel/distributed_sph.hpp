@@ -13,17 +13,25 @@
 //    and the EOS pass, the ghosts' rho, P, c_s and Balsara factor are refreshed from their owners
 //    and the forces computed.
 // While the ghosts are in the store, the gas (local and ghost) is in the order one process gives
-// it, (Morton key in the global cube, id); every pair list is sorted by store index, so each sum
-// runs over the same neighbours in the same order as on one process and the results are the same
-// bit for bit (tests/parallel/distributed_sph_mpi.cpp).
+// it, (Morton key in the global cube at the segment's order stage, id); every pair list is sorted
+// by store index, so each sum runs over the same neighbours in the same order as on one process
+// and the results are the same bit for bit (tests/parallel/distributed_sph_mpi.cpp).
+// Block time steps: only the active local gas searches. The halos are then those of the active
+// particles' boxes - in 1. their searches, in 2. every remote j with r_ij <= 2 h_i for an active i
+// or within its own 2 h_j of one (the pairs an inactive j's search finds on one process) - and the
+// inactive ghosts carry their predicted state (pos, vel, h; rho, P, c_s as the drift left them,
+// and the Balsara factor of their last evaluation), which is what one process reads of them.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
 #include "parallel/domain_decomposition.hpp"
 #include "parallel/mpi_comm.hpp"
+#include "parallel/particle_exchange.hpp"
 #include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
 #include "sph/sph_passes.hpp"
@@ -35,25 +43,55 @@ struct DistributedSphReport {
   std::size_t ghosts_h = 0;      // ghosts this rank received in the last smoothing-length round
   std::size_t ghosts_pairs = 0;  // ghosts this rank received for the density and forces
   std::size_t n_local_gas = 0;   // this rank's gas particles
+  std::size_t n_active_gas = 0;  // of which active (all of them under the global scheme)
   // Wall seconds on this rank: the smoothing-length rounds and the density-and-forces part, each
   // with its halos, and the passes of each (the rest: halo selection, exchange, ordering).
   double h_s = 0.0, pairs_s = 0.0, h_passes_s = 0.0, pairs_passes_s = 0.0;
 };
 
+// The order in which one process holds the gas: its order stage sorts by Morton key at the first
+// substep of a segment and keeps that order for the whole segment (run/cpu_backend.cpp). `keys`:
+// the key of each of this rank's particles (store order) in `cube`, the cube of the whole run, at
+// that order stage; the halos carry the keys with the ghosts.
+struct SphOrder {
+  KeyCube cube;
+  std::vector<uint64_t> keys;
+};
+// Of the particles as they are (collective: the cube spans every rank's particles).
+SphOrder sph_order(const ParticleStore& store, const Box& box, const MpiComm& comm);
+
+// The pair lists of the active local gas from the last density-and-forces stage, with the
+// remote neighbours named by their ghost, and the halo that brought the ghosts: what the neighbour
+// limiter and the wake-up of block time steps read across ranks (parallel/distributed_limiter.hpp).
+struct HaloPairs {
+  ExchangePlan plan;                 // the density halo (send_index: local store indices)
+  std::size_t n_local = 0;           // local particles
+  std::vector<uint32_t> active;      // local store indices of the active gas, ascending
+  std::vector<uint64_t> offsets;     // pairs of active[k]: [offsets[k], offsets[k + 1])
+  std::vector<uint32_t> neighbours;  // j < n_local: local particle j; else ghost j - n_local
+  std::size_t n_ghosts() const { return plan.n_recv(); }
+};
+
 // Sets h, nngb, rho, divv, curlv, pressure, csound, balsara (and u for a non-adiabatic EOS), and
-// the hydrodynamic acc, dudt and vsig of the local gas (collective). The store holds this rank's
-// particles with gas first (as the order stage leaves it); it keeps its order. Every particle
-// is active (block time steps across ranks are not supported yet). The passes run on `passes`'
-// backend (sph/sph_passes.hpp; null: the CPU's OpenMP drivers); the halos are the same for both.
-// The two halves, collective each: 1. h and nngb; 2. with every h final, the rest. `rep` collects
-// both halves' numbers (distributed_sph_forces calls the two). `cube`: global_key_cube of the
-// particles as they are (the positions do not change between the halves).
-void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const KeyCube& cube,
+// the hydrodynamic acc, dudt and vsig of the active local gas (collective). The store holds this
+// rank's particles with gas first (as the order stage leaves it); it keeps its order. `active`:
+// the local store indices of the active gas, ascending (null: all the local gas; block time
+// steps: the neighbours are all the gas at its predicted state, as on one process). The passes run
+// on `passes`' backend (sph/sph_passes.hpp); the halos are the same for both. The two halves,
+// collective each: 1. h and nngb; 2. with every h final, the rest, and with `pairs` the pair lists
+// of the active gas (the passes must keep them: SphPasses::pair_lists; mpsph::Error otherwise).
+// `rep` collects both halves' numbers (distributed_sph_forces calls the two). `order`: of the
+// store as it is (sph_order, or the one of the segment's order stage: the particles keep their
+// store places through a segment).
+void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const SphOrder& order,
                                    const SphParams& sph, const MpiComm& comm, SphPasses& passes,
-                                   DistributedSphReport& rep);
-void distributed_density_forces(ParticleStore& store, const Box& box, const KeyCube& cube,
+                                   DistributedSphReport& rep,
+                                   const std::vector<uint32_t>* active = nullptr);
+void distributed_density_forces(ParticleStore& store, const Box& box, const SphOrder& order,
                                 const SphParams& sph, const EosParams& eos, const MpiComm& comm,
-                                SphPasses& passes, DistributedSphReport& rep);
+                                SphPasses& passes, DistributedSphReport& rep,
+                                const std::vector<uint32_t>* active = nullptr,
+                                HaloPairs* pairs = nullptr);
 DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box,
                                             const SphParams& sph, const EosParams& eos,
                                             const MpiComm& comm, SphPasses* passes = nullptr);

@@ -50,4 +50,30 @@ void exchange_fields(const ParticleStore& from, const ExchangePlan& plan, const 
                      ParticleStore& into, const std::vector<std::size_t>& into_slot,
                      const MpiComm& comm, const std::vector<std::size_t>* from_slot = nullptr);
 
+// One value per particle of the plan, value(send_index[k]), sent along it: the m-th value
+// received belongs to the m-th particle received (collective). For what travels with the ghosts
+// but is not a field of the store (the order keys of a halo, the time-step state of its ghosts).
+template <class T, class F>
+std::vector<T> exchange_values(const ExchangePlan& plan, const MpiComm& comm, F value) {
+  std::vector<T> send(plan.send_index.size());
+  const std::ptrdiff_t n = std::ptrdiff_t(send.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < n; ++k)
+    send[std::size_t(k)] = value(plan.send_index[std::size_t(k)]);
+  std::vector<T> recv(plan.n_recv());
+  comm.all_to_all(send.data(), plan.send_offsets, recv.data(), plan.recv_offsets);
+  return recv;
+}
+
+// The plan run backwards: one value per received particle goes back to the rank it came from;
+// entry k of the result belongs to the sent particle send_index[k] (collective). For what the
+// receivers ask of the owners (the wake-up requests of block time steps).
+template <class T>
+std::vector<T> return_values(const std::vector<T>& per_received, const ExchangePlan& plan,
+                             const MpiComm& comm) {
+  std::vector<T> back(plan.send_index.size());
+  comm.all_to_all(per_received.data(), plan.recv_offsets, back.data(), plan.send_offsets);
+  return back;
+}
+
 }  // namespace mpsph

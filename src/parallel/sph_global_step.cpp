@@ -7,11 +7,34 @@
 #include "core/error.hpp"
 #include "core/particle_order.hpp"
 #include "core/wall_clock.hpp"
+#include "parallel/distributed_limiter.hpp"
 #include "sph/eos_kern.hpp"
 #include "timestep/block_timeline_kern.hpp"
 #include "timestep/integrator.hpp"
 
 namespace mpsph {
+
+namespace {
+
+// What the ranks cannot run yet, refused (mpsph::Error) before any pass or tree is made.
+Backend checked_backend(const Box& box, const GravityParams& grav, const TimestepParams& tstep,
+                        Backend backend) {
+  if (grav.enabled && grav.method != GravityMethod::Tree)
+    throw Error(
+        "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
+        "gravity.method: tree or run on one rank");
+  if (grav.enabled && box.periodic)
+    throw Error(
+        "MPI: gravity in a periodic box is not supported across ranks (docs/mpi.md); set "
+        "gravity.enabled: false or run on one rank");
+  if (tstep.scheme == TimestepScheme::Block && backend == Backend::Gpu)
+    throw Error(
+        "MPI: block time steps on GPU ranks are not supported yet (docs/mpi.md); use "
+        "timestep.scheme: global, CPU ranks (--device cpu) or one process");
+  return backend;
+}
+
+}  // namespace
 
 SphGlobalStepper::SphGlobalStepper(const Box& box, const SphParams& sph, const EosParams& eos,
                                    const GravityParams& grav, const TimestepParams& tstep,
@@ -25,21 +48,9 @@ SphGlobalStepper::SphGlobalStepper(const Box& box, const SphParams& sph, const E
       decomposition_(decomposition),
       comm_(comm),
       G_(G),
-      passes_(backend == Backend::Gpu ? make_gpu_sph_passes() : make_cpu_sph_passes()),
-      gravity_(backend) {
-  if (grav.enabled && grav.method != GravityMethod::Tree)
-    throw Error(
-        "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
-        "gravity.method: tree or run on one rank");
-  if (grav.enabled && box.periodic)
-    throw Error(
-        "MPI: gravity in a periodic box is not supported across ranks (docs/mpi.md); set "
-        "gravity.enabled: false or run on one rank");
-  if (tstep.scheme != TimestepScheme::Global)
-    throw Error(
-        "MPI: block time steps across ranks are not supported yet (docs/mpi.md); use "
-        "timestep.scheme: global or run on one rank");
-}
+      backend_(checked_backend(box, grav, tstep, backend)),
+      passes_(backend_ == Backend::Gpu ? make_gpu_sph_passes() : make_cpu_sph_passes()),
+      gravity_(backend_) {}
 
 void SphGlobalStepper::order_and_forces(ParticleStore& store, bool first) {
   decompose_and_order(store, first);
@@ -72,43 +83,73 @@ void SphGlobalStepper::decompose_and_order(ParticleStore& store, bool first) {
   const double t1 = wall_seconds();
   order_particles(store, box_, &held);
   hydro_ = sph_.enough_gas(std::size_t(comm_.sum(uint64_t(store.n_gas()))));
-  // The halos' key cube, for both SPH stages (the particles stay where they are until correct).
-  if (hydro_) sph_cube_ = global_key_cube(store, box_, comm_);
+  // The halos' order keys, for the SPH stages until the next order stage (the particles keep
+  // their store places until then).
+  if (hydro_) order_ = sph_order(store, box_, comm_);
   decomposition_s_ = t1 - t0;
   order_s_ = wall_seconds() - t1;
   sph_report_ = DistributedSphReport{};
 }
 
-void SphGlobalStepper::smoothing_lengths(ParticleStore& store) {
-  if (hydro_)
-    distributed_smoothing_lengths(store, box_, sph_cube_, sph_, comm_, *passes_, sph_report_);
+namespace {
+
+// The local store indices of the active gas (ascending), or null for all of it.
+const std::vector<uint32_t>* active_gas(const ActiveSet& a, std::vector<uint32_t>& out) {
+  if (a.all()) return nullptr;
+  out.assign(a.index, a.index + a.n_gas);
+  return &out;
 }
 
-void SphGlobalStepper::density_and_forces(ParticleStore& store) {
+}  // namespace
+
+void SphGlobalStepper::smoothing_lengths(ParticleStore& store, const ActiveSet& a) {
+  if (hydro_)
+    distributed_smoothing_lengths(store, box_, order_, sph_, comm_, *passes_, sph_report_,
+                                  active_gas(a, active_gas_));
+}
+
+void SphGlobalStepper::density_and_forces(ParticleStore& store, const ActiveSet& a) {
+  const bool block = tstep_.scheme == TimestepScheme::Block;
   if (hydro_) {
-    distributed_density_forces(store, box_, sph_cube_, sph_, eos_, comm_, *passes_, sph_report_);
+    distributed_density_forces(store, box_, order_, sph_, eos_, comm_, *passes_, sph_report_,
+                               active_gas(a, active_gas_), block ? &pairs_ : nullptr);
     return;
   }
   // Too few gas particles for SPH (an N-body run): they move without pressure forces
   // (run/end_force_kern.hpp, clear_hydro_particle).
-  for (std::size_t i = 0; i < store.n_gas(); ++i) store.acc[i] = {0, 0, 0}, store.dudt[i] = 0.0;
+  const std::size_t n_gas = a.gas_count(store.n_gas());
+  for (std::size_t k = 0; k < n_gas; ++k) store.acc[a[k]] = {0, 0, 0}, store.dudt[a[k]] = 0.0;
 }
 
-void SphGlobalStepper::gravity(ParticleStore& store) {
-  gravity_report_ = gravity_.compute(store, grav_, G_, comm_);
+void SphGlobalStepper::gravity(ParticleStore& store, const ActiveSet& a) {
+  gravity_report_ = gravity_.compute(store, grav_, G_, comm_, a);
 }
 
-void SphGlobalStepper::end_force(ParticleStore& store) {
+void SphGlobalStepper::end_force(ParticleStore& store, const ActiveSet& a) {
   const std::size_t n_gas = store.n_gas();
   // end force (run/end_force_kern.hpp): the hydro acc of gas plus gravity; without gravity the
   // gravity fields are zero.
-  const std::ptrdiff_t n = std::ptrdiff_t(store.size());
+  const std::ptrdiff_t n = std::ptrdiff_t(a.count(store.size()));
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t k = 0; k < n; ++k) {
-    const std::size_t i = std::size_t(k);
+    const std::size_t i = a[std::size_t(k)];
     if (i >= n_gas) store.acc[i] = {0, 0, 0};
     if (grav_.enabled) store.acc[i] += store.acc_grav[i];
   }
+}
+
+void SphGlobalStepper::limit_steps(ParticleStore& store, const ActiveSet& a, int64_t now,
+                                   double length) {
+  compute_timestep_criteria(store, a, tstep_, grav_, hydro_);
+  const bool limiter = tstep_.scheme == TimestepScheme::Block && hydro_;
+  distributed_limit_timesteps(store, a, pairs_, now, length,
+                              limiter ? double(tstep_.limiter_factor) : 0.0, comm_);
+}
+
+bool SphGlobalStepper::assign_rungs(ParticleStore& store, const ActiveSet& a, int64_t now,
+                                    double length) {
+  return distributed_assign_rungs(store, a, pairs_, now, length,
+                                  hydro_ ? tstep_.limiter_shift() : -1, comm_);
 }
 
 double SphGlobalStepper::next_dt(ParticleStore& store) {
@@ -126,6 +167,10 @@ double SphGlobalStepper::start(ParticleStore& store) {
 }
 
 double SphGlobalStepper::step(ParticleStore& store, double dt) {
+  if (tstep_.scheme != TimestepScheme::Global)
+    throw Error(
+        "SphGlobalStepper::step runs the global scheme; block steps run as the driver's "
+        "stages (run/mpi/rank_backend.cpp)");
   // Under the global scheme a segment is one step of every particle on rung 0.
   if (comm_.any(!begin_segment(store, dt, true)))
     throw Error("MPI: a time step of " + std::to_string(dt) + " is too long for some particle");

@@ -1,22 +1,29 @@
 // SPH and gravity time steps across MPI ranks (docs/mpi.md): the stages of Simulation::substep on
-// the CPU backend under the global scheme (run/cpu_backend.cpp) - predict, order, smoothing
-// lengths, density, prepare force, SPH forces, gravity, end force, correct, time step - with the
-// domain decomposition and migration after the predictor, the SPH passes of distributed_sph.hpp,
-// the tree gravity of distributed_gravity.hpp, and the time step the minimum over all ranks.
+// the CPU backend (run/cpu_backend.cpp) - predict, order, smoothing lengths, density, prepare
+// force, SPH forces, gravity, end force, correct, time step - with the domain decomposition and
+// migration in the order stage, the SPH passes of distributed_sph.hpp, the tree gravity of
+// distributed_gravity.hpp, and the time step the minimum over all ranks. Both time-step schemes:
+// under the block scheme the decomposition and the order come at the first substep of each
+// segment only (the particles keep their ranks and store places through the segment, as one
+// process keeps its order), the SPH and gravity stages run for the active particles, and the
+// neighbour limiter and wake-up reach across ranks (distributed_limiter.hpp).
 // Without gravity a run on N ranks gives the particles, bit for bit, of the same run on one
-// process (tests/parallel/sph_global_step_mpi.cpp); with gravity the forces carry the tree error
-// of the single-process criterion (tests/parallel/gravity_global_step_mpi.cpp). With N_B or fewer
-// gas particles over all ranks (an N-body run) the SPH stages are skipped, as on one process.
+// process (tests/parallel/sph_global_step_mpi.cpp, tests/parallel/mpi_run_test.py); with gravity
+// the forces carry the tree error of the single-process criterion
+// (tests/parallel/gravity_global_step_mpi.cpp). With N_B or fewer gas particles over all ranks
+// (an N-body run) the SPH stages are skipped, as on one process.
 //
 // What is not supported across ranks yet is refused, never computed wrongly: gravity by direct
-// summation or in a periodic box, block time steps, and particle creation or removal (spawn
-// requests, removed particles) - mpsph::Error. Physics modules are the caller's: this stepper
-// runs none.
+// summation or in a periodic box, block time steps with the SPH passes on the GPU, and particle
+// creation or removal (spawn requests, removed particles) - mpsph::Error. Physics modules are the
+// caller's: this stepper runs none.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
+#include "core/active_set.hpp"
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
 #include "core/physics_module.hpp"
@@ -34,8 +41,8 @@ namespace mpsph {
 
 class SphGlobalStepper {
  public:
-  // mpsph::Error when the time-step scheme is not the global one, or gravity is on with the
-  // direct method or in a periodic box. G: the gravitational constant in code units (Units::G).
+  // mpsph::Error when gravity is on with the direct method or in a periodic box, or block time
+  // steps meet GPU passes. G: the gravitational constant in code units (Units::G).
   // `backend`: where the SPH passes and the gravity tree run (Gpu: the current CUDA device, on
   // device copies of the rank's particles, sph/sph_passes.hpp and gravity/tree_with_sources.hpp);
   // everything else - decomposition, halos, locally essential trees, predictor, corrector, time
@@ -62,11 +69,22 @@ class SphGlobalStepper {
   // order_and_forces() in its five collective stages, in this order (the rank backend runs them
   // as the driver's stages, so that timing.txt shows each): the decomposition, migration and
   // order; the smoothing lengths; the density, EOS and SPH forces; gravity; the end force.
+  // Block time steps: the decomposition and order at the first substep of a segment only; the
+  // other stages for the active particles `a` (select_active on this rank's particles, gas first;
+  // default: all), and the two time-step stages below.
   void decompose_and_order(ParticleStore& store, bool first);
-  void smoothing_lengths(ParticleStore& store);
-  void density_and_forces(ParticleStore& store);
-  void gravity(ParticleStore& store);
-  void end_force(ParticleStore& store);
+  void smoothing_lengths(ParticleStore& store, const ActiveSet& a = {});
+  void density_and_forces(ParticleStore& store, const ActiveSet& a = {});
+  void gravity(ParticleStore& store, const ActiveSet& a = {});
+  void end_force(ParticleStore& store, const ActiveSet& a = {});
+  // The criteria of the active particles (dt_crit) and, under the block scheme with SPH, the
+  // neighbour limiter across ranks (dt_limit; else dt_limit = dt_crit), at tick `now` of a
+  // segment of `length` (collective).
+  void limit_steps(ParticleStore& store, const ActiveSet& a, int64_t now, double length);
+  // The rungs of the active particles' next steps and the wake-up of their neighbours across ranks
+  // (block scheme, now < kTicks); false on every rank when some particle needs a step below
+  // length / 2^kMaxRung (collective).
+  bool assign_rungs(ParticleStore& store, const ActiveSet& a, int64_t now, double length);
 
   const DecompositionReport& last_decomposition() const { return decomposition_report_; }
   const DistributedSphReport& last_sph() const { return sph_report_; }
@@ -88,13 +106,16 @@ class SphGlobalStepper {
   MpiComm comm_;
   double G_;
   bool hydro_ = true;  // more than N_B gas particles over all ranks: the SPH stages run
+  Backend backend_;    // checked against the rest before the passes and the gravity are made
   std::unique_ptr<SphPasses> passes_;
   DistributedGravity gravity_;
   DecompositionReport decomposition_report_;
   DistributedSphReport sph_report_;
   DistributedGravityReport gravity_report_;
   double decomposition_s_ = 0.0, order_s_ = 0.0;
-  KeyCube sph_cube_;  // of the last decompose_and_order, for the SPH halos
+  SphOrder order_;   // of the last decompose_and_order, for the SPH halos
+  HaloPairs pairs_;  // of the last density_and_forces (block scheme), for the limiter
+  std::vector<uint32_t> active_gas_;  // scratch: the active gas of a stage
 };
 
 }  // namespace mpsph

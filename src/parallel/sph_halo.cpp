@@ -4,8 +4,9 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <string>
 
-#include "core/morton.hpp"
+#include "core/error.hpp"
 #include "core/parallel_sort.hpp"
 #include "core/select_indices.hpp"
 #include "sph/neighbour_search.hpp"  // kTreeRadiusSlack
@@ -161,8 +162,8 @@ std::vector<std::vector<uint32_t>> halo_members(const ParticleStore& store, std:
   return to_rank;
 }
 
-GhostLayout order_with_ghosts(ParticleStore& store, std::size_t n_local, const Box& box,
-                              const KeyCube& cube, bool interleave) {
+GhostLayout order_with_ghosts(ParticleStore& store, std::size_t n_local,
+                              const std::vector<uint64_t>& keys, bool interleave) {
   GhostLayout lay;
   lay.n_local = n_local;
   const std::size_t n = store.size();
@@ -172,6 +173,9 @@ GhostLayout order_with_ghosts(ParticleStore& store, std::size_t n_local, const B
                   store.type.begin());
   lay.n_local_gas = n_lg;
   const std::size_t n_ghosts = n - n_local, n_ng = n_local - n_lg;
+  if (keys.size() != n)
+    throw Error("order_with_ghosts: " + std::to_string(keys.size()) + " keys for " +
+                std::to_string(n) + " particles");
 
   // Gas to sort: the local gas [0, n_lg) and the ghosts [n_local, n), by (key, id); or, without
   // `interleave`, the ghosts only (the local gas stays as it is, before them).
@@ -189,8 +193,7 @@ GhostLayout order_with_ghosts(ParticleStore& store, std::size_t n_local, const B
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t k = 0; k < std::ptrdiff_t(n_sorted); ++k) {
     const std::size_t i = store_index(std::size_t(k));
-    items[std::size_t(k)] = {morton_key(wrap_position(store.pos[i], box), cube.lo, cube.edge),
-                             store.id[i], i};
+    items[std::size_t(k)] = {keys[i], store.id[i], i};
   }
   // Ids are unique: the order is total, the same on any number of threads.
   parallel_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {

@@ -37,6 +37,7 @@ class CpuSphPasses final : public SphPasses {
               const std::vector<uint32_t>& active) override {
     compute_sph_forces(s, box, p, nb_, active_set(active));
   }
+  const SphNeighbours* pair_lists() const override { return &nb_; }
 
  private:
   SphNeighbours nb_;

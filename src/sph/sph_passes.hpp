@@ -17,6 +17,8 @@
 
 namespace mpsph {
 
+class SphNeighbours;
+
 class SphPasses {
  public:
   virtual ~SphPasses() = default;
@@ -40,6 +42,10 @@ class SphPasses {
   // (the caller may have changed them for the inactive gas since).
   virtual void forces(ParticleStore& s, const Box& box, const SphParams& p,
                       const std::vector<uint32_t>& active) = 0;
+  // The pair lists of the last density() on the host (SphNeighbours::build_pairs over its active
+  // gas: complete for those), valid until the store changes; null when the passes keep none there
+  // (the GPU's).
+  virtual const SphNeighbours* pair_lists() const { return nullptr; }
 };
 
 std::unique_ptr<SphPasses> make_cpu_sph_passes();

@@ -104,11 +104,18 @@ MPSPH_HD void keep_forces(const ParticleView& p, std::size_t i, double m, double
   p.dudt0[i] *= f;
 }
 
-// The limiter's reference step of neighbour j at tick `now`: its new criterion when it is active
-// (its step ends now, or now = kAllActive), the step of its rung otherwise.
+// The limiter's reference step of a neighbour whose current step ends at tick ti_end on `rung`,
+// with criterion dt_crit, at tick `now`: its new criterion when it is active (its step ends now,
+// or now = kAllActive), the step of its rung otherwise.
+MPSPH_HD double limiter_reference_step(double dt_crit, int64_t ti_end, int rung, int64_t now,
+                                       double length) {
+  return now == kAllActive || ti_end == now ? dt_crit : ldexp(length, -rung);
+}
+
+// limiter_reference_step of neighbour j.
 MPSPH_HD double limiter_reference(const ParticleView& v, std::size_t j, int64_t now,
                                   double length) {
-  return now == kAllActive || v.ti_end[j] == now ? v.dt_crit[j] : ldexp(length, -int(v.rung[j]));
+  return limiter_reference_step(v.dt_crit[j], v.ti_end[j], int(v.rung[j]), now, length);
 }
 
 // The rung of active particle i's next step, which starts at `now` (< kTicks), from its limited

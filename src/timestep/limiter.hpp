@@ -25,4 +25,14 @@ void limit_timesteps(ParticleStore& s, const ActiveSet& a, const SphNeighbours& 
 bool assign_rungs(ParticleStore& s, const ActiveSet& a, const SphNeighbours& nb, int64_t now,
                   double length, int d);
 
+// The parts of assign_rungs, for a caller with other pair lists (the MPI ranks,
+// parallel/distributed_limiter.hpp):
+// the rungs of the active particles' next steps (new_rung_particle); false when some particle
+// needs a step below length / 2^kMaxRung;
+bool new_rungs(ParticleStore& s, const ActiveSet& a, int64_t now, double length);
+// a wake-up request for a particle: rung_wake = max(rung_wake, want), from any thread;
+void request_wake(int32_t& rung_wake, int32_t want);
+// the requests applied (wake_particle of every gas particle that has one).
+void apply_wakes(ParticleStore& s, int64_t now);
+
 }  // namespace mpsph

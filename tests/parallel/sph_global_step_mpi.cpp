@@ -123,8 +123,10 @@ TEST_CASE(
   compare_steps("stirred box", s, box, 20, DecompositionParams{0.001}, true);
 }
 
-TEST_CASE("across ranks, periodic or direct gravity, block steps and particle creation are refused",
-          "[mpi][sph][step]") {
+TEST_CASE(
+    "across ranks, periodic or direct gravity, block steps on GPU ranks and particle creation are "
+    "refused",
+    "[mpi][sph][step]") {
   const MpiComm comm;
   const SodSetup sod = small_sod();
   GravityParams grav;  // on by default
@@ -138,7 +140,16 @@ TEST_CASE("across ranks, periodic or direct gravity, block steps and particle cr
   CHECK_NOTHROW(SphGlobalStepper(Box{}, {}, {}, grav, tstep, {}, comm));
   grav.enabled = false;
   tstep.scheme = TimestepScheme::Block;
-  CHECK_THROWS_AS(SphGlobalStepper(sod.box, {}, {}, grav, tstep, {}, comm), Error);
+  CHECK_NOTHROW(SphGlobalStepper(sod.box, {}, {}, grav, tstep, {}, comm));
+  // Refused before any GPU object is made: the same in a build without CUDA.
+  CHECK_THROWS_WITH(SphGlobalStepper(sod.box, {}, {}, grav, tstep, {}, comm, 1.0, Backend::Gpu),
+                    Catch::Contains("block time steps on GPU ranks"));
+  // A global stepper's step() refuses to run block steps.
+  {
+    ParticleStore b = scattered_share(sod.particles, comm);
+    SphGlobalStepper block(sod.box, {}, {}, grav, tstep, {}, comm);
+    CHECK_THROWS_AS(block.step(b, 1e-3), Error);
+  }
   tstep.scheme = TimestepScheme::Global;
   ParticleStore s = scattered_share(sod.particles, comm);
   // One spawn request on rank 0 only: every rank refuses (none is left in a collective call).

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "core/error.hpp"
 #include "core/morton.hpp"
 #include "core/particle_order.hpp"
 #include "core/rng.hpp"
@@ -132,7 +133,8 @@ TEST_CASE("sph halo: ghost layouts, interleaved and appended, and their removal"
       expect.insert(expect.end(), sorted.begin(), sorted.end());
       expect.insert(expect.end(), {9, 6, 7, 8});  // 9 stays past the gas; 6-8 are displaced
     }
-    const GhostLayout lay = order_with_ghosts(t, 10, Box{}, cube, interleave);
+    CHECK_THROWS_AS(order_with_ghosts(t, 10, std::vector<uint64_t>(12), interleave), Error);
+    const GhostLayout lay = order_with_ghosts(t, 10, sfc_keys(t, Box{}, cube), interleave);
     CHECK(lay.n_local == 10);
     CHECK(lay.n_local_gas == 6);
     std::vector<uint32_t> local_gas;

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -21,33 +22,66 @@ class RankBackend final : public StepBackend {
  public:
   RankBackend(const StepContext& ctx, const MpiComm& comm, Backend passes,
               const DecompositionParams& decomposition)
-      : c_(ctx), comm_(comm), passes_(passes), decomposition_(decomposition) {}
+      : c_(ctx),
+        comm_(comm),
+        passes_(passes),
+        decomposition_(decomposition),
+        block_(ctx.tstep.scheme == TimestepScheme::Block) {}
   const char* name() const override {
     return passes_ == Backend::Gpu ? "gpu (MPI ranks; host-staged passes)" : "cpu (MPI ranks)";
   }
   Backend kind() const override { return Backend::Cpu; }
 
   bool begin_segment(double length, bool single_rung) override {
+    length_ = length;
+    now_ = 0;
     tick_len_ = length / double(kTicks);  // exact: a power of two
+    sort_pending_ = true;
     return !comm_.any(!mpsph::begin_segment(c_.store, length, single_rung));
   }
-  int64_t next_tick() override { return kTicks; }  // the global scheme: one step per segment
-  void predict(int64_t now) override { predict_to(c_.store, now, tick_len_, c_.box, c_.eos); }
-  void order() override {
-    stepper_->decompose_and_order(c_.store, first_);
-    first_ = false;
-    count();
-    t_.decomposition += stepper_->last_decomposition_s();
-    t_.order += stepper_->last_order_s();
-    const DecompositionReport& d = stepper_->last_decomposition();
-    recuts_ += d.recut ? 1.0 : 0.0;
-    decompositions_ += 1.0;
-    migrated_ += double(d.sent);
-    imbalance_max_ = std::max(imbalance_max_, d.imbalance);
+  // The global scheme: one step per segment; the block scheme: the earliest step end of any rank.
+  int64_t next_tick() override {
+    if (!block_) return kTicks;
+    const int64_t mine = mpsph::next_tick(c_.store);
+    int64_t all = kTicks;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT64_T, MPI_MIN, comm_.get());
+    return all;
   }
-  std::size_t active_count() const override { return n_total_; }
+  void predict(int64_t now) override {
+    now_ = now;
+    predict_to(c_.store, now, tick_len_, c_.box, c_.eos);
+  }
+  // The order-stage rule of one process (run/cpu_backend.cpp): the decomposition, migration and
+  // order at the first substep of every segment (the global scheme: every step) and at a
+  // synchronisation point (initial conditions, restart); inside a segment every particle keeps
+  // its rank and its store place. Then the active particles of this rank.
+  void order() override {
+    if (sort_pending_ || !block_ || now_ == kAllActive) {
+      stepper_->decompose_and_order(c_.store, first_);
+      first_ = false;
+      sort_pending_ = false;
+      count();
+      t_.decomposition += stepper_->last_decomposition_s();
+      t_.order += stepper_->last_order_s();
+      const DecompositionReport& d = stepper_->last_decomposition();
+      recuts_ += d.recut ? 1.0 : 0.0;
+      decompositions_ += 1.0;
+      migrated_ += double(d.sent);
+      imbalance_max_ = std::max(imbalance_max_, d.imbalance);
+    }
+    if (block_ && now_ != kAllActive && now_ < kTicks) {
+      select_active(c_.store, now_, active_index_, active_.n_gas);
+      active_.index = active_index_.data();
+      active_.n = active_index_.size();
+      active_.tick = now_;
+    } else {
+      active_ = ActiveSet{};
+    }
+    n_active_ = std::size_t(comm_.sum(uint64_t(active_.count(c_.store.size()))));
+  }
+  std::size_t active_count() const override { return n_active_; }
   void smoothing_lengths() override {
-    stepper_->smoothing_lengths(c_.store);
+    stepper_->smoothing_lengths(c_.store, active_);
     const DistributedSphReport& r = stepper_->last_sph();
     t_.h += r.h_s;
     t_.h_passes += r.h_passes_s;
@@ -56,45 +90,54 @@ class RankBackend final : public StepBackend {
   // density, EOS, Balsara switch and SPH forces with their halos (the prepare-force and SPH-force
   // stages are part of it).
   void density() override {
-    stepper_->density_and_forces(c_.store);
+    stepper_->density_and_forces(c_.store, active_);
     const DistributedSphReport& r = stepper_->last_sph();
     t_.pairs += r.pairs_s;
     t_.pairs_passes += r.pairs_passes_s;
     ghosts_ += double(r.ghosts_pairs);
-    local_gas_ += double(r.n_local_gas);
+    local_gas_ += double(r.n_active_gas);
   }
   void prepare_force() override {}
   void sph_forces() override {}
   void gravity() override {
-    stepper_->gravity(c_.store);
+    stepper_->gravity(c_.store, active_);
     const DistributedGravityReport& r = stepper_->last_gravity();
     t_.tree += r.build_s;
     t_.let += r.let_s;
     t_.walk += r.walk_s;
     let_bytes_ += double(r.let_bytes_sent);
   }
-  void end_force() override { stepper_->end_force(c_.store); }
+  void end_force() override { stepper_->end_force(c_.store, active_); }
   // Only modules of model `none` (no stages) and particle-local ones (PhysicsModule::
   // particle_local: cooling) pass make_rank_backend: their stages need this rank's particles only.
   void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
-    m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_,
-                                 type_begin(), false});
+    m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, active_, tick_len_,
+                                 type_begin(), block_});
   }
   void run_module_output(PhysicsModule& m, std::size_t index, double time, long step,
                          const std::vector<EnergyAccount>& accounts) override {
     m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_,
-                                 type_begin(), false, &accounts});
+                                 type_begin(), block_, &accounts});
   }
   std::vector<double> module_diagnostics(PhysicsModule& m) override {
     return m.diagnostic_values(c_.store.view());
   }
   void correct(bool integrate_u) override {
-    correct_active(c_.store, ActiveSet{}, tick_len_, c_.box, integrate_u);
+    correct_active(c_.store, active_, tick_len_, c_.box, integrate_u);
   }
-  void limit_steps() override { dt_ = stepper_->next_dt(c_.store); }
+  void limit_steps() override { stepper_->limit_steps(c_.store, active_, now_, length_); }
+  // The smallest dt_limit of the active particles of every rank; under the block scheme inside a
+  // segment, the rungs and the wake-ups across ranks.
   StepTimes timestep() override {
     StepTimes st;
-    st.dt = dt_;
+    const std::ptrdiff_t n = std::ptrdiff_t(active_.count(c_.store.size()));
+    double dt_min = DBL_MAX;
+#pragma omp parallel for schedule(static) reduction(min : dt_min)
+    for (std::ptrdiff_t k = 0; k < n; ++k)
+      dt_min = std::min(dt_min, c_.store.dt_limit[active_[std::size_t(k)]]);
+    st.dt = comm_.min(dt_min);
+    if (block_ && now_ != kAllActive && now_ < kTicks)
+      st.rungs_ok = stepper_->assign_rungs(c_.store, active_, now_, length_);
     return st;
   }
   std::vector<double> energy_last_step() override {
@@ -130,9 +173,15 @@ class RankBackend final : public StepBackend {
     h.bits = all;
     return h;
   }
-  std::size_t gas_count() const override { return n_gas_; }
-  std::size_t particle_count() const override { return n_total_; }
-  uint64_t next_id() const override { return next_id_; }
+  std::size_t gas_count() const override {
+    return n_gas_;
+  }
+  std::size_t particle_count() const override {
+    return n_total_;
+  }
+  uint64_t next_id() const override {
+    return next_id_;
+  }
   // Collective: the largest of the ranks' values (rank 0 alone holds the initial conditions).
   void set_next_id(uint64_t id) override {
     MPI_Allreduce(&id, &next_id_, 1, MPI_UINT64_T, MPI_MAX, comm_.get());
@@ -178,7 +227,7 @@ class RankBackend final : public StepBackend {
       out += line;
     }
     std::snprintf(line, sizeof line,
-                  "  ghosts per local gas particle (density halo): %.3f\n"
+                  "  ghosts per active local gas particle (density halo): %.3f\n"
                   "  smoothing-length halo rounds: %.0f in %ld steps\n"
                   "  LET bytes sent per step, all ranks: %.4g\n",
                   gas > 0 ? ghosts / gas : 0.0, h_rounds_, steps,
@@ -196,10 +245,14 @@ class RankBackend final : public StepBackend {
   }
   // The initial conditions or the checkpoint are in place, and with them the box (which the
   // stepper keeps a copy of).
-  void check_box() override { make_stepper(); }
+  void check_box() override {
+    make_stepper();
+  }
   void sync_from_host() override {
     make_stepper();
     first_ = true;
+    now_ = kAllActive;  // initial conditions or a restart: a synchronisation point
+    sort_pending_ = true;
     count();
   }
 
@@ -212,7 +265,8 @@ class RankBackend final : public StepBackend {
                        passes_);
     } catch (const Error& e) {
       // The stepper refuses what does not work across ranks yet (direct or periodic gravity,
-      // block time steps); every rank alike, before any output is written (check_box).
+      // block time steps on GPU ranks); every rank alike, before any output is written
+      // (check_box).
       throw NotAcrossRanks(e.what());
     }
   }
@@ -235,9 +289,14 @@ class RankBackend final : public StepBackend {
   Backend passes_;  // where the SPH passes and the gravity tree run
   DecompositionParams decomposition_;
   std::optional<SphGlobalStepper> stepper_;
-  bool first_ = true;  // the next order stage is the first of this process: cut by count
-  double tick_len_ = 0.0;
-  double dt_ = 0.0;
+  bool block_;                // block time steps (else global)
+  bool first_ = true;         // the next order stage is the first of this process: cut by count
+  bool sort_pending_ = true;  // the next order stage decomposes and sorts (a segment has begun)
+  int64_t now_ = kAllActive;  // the current substep's tick; kAllActive outside a segment
+  double length_ = 0.0, tick_len_ = 0.0;
+  std::vector<uint32_t> active_index_;
+  ActiveSet active_;          // this rank's active particles
+  std::size_t n_active_ = 0;  // active particles of every rank
   std::size_t n_gas_ = 0, n_total_ = 0;
   uint64_t next_id_ = 1;
   // Seconds of the stages' parts on this rank, summed over this run (timing_notes).
@@ -272,9 +331,9 @@ std::unique_ptr<StepBackend> make_rank_backend(
           "MPI: physics modules across ranks are not supported yet, except cooling "
           "(docs/mpi.md); set " +
           m->section() + ".model: none (it is " + m->model() + ") or run on one rank");
-  // The stepper's refusals that do not depend on the box (direct gravity, block time steps) come
-  // now, before the initial conditions are made; the driver calls check_box() again once the
-  // run's box is known.
+  // The stepper's refusals that do not depend on the box (direct gravity, block time steps on GPU
+  // ranks) come now, before the initial conditions are made; the driver calls check_box() again
+  // once the run's box is known.
   DecompositionParams decomposition;
   decomposition.max_imbalance = mpi.max_imbalance;
   auto backend = std::make_unique<RankBackend>(ctx, comm, passes, decomposition);

@@ -1,11 +1,13 @@
-// The step backend of the MPI ranks (`mpsph-mpi`, docs/mpi.md): the stages of the CPU backend under
-// the global time-step scheme on this rank's particles, with SphGlobalStepper
+// The step backend of the MPI ranks (`mpsph-mpi`, docs/mpi.md): the stages of the CPU backend
+// under either time-step scheme on this rank's particles, with SphGlobalStepper
 // (parallel/sph_global_step.hpp) for what crosses ranks, run as the driver's stages: order
-// (decomposition, migration, order), smoothing lengths, density (with the EOS and the SPH forces),
-// gravity, end force; timing_notes() adds their split into halos, passes and LET parts. The time
-// step is the minimum over all ranks; the conserved sums, the health bits and the particle counts
-// are reduced over all ranks, so every rank sees the values of the whole run. The particles of the
-// initial conditions or of a checkpoint may all sit on rank 0: the first order stage scatters them.
+// (decomposition, migration, order - at the first substep of a segment), smoothing lengths,
+// density (with the EOS and the SPH forces), gravity, end force, correct, and the time step (the
+// limiter and wake-up across ranks); timing_notes() adds their split into halos, passes and LET
+// parts. The time step and the next substep's tick are minima over all ranks; the conserved
+// sums, the health bits and the particle counts are reduced over all ranks, so every rank sees
+// the values of the whole run. The particles of the initial conditions or of a checkpoint may all
+// sit on rank 0: the first order stage scatters them.
 #pragma once
 
 #include <memory>
@@ -23,7 +25,8 @@ namespace mpsph {
 // run on a GPU of its host (rank among the host's ranks modulo its GPUs) on device copies of the
 // rank's particles, the rest on the host (parallel/sph_global_step.hpp). NotAcrossRanks
 // (run/ranks.hpp) on every rank for what cannot run across ranks yet: a module whose model is not
-// `none`, and what SphGlobalStepper refuses (direct or periodic gravity, block time steps).
+// `none` and not particle-local, and what SphGlobalStepper refuses (direct or periodic gravity,
+// block time steps on GPU ranks).
 std::unique_ptr<StepBackend> make_rank_backend(
     const StepContext& ctx, Device requested,
     const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiParams& mpi,
