@@ -18,7 +18,7 @@ std::vector<uint64_t> morton_keys(const ParticleStore& store, const Box& box);
 // Keeps the gas-first invariant of the store. Returns true if anything moved. With `subset`
 // (store indices, ascending): the store keeps only those particles, ordered - the same store as
 // permute(*subset), resize, then order_particles, with one permute instead of two (the MPI order
-// stage after a migration, parallel/sph_global_step.cpp).
+// stage after a migration, parallel/distributed_step.cpp).
 bool order_particles(ParticleStore& store, const Box& box,
                      const std::vector<std::size_t>* subset = nullptr);
 

@@ -1,4 +1,4 @@
-// SPH + self-gravity steps across ranks (SphGlobalStepper with DistributedGravity) against the
+// SPH + self-gravity steps across ranks (DistributedStepper with DistributedGravity) against the
 // CPU backend of one process (run by mpiexec on 1, 2 and 3 ranks): an Evrard collapse of ~2 000
 // gas particles over 50 global steps - kinetic, thermal, potential and total energy within 1e-5
 // of |E0| of the single-process run at every step (issue #18), momentum conserved as well as on
@@ -9,10 +9,10 @@
 
 #include "catch.hpp"
 #include "gravity/direct_gravity.hpp"
+#include "parallel/distributed_step.hpp"
 #include "parallel/global_step_reference.hpp"
 #include "parallel/mpi_comm.hpp"
 #include "parallel/mpi_test_setup.hpp"
-#include "parallel/sph_global_step.hpp"
 #include "setups/evrard.hpp"
 #include "setups/plummer.hpp"
 
@@ -61,7 +61,7 @@ void compare_energies(const char* name, const ParticleStore& initial, const Grav
                  [&](const ParticleStore& s) { ref.push_back(local_energies(s)); });
 
   ParticleStore s = scattered_share(initial, comm);
-  SphGlobalStepper stepper(Box{}, sph, eos, grav, tstep, DecompositionParams{}, comm, 1.0);
+  DistributedStepper stepper(Box{}, sph, eos, grav, tstep, DecompositionParams{}, comm, 1.0);
   double dt = stepper.start(s);
   const double e0 = std::fabs(ref[0].total());
   double d_kin = 0, d_th = 0, d_pot = 0, d_tot = 0, p_one = 0, p_ranks = 0, m_acc = 0;

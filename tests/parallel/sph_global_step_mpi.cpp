@@ -11,10 +11,10 @@
 
 #include "catch.hpp"
 #include "core/error.hpp"
+#include "parallel/distributed_step.hpp"
 #include "parallel/global_step_reference.hpp"
 #include "parallel/mpi_comm.hpp"
 #include "parallel/mpi_test_setup.hpp"
-#include "parallel/sph_global_step.hpp"
 #include "setups/sod.hpp"
 #include "sph/eos_kern.hpp"
 #include "sph/sph_test_setup.hpp"
@@ -51,7 +51,7 @@ void compare_steps(const char* name, const ParticleStore& initial, const Box& bo
   single_process(ref, box, sph, eos, grav, tstep, steps, ref_dts);
 
   ParticleStore s = scattered_share(initial, comm);
-  SphGlobalStepper stepper(box, sph, eos, grav, tstep, dp, comm);
+  DistributedStepper stepper(box, sph, eos, grav, tstep, dp, comm);
   double dt = stepper.start(s);
   const uint64_t sent_first = comm.sum(uint64_t(stepper.last_decomposition().sent));
   std::size_t recuts = 0, sent = 0;
@@ -133,27 +133,27 @@ TEST_CASE(
   TimestepParams tstep;
   tstep.scheme = TimestepScheme::Global;  // the ranks step globally
   REQUIRE(sod.box.periodic);
-  CHECK_THROWS_AS(SphGlobalStepper(sod.box, {}, {}, grav, tstep, {}, comm), Error);
+  CHECK_THROWS_AS(DistributedStepper(sod.box, {}, {}, grav, tstep, {}, comm), Error);
   grav.method = GravityMethod::Direct;
-  CHECK_THROWS_AS(SphGlobalStepper(Box{}, {}, {}, grav, tstep, {}, comm), Error);
+  CHECK_THROWS_AS(DistributedStepper(Box{}, {}, {}, grav, tstep, {}, comm), Error);
   grav.method = GravityMethod::Tree;
-  CHECK_NOTHROW(SphGlobalStepper(Box{}, {}, {}, grav, tstep, {}, comm));
+  CHECK_NOTHROW(DistributedStepper(Box{}, {}, {}, grav, tstep, {}, comm));
   grav.enabled = false;
   tstep.scheme = TimestepScheme::Block;
-  CHECK_NOTHROW(SphGlobalStepper(sod.box, {}, {}, grav, tstep, {}, comm));
+  CHECK_NOTHROW(DistributedStepper(sod.box, {}, {}, grav, tstep, {}, comm));
   // Refused before any GPU object is made: the same in a build without CUDA.
-  CHECK_THROWS_WITH(SphGlobalStepper(sod.box, {}, {}, grav, tstep, {}, comm, 1.0, Backend::Gpu),
+  CHECK_THROWS_WITH(DistributedStepper(sod.box, {}, {}, grav, tstep, {}, comm, 1.0, Backend::Gpu),
                     Catch::Contains("block time steps on GPU ranks"));
   // A global stepper's step() refuses to run block steps.
   {
     ParticleStore b = scattered_share(sod.particles, comm);
-    SphGlobalStepper block(sod.box, {}, {}, grav, tstep, {}, comm);
+    DistributedStepper block(sod.box, {}, {}, grav, tstep, {}, comm);
     CHECK_THROWS_AS(block.step(b, 1e-3), Error);
   }
   tstep.scheme = TimestepScheme::Global;
   ParticleStore s = scattered_share(sod.particles, comm);
   // One spawn request on rank 0 only: every rank refuses (none is left in a collective call).
   if (comm.rank() == 0) s.spawn_mass[0] = 0.5 * s.mass[0];
-  SphGlobalStepper stepper(sod.box, {}, {}, grav, tstep, {}, comm);
+  DistributedStepper stepper(sod.box, {}, {}, grav, tstep, {}, comm);
   CHECK_THROWS_AS(stepper.start(s), Error);
 }

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/active_set.hpp"
-#include "parallel/sph_global_step.hpp"
+#include "parallel/distributed_step.hpp"
 #include "run/ranks.hpp"
 #include "timestep/block_timeline_kern.hpp"
 #include "timestep/integrator.hpp"
@@ -288,7 +288,7 @@ class RankBackend final : public StepBackend {
   MpiComm comm_;
   Backend passes_;  // where the SPH passes and the gravity tree run
   DecompositionParams decomposition_;
-  std::optional<SphGlobalStepper> stepper_;
+  std::optional<DistributedStepper> stepper_;
   bool block_;                // block time steps (else global)
   bool first_ = true;         // the next order stage is the first of this process: cut by count
   bool sort_pending_ = true;  // the next order stage decomposes and sorts (a segment has begun)

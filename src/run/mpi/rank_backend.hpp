@@ -1,6 +1,6 @@
 // The step backend of the MPI ranks (`mpsph-mpi`, docs/mpi.md): the stages of the CPU backend
-// under either time-step scheme on this rank's particles, with SphGlobalStepper
-// (parallel/sph_global_step.hpp) for what crosses ranks, run as the driver's stages: order
+// under either time-step scheme on this rank's particles, with DistributedStepper
+// (parallel/distributed_step.hpp) for what crosses ranks, run as the driver's stages: order
 // (decomposition, migration, order - at the first substep of a segment), smoothing lengths,
 // density (with the EOS and the SPH forces), gravity, end force, correct, and the time step (the
 // limiter and wake-up across ranks); timing_notes() adds their split into halos, passes and LET
@@ -23,9 +23,9 @@ namespace mpsph {
 
 // `requested` gpu (or auto with a GPU present): the SPH passes and the gravity tree of each rank
 // run on a GPU of its host (rank among the host's ranks modulo its GPUs) on device copies of the
-// rank's particles, the rest on the host (parallel/sph_global_step.hpp). NotAcrossRanks
+// rank's particles, the rest on the host (parallel/distributed_step.hpp). NotAcrossRanks
 // (run/ranks.hpp) on every rank for what cannot run across ranks yet: a module whose model is not
-// `none` and not particle-local, and what SphGlobalStepper refuses (direct or periodic gravity,
+// `none` and not particle-local, and what DistributedStepper refuses (direct or periodic gravity,
 // block time steps on GPU ranks).
 std::unique_ptr<StepBackend> make_rank_backend(
     const StepContext& ctx, Device requested,

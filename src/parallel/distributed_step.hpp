@@ -39,7 +39,7 @@
 
 namespace mpsph {
 
-class SphGlobalStepper {
+class DistributedStepper {
  public:
   // mpsph::Error when gravity is on with the direct method or in a periodic box, or block time
   // steps meet GPU passes. G: the gravitational constant in code units (Units::G).
@@ -47,10 +47,10 @@ class SphGlobalStepper {
   // device copies of the rank's particles, sph/sph_passes.hpp and gravity/tree_with_sources.hpp);
   // everything else - decomposition, halos, locally essential trees, predictor, corrector, time
   // step - runs on the host.
-  SphGlobalStepper(const Box& box, const SphParams& sph, const EosParams& eos,
-                   const GravityParams& grav, const TimestepParams& tstep,
-                   const DecompositionParams& decomposition, const MpiComm& comm, double G = 1.0,
-                   Backend backend = Backend::Cpu);
+  DistributedStepper(const Box& box, const SphParams& sph, const EosParams& eos,
+                     const GravityParams& grav, const TimestepParams& tstep,
+                     const DecompositionParams& decomposition, const MpiComm& comm, double G = 1.0,
+                     Backend backend = Backend::Cpu);
 
   // The first decomposition, the forces of the initial state and the first dt (what
   // Simulation::run does before its loop). `store`: this rank's particles, any of them.

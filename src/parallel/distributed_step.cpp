@@ -1,4 +1,4 @@
-#include "parallel/sph_global_step.hpp"
+#include "parallel/distributed_step.hpp"
 
 #include <algorithm>
 #include <string>
@@ -36,10 +36,10 @@ Backend checked_backend(const Box& box, const GravityParams& grav, const Timeste
 
 }  // namespace
 
-SphGlobalStepper::SphGlobalStepper(const Box& box, const SphParams& sph, const EosParams& eos,
-                                   const GravityParams& grav, const TimestepParams& tstep,
-                                   const DecompositionParams& decomposition, const MpiComm& comm,
-                                   double G, Backend backend)
+DistributedStepper::DistributedStepper(const Box& box, const SphParams& sph, const EosParams& eos,
+                                       const GravityParams& grav, const TimestepParams& tstep,
+                                       const DecompositionParams& decomposition,
+                                       const MpiComm& comm, double G, Backend backend)
     : box_(box),
       sph_(sph),
       eos_(eos),
@@ -52,7 +52,7 @@ SphGlobalStepper::SphGlobalStepper(const Box& box, const SphParams& sph, const E
       passes_(backend_ == Backend::Gpu ? make_gpu_sph_passes() : make_cpu_sph_passes()),
       gravity_(backend_) {}
 
-void SphGlobalStepper::order_and_forces(ParticleStore& store, bool first) {
+void DistributedStepper::order_and_forces(ParticleStore& store, bool first) {
   decompose_and_order(store, first);
   smoothing_lengths(store);
   density_and_forces(store);
@@ -60,7 +60,7 @@ void SphGlobalStepper::order_and_forces(ParticleStore& store, bool first) {
   end_force(store);
 }
 
-void SphGlobalStepper::decompose_and_order(ParticleStore& store, bool first) {
+void DistributedStepper::decompose_and_order(ParticleStore& store, bool first) {
   // Particle changes would need ids unique over all ranks and children placed by key: refused.
   bool changes = false;
   const std::ptrdiff_t n = std::ptrdiff_t(store.size());
@@ -102,13 +102,13 @@ const std::vector<uint32_t>* active_gas(const ActiveSet& a, std::vector<uint32_t
 
 }  // namespace
 
-void SphGlobalStepper::smoothing_lengths(ParticleStore& store, const ActiveSet& a) {
+void DistributedStepper::smoothing_lengths(ParticleStore& store, const ActiveSet& a) {
   if (hydro_)
     distributed_smoothing_lengths(store, box_, order_, sph_, comm_, *passes_, sph_report_,
                                   active_gas(a, active_gas_));
 }
 
-void SphGlobalStepper::density_and_forces(ParticleStore& store, const ActiveSet& a) {
+void DistributedStepper::density_and_forces(ParticleStore& store, const ActiveSet& a) {
   const bool block = tstep_.scheme == TimestepScheme::Block;
   if (hydro_) {
     distributed_density_forces(store, box_, order_, sph_, eos_, comm_, *passes_, sph_report_,
@@ -121,11 +121,11 @@ void SphGlobalStepper::density_and_forces(ParticleStore& store, const ActiveSet&
   for (std::size_t k = 0; k < n_gas; ++k) store.acc[a[k]] = {0, 0, 0}, store.dudt[a[k]] = 0.0;
 }
 
-void SphGlobalStepper::gravity(ParticleStore& store, const ActiveSet& a) {
+void DistributedStepper::gravity(ParticleStore& store, const ActiveSet& a) {
   gravity_report_ = gravity_.compute(store, grav_, G_, comm_, a);
 }
 
-void SphGlobalStepper::end_force(ParticleStore& store, const ActiveSet& a) {
+void DistributedStepper::end_force(ParticleStore& store, const ActiveSet& a) {
   const std::size_t n_gas = store.n_gas();
   // end force (run/end_force_kern.hpp): the hydro acc of gas plus gravity; without gravity the
   // gravity fields are zero.
@@ -138,21 +138,21 @@ void SphGlobalStepper::end_force(ParticleStore& store, const ActiveSet& a) {
   }
 }
 
-void SphGlobalStepper::limit_steps(ParticleStore& store, const ActiveSet& a, int64_t now,
-                                   double length) {
+void DistributedStepper::limit_steps(ParticleStore& store, const ActiveSet& a, int64_t now,
+                                     double length) {
   compute_timestep_criteria(store, a, tstep_, grav_, hydro_);
   const bool limiter = tstep_.scheme == TimestepScheme::Block && hydro_;
   distributed_limit_timesteps(store, a, pairs_, now, length,
                               limiter ? double(tstep_.limiter_factor) : 0.0, comm_);
 }
 
-bool SphGlobalStepper::assign_rungs(ParticleStore& store, const ActiveSet& a, int64_t now,
-                                    double length) {
+bool DistributedStepper::assign_rungs(ParticleStore& store, const ActiveSet& a, int64_t now,
+                                      double length) {
   return distributed_assign_rungs(store, a, pairs_, now, length,
                                   hydro_ ? tstep_.limiter_shift() : -1, comm_);
 }
 
-double SphGlobalStepper::next_dt(ParticleStore& store) {
+double DistributedStepper::next_dt(ParticleStore& store) {
   double dt = comm_.min(compute_timestep_criteria(store, ActiveSet{}, tstep_, grav_, hydro_));
   // dt_limit = dt_crit, as the one-process global scheme keeps it (run/cpu_backend.cpp
   // limit_steps: the modules' time-step stages start from it; checkpoints hold it).
@@ -161,15 +161,15 @@ double SphGlobalStepper::next_dt(ParticleStore& store) {
   return dt;
 }
 
-double SphGlobalStepper::start(ParticleStore& store) {
+double DistributedStepper::start(ParticleStore& store) {
   order_and_forces(store, true);
   return next_dt(store);
 }
 
-double SphGlobalStepper::step(ParticleStore& store, double dt) {
+double DistributedStepper::step(ParticleStore& store, double dt) {
   if (tstep_.scheme != TimestepScheme::Global)
     throw Error(
-        "SphGlobalStepper::step runs the global scheme; block steps run as the driver's "
+        "DistributedStepper::step runs the global scheme; block steps run as the driver's "
         "stages (run/mpi/rank_backend.cpp)");
   // Under the global scheme a segment is one step of every particle on rung 0.
   if (comm_.any(!begin_segment(store, dt, true)))
