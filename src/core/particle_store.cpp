@@ -37,8 +37,11 @@ void ParticleStore::resize(std::size_t n) {
 
 namespace {
 
-// Copies on the OpenMP threads only when there is enough to copy.
+// Loops on the OpenMP threads only when there is enough to do: 65536 entries for the scan of the
+// permutation, 128 KiB of one field for a copy (a halo's permute of ~5e4 particles moves ~30 MB
+// over the fields: serial, it cost 2.5 ms; on 2 threads 1.3 ms).
 constexpr std::ptrdiff_t kParallelCopy = 65536;
+constexpr std::size_t kParallelCopyBytes = std::size_t(1) << 17;
 
 // The entries i with perm[i] != i: how many, the first and one past the last.
 struct Changed {
@@ -89,16 +92,17 @@ void ParticleStore::permute(const std::vector<std::size_t>& perm) {
     static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "scratch buffer alignment");
     T* tmp = reinterpret_cast<T*>(scratch.get());
     T* data = v.data();
+    const bool threads = std::size_t(m) * sizeof(T) >= kParallelCopyBytes;
     if (dense) {
       const std::size_t* src = perm.data() + c.first;
-#pragma omp parallel for schedule(static) if (m > kParallelCopy)
+#pragma omp parallel for schedule(static) if (threads)
       for (std::ptrdiff_t k = 0; k < m; ++k) tmp[k] = data[src[k]];
-#pragma omp parallel for schedule(static) if (m > kParallelCopy)
+#pragma omp parallel for schedule(static) if (threads)
       for (std::ptrdiff_t k = 0; k < m; ++k) data[c.first + std::size_t(k)] = tmp[k];
     } else {
-#pragma omp parallel for schedule(static) if (m > kParallelCopy)
+#pragma omp parallel for schedule(static) if (threads)
       for (std::ptrdiff_t k = 0; k < m; ++k) tmp[k] = data[perm[moved[std::size_t(k)]]];
-#pragma omp parallel for schedule(static) if (m > kParallelCopy)
+#pragma omp parallel for schedule(static) if (threads)
       for (std::ptrdiff_t k = 0; k < m; ++k) data[moved[std::size_t(k)]] = tmp[k];
     }
     std::fill(v.begin() + std::ptrdiff_t(n), v.end(), T{});

@@ -12,11 +12,13 @@ class CpuTreeWithSources final : public TreeWithSources {
  public:
   const char* name() const override { return "cpu"; }
   OctreeView build(const ParticleStore& s, const GravityParams& p, const Vec3d& cube_lo,
-                   double cube_size, bool) override {
+                   double cube_size, bool, TreeUpdate update) override {
     const std::size_t n = s.size();
     eps_.resize(n);
     for (std::size_t i = 0; i < n; ++i) eps_[i] = float(p.softening[s.type[i]]);
-    tree_.build(s.pos.data(), s.mass.data(), eps_.data(), n, p.leaf_size, cube_lo, cube_size);
+    if (update != TreeUpdate::Refit ||
+        !tree_.refit(s.pos.data(), s.mass.data(), eps_.data(), n, p.leaf_size))
+      tree_.build(s.pos.data(), s.mass.data(), eps_.data(), n, p.leaf_size, cube_lo, cube_size);
     return tree_.view();
   }
   TreeWalkStats walk(ParticleStore& s, const GravityParams& p, double G, const double* acc_old,

@@ -23,9 +23,12 @@ class TreeWithSources {
   // Builds the octree of every particle of `s` (softening p.softening[type], p.leaf_size) with
   // the Morton keys in [cube_lo, cube_lo + cube_size)^3, and returns it as a host view (valid
   // until the next build). `relative`: the walk will use |acc_grav| of `s` as |a_old| (it is
-  // read now).
+  // read now). `update` Refit: the last build's topology with the particles (the same ones in the
+  // same store order) at their current positions, when the backend can (the CPU's: Octree::refit;
+  // the cube is then the last build's); otherwise a build.
   virtual OctreeView build(const ParticleStore& s, const GravityParams& p, const Vec3d& cube_lo,
-                           double cube_size, bool relative) = 0;
+                           double cube_size, bool relative,
+                           TreeUpdate update = TreeUpdate::Rebuild) = 0;
   // Writes acc_grav and pot of every particle of `s` (G applied) from the tree of the last build
   // and the `n_sources` source trees (tree_gravity's `sources`), walked with p's criterion.
   // `acc_old` (caller order; null: geometric criterion) is |acc_grav| as build() read it.

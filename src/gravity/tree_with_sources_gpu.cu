@@ -46,8 +46,9 @@ SourceForest forest_of(const OctreeView* sources, int n_sources) {
 class GpuTreeWithSources final : public TreeWithSources {
  public:
   const char* name() const override { return "gpu"; }
+  // Always a build (the GPU ranks step globally: a new order at every step).
   OctreeView build(const ParticleStore& s, const GravityParams& p, const Vec3d& cube_lo,
-                   double cube_size, bool relative) override {
+                   double cube_size, bool relative, TreeUpdate) override {
     const std::size_t n = s.size();
     if (n > capacity_) {
       capacity_ = n + n / 4;  // particles migrate between ranks: grow with room

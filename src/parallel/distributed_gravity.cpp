@@ -184,7 +184,7 @@ DistributedGravity::DistributedGravity(Backend backend)
 
 DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const GravityParams& p,
                                                      double G, const MpiComm& comm,
-                                                     const ActiveSet& active) {
+                                                     const ActiveSet& active, TreeUpdate update) {
   DistributedGravityReport rep;
   const std::size_t n = s.size();
   if (!p.enabled) {
@@ -208,7 +208,7 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   // one-process tree, or a part of one that straddles the domain boundary.
   const KeyCube cube = global_key_cube(s, Box{}, comm);
   const bool relative = p.criterion == OpeningCriterion::Relative && have_previous_;
-  const OctreeView t = tree_->build(s, p, cube.lo, cube.edge * (1.0 + 1e-9), relative);
+  const OctreeView t = tree_->build(s, p, cube.lo, cube.edge * (1.0 + 1e-9), relative, update);
   rep.relative = relative;
   if (relative) {
     acc_old_.resize(n);

@@ -84,8 +84,12 @@ class DistributedGravity {
   // groups: the locally essential trees stay valid). With p.enabled false both are zero. The
   // relative criterion needs |a| of a previous call: the first call uses the geometric one (on
   // every rank alike).
+  // `update` Refit: the particles are those of the last call in the same store order (block
+  // steps inside a segment): the CPU tree keeps its topology and is refitted to the drifted
+  // positions, as one process's is (TreeWithSources::build).
   DistributedGravityReport compute(ParticleStore& store, const GravityParams& p, double G,
-                                   const MpiComm& comm, const ActiveSet& active = {});
+                                   const MpiComm& comm, const ActiveSet& active = {},
+                                   TreeUpdate update = TreeUpdate::Rebuild);
   // The store's acc_grav is a previous evaluation's (a restart): the next call may use the
   // relative criterion at once.
   void assume_previous() { have_previous_ = true; }

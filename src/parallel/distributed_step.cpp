@@ -86,6 +86,7 @@ void DistributedStepper::decompose_and_order(ParticleStore& store, bool first) {
   // The halos' order keys, for the SPH stages until the next order stage (the particles keep
   // their store places until then).
   if (hydro_) order_ = sph_order(store, box_, comm_);
+  tree_stale_ = true;
   decomposition_s_ = t1 - t0;
   order_s_ = wall_seconds() - t1;
   sph_report_ = DistributedSphReport{};
@@ -122,7 +123,11 @@ void DistributedStepper::density_and_forces(ParticleStore& store, const ActiveSe
 }
 
 void DistributedStepper::gravity(ParticleStore& store, const ActiveSet& a) {
-  gravity_report_ = gravity_.compute(store, grav_, G_, comm_, a);
+  // The tree is rebuilt after an order stage and refitted to the drifted particles otherwise
+  // (block steps inside a segment), as one process does (run/cpu_backend.cpp).
+  gravity_report_ = gravity_.compute(store, grav_, G_, comm_, a,
+                                     tree_stale_ ? TreeUpdate::Rebuild : TreeUpdate::Refit);
+  tree_stale_ = false;
 }
 
 void DistributedStepper::end_force(ParticleStore& store, const ActiveSet& a) {
