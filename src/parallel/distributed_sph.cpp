@@ -123,6 +123,82 @@ void take_pairs(const ParticleStore& store, const GhostLayout& lay, const Exchan
   }
 }
 
+// The candidates the passes found for the todo particles whose h is final this round (widened
+// 0), as local indices or ghost ids (HaloCandidates).
+void keep_candidates(const ParticleStore& store, const GhostLayout& lay,
+                     const std::vector<uint32_t>& todo, const std::vector<double>& widened,
+                     const SphPasses& passes, HaloCandidates& out) {
+  const SphNeighbours* hs = passes.h_search();
+  if (!hs || hs->candidate_stride() == 0) return;
+  const std::size_t stride = hs->candidate_stride();
+  out.stride = stride;
+  out.ref.resize(lay.n_local_gas * stride);  // rows are written where covered_h is set
+  const std::size_t n_local = lay.n_local;
+  const std::size_t ghost_base = out.ghost_id.size();
+  // Store slot -> reference, for the gas of this round's layout.
+  std::vector<uint32_t> ref_of(store.n_gas());
+  for (std::size_t i = 0; i < lay.n_local_gas; ++i) ref_of[lay.local_slot[i]] = uint32_t(i);
+  for (std::size_t m = 0; m < lay.ghost_slot.size(); ++m) {
+    ref_of[lay.ghost_slot[m]] = uint32_t(n_local + ghost_base + m);
+    out.ghost_id.push_back(store.id[lay.ghost_slot[m]]);
+  }
+  const std::ptrdiff_t n_todo = std::ptrdiff_t(todo.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t t = 0; t < n_todo; ++t) {
+    const std::size_t i = todo[std::size_t(t)];
+    const std::size_t s = lay.local_slot[i];
+    if (widened[std::size_t(t)] > 0.0 || hs->covered_h(s) != store.h[s]) {
+      out.covered_h[i] = 0.f;
+      continue;
+    }
+    const uint32_t* c = hs->candidates(s);
+    uint32_t* r = out.ref.data() + i * stride;
+    for (std::size_t m = 0; m < stride; ++m) r[m] = ref_of[c[m]];
+    out.covered_h[i] = store.h[s];
+  }
+}
+
+// The candidates of the smoothing-length stage in the density layout `lay`, handed to the passes;
+// a candidate absent from this halo (beyond 2 h_i of its particle: the halo holds every remote j
+// within 2 h_i of an active i) becomes the particle itself, which the pair search skips.
+void give_candidates(const ParticleStore& store, const GhostLayout& lay, const HaloCandidates& in,
+                     SphPasses& passes) {
+  const std::size_t stride = in.stride, n_gas = store.n_gas();
+  // Where each recorded ghost id is now: ids of this halo's ghosts, sorted.
+  std::vector<std::pair<uint64_t, uint32_t>> here(lay.ghost_slot.size());
+  for (std::size_t m = 0; m < here.size(); ++m)
+    here[m] = {store.id[lay.ghost_slot[m]], uint32_t(lay.ghost_slot[m])};
+  std::sort(here.begin(), here.end());
+  constexpr uint32_t kAbsent = std::numeric_limits<uint32_t>::max();
+  std::vector<uint32_t> ghost_slot(in.ghost_id.size(), kAbsent);
+  const std::ptrdiff_t n_ids = std::ptrdiff_t(in.ghost_id.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t g = 0; g < n_ids; ++g) {
+    const uint64_t id = in.ghost_id[std::size_t(g)];
+    const auto it = std::lower_bound(here.begin(), here.end(), std::make_pair(id, uint32_t(0)));
+    if (it != here.end() && it->first == id) ghost_slot[std::size_t(g)] = it->second;
+  }
+  std::vector<uint32_t> index(n_gas * stride);
+  std::vector<float> covered(n_gas, 0.f);
+  const std::size_t n_local = in.n_local;
+  const std::ptrdiff_t n_lg = std::ptrdiff_t(lay.n_local_gas);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < n_lg; ++k) {
+    const std::size_t i = std::size_t(k);
+    if (!(in.covered_h[i] > 0.f)) continue;
+    const uint32_t s = uint32_t(lay.local_slot[i]);
+    const uint32_t* r = in.ref.data() + i * stride;
+    uint32_t* out = index.data() + std::size_t(s) * stride;
+    for (std::size_t m = 0; m < stride; ++m) {
+      const uint32_t slot =
+          r[m] < n_local ? uint32_t(lay.local_slot[r[m]]) : ghost_slot[r[m] - n_local];
+      out[m] = slot == kAbsent ? s : slot;
+    }
+    covered[s] = in.covered_h[i];
+  }
+  passes.give_candidates(stride, std::move(index), std::move(covered));
+}
+
 std::vector<uint32_t> all_of(std::size_t n) {
   std::vector<uint32_t> v(n);
   std::iota(v.begin(), v.end(), uint32_t{0});
@@ -133,7 +209,8 @@ std::vector<uint32_t> all_of(std::size_t n) {
 
 void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const SphOrder& order,
                                    const SphParams& sph, const MpiComm& comm, SphPasses& passes,
-                                   DistributedSphReport& rep, const std::vector<uint32_t>* active) {
+                                   DistributedSphReport& rep, const std::vector<uint32_t>* active,
+                                   HaloCandidates* candidates) {
   const double t_begin = wall_seconds();
   const std::size_t n_local = store.size();
   const std::size_t n_gl = store.n_gas();
@@ -166,6 +243,12 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const S
   // halo searches for these only (the others' h are final and need no more ghosts).
   std::vector<uint32_t> todo = active ? *active : all_of(n_gl);
   const FieldSet h_fields{{"pos", "id", "type"}};
+  if (candidates) {
+    candidates->stride = 0;
+    candidates->n_local = n_local;
+    candidates->ghost_id.clear();
+    candidates->covered_h.assign(n_gl, 0.f);
+  }
   for (int round = 1;; ++round) {
     if (round > kMaxHaloRounds)
       throw Error("sph: the smoothing-length halo did not settle in " +
@@ -201,6 +284,8 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const S
         if (need > radius[i]) w = 1.25 * need;
       }
     }
+    if (candidates && !short_of_gas && !act.empty())
+      keep_candidates(store, lay, todo, widened, passes, *candidates);
     remove_ghosts(store, lay);
     std::vector<uint32_t> still =
         select_indices<uint32_t>(0, todo.size(), [&](std::size_t t) { return widened[t] > 0.0; });
@@ -217,7 +302,8 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const S
 void distributed_density_forces(ParticleStore& store, const Box& box, const SphOrder& order,
                                 const SphParams& sph, const EosParams& eos, const MpiComm& comm,
                                 SphPasses& passes, DistributedSphReport& rep,
-                                const std::vector<uint32_t>* active, HaloPairs* pairs) {
+                                const std::vector<uint32_t>* active, HaloPairs* pairs,
+                                const HaloCandidates* candidates) {
   const double t_begin = wall_seconds();
   const std::size_t n_local = store.size();
   const std::size_t n_gl = store.n_gas();
@@ -233,6 +319,7 @@ void distributed_density_forces(ParticleStore& store, const Box& box, const SphO
                     order, comm, passes.sums_in_store_order());
   rep.ghosts_pairs = plan.n_recv();
   const std::vector<uint32_t> act = active ? slots_of(*active, lay) : lay.local_gas;
+  if (candidates && candidates->stride > 0) give_candidates(store, lay, *candidates, passes);
   double t_pass = wall_seconds();
   on_every_rank(comm, [&] {
     if (!act.empty()) passes.density(store, box, sph, eos, act);
@@ -264,8 +351,10 @@ DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box
   }
   DistributedSphReport rep;
   const SphOrder order = sph_order(store, box, comm);
-  distributed_smoothing_lengths(store, box, order, sph, comm, *passes, rep);
-  distributed_density_forces(store, box, order, sph, eos, comm, *passes, rep);
+  HaloCandidates candidates;
+  distributed_smoothing_lengths(store, box, order, sph, comm, *passes, rep, nullptr, &candidates);
+  distributed_density_forces(store, box, order, sph, eos, comm, *passes, rep, nullptr, nullptr,
+                             &candidates);
   return rep;
 }
 

@@ -60,6 +60,21 @@ struct SphOrder {
 // Of the particles as they are (collective: the cube spans every rank's particles).
 SphOrder sph_order(const ParticleStore& store, const Box& box, const MpiComm& comm);
 
+// The smoothing-length search's candidates of the local gas (SphPasses::h_search), carried from
+// the smoothing-length stage to the density stage across the change of halo: each local gas
+// particle's `stride` candidates as a local index (< n_local) or n_local + an index into
+// `ghost_id` (the ids of the ghosts of the rounds that found them); covered_h 0 where there are
+// none. The density stage maps them to its own layout (a candidate missing from its halo lies
+// beyond 2 h_i and is not needed), so its pair search filters them as one process's does instead
+// of searching a new kd-tree (SphPasses::give_candidates).
+struct HaloCandidates {
+  std::size_t stride = 0;  // 0: none
+  std::size_t n_local = 0;
+  std::vector<uint32_t> ref;       // n_local_gas x stride
+  std::vector<float> covered_h;    // per local gas particle
+  std::vector<uint64_t> ghost_id;  // of the smoothing-length rounds' ghosts
+};
+
 // The pair lists of the active local gas from the last density-and-forces stage, with the
 // remote neighbours named by their ghost, and the halo that brought the ghosts: what the neighbour
 // limiter and the wake-up of block time steps read across ranks (parallel/distributed_limiter.hpp).
@@ -83,15 +98,19 @@ struct HaloPairs {
 // `rep` collects both halves' numbers (distributed_sph_forces calls the two). `order`: of the
 // store as it is (sph_order, or the one of the segment's order stage: the particles keep their
 // store places through a segment).
+// `candidates`: filled by the first half when the passes keep candidates (else stride 0), read
+// by the second (null: the density pass searches its own kd-tree; the results are the same).
 void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const SphOrder& order,
                                    const SphParams& sph, const MpiComm& comm, SphPasses& passes,
                                    DistributedSphReport& rep,
-                                   const std::vector<uint32_t>* active = nullptr);
+                                   const std::vector<uint32_t>* active = nullptr,
+                                   HaloCandidates* candidates = nullptr);
 void distributed_density_forces(ParticleStore& store, const Box& box, const SphOrder& order,
                                 const SphParams& sph, const EosParams& eos, const MpiComm& comm,
                                 SphPasses& passes, DistributedSphReport& rep,
                                 const std::vector<uint32_t>* active = nullptr,
-                                HaloPairs* pairs = nullptr);
+                                HaloPairs* pairs = nullptr,
+                                const HaloCandidates* candidates = nullptr);
 DistributedSphReport distributed_sph_forces(ParticleStore& store, const Box& box,
                                             const SphParams& sph, const EosParams& eos,
                                             const MpiComm& comm, SphPasses* passes = nullptr);

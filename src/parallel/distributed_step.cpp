@@ -106,14 +106,14 @@ const std::vector<uint32_t>* active_gas(const ActiveSet& a, std::vector<uint32_t
 void DistributedStepper::smoothing_lengths(ParticleStore& store, const ActiveSet& a) {
   if (hydro_)
     distributed_smoothing_lengths(store, box_, order_, sph_, comm_, *passes_, sph_report_,
-                                  active_gas(a, active_gas_));
+                                  active_gas(a, active_gas_), &candidates_);
 }
 
 void DistributedStepper::density_and_forces(ParticleStore& store, const ActiveSet& a) {
   const bool block = tstep_.scheme == TimestepScheme::Block;
   if (hydro_) {
     distributed_density_forces(store, box_, order_, sph_, eos_, comm_, *passes_, sph_report_,
-                               active_gas(a, active_gas_), block ? &pairs_ : nullptr);
+                               active_gas(a, active_gas_), block ? &pairs_ : nullptr, &candidates_);
     return;
   }
   // Too few gas particles for SPH (an N-body run): they move without pressure forces

@@ -113,9 +113,10 @@ class DistributedStepper {
   DistributedSphReport sph_report_;
   DistributedGravityReport gravity_report_;
   double decomposition_s_ = 0.0, order_s_ = 0.0;
-  SphOrder order_;          // of the last decompose_and_order, for the SPH halos
-  bool tree_stale_ = true;  // the particles were ordered since the gravity tree was built
-  HaloPairs pairs_;         // of the last density_and_forces (block scheme), for the limiter
+  SphOrder order_;             // of the last decompose_and_order, for the SPH halos
+  bool tree_stale_ = true;     // the particles were ordered since the gravity tree was built
+  HaloPairs pairs_;            // of the last density_and_forces (block scheme), for the limiter
+  HaloCandidates candidates_;  // of the last smoothing_lengths, for density_and_forces
   std::vector<uint32_t> active_gas_;  // scratch: the active gas of a stage
 };
 

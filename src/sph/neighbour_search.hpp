@@ -78,6 +78,11 @@ class SphNeighbours {
   // set_candidates: they keep their size and capacity from step to step, so that refilling them
   // costs no allocation, zeroing or page faults. Their contents are unspecified.
   void take_candidate_buffers(std::vector<uint32_t>& index, std::vector<float>& covered_h);
+  // The candidates as set_candidates left them: stride 0 when there are none (or they were
+  // dropped); else candidates(i) holds `stride` gas indices and covered_h(i) the h they cover.
+  std::size_t candidate_stride() const { return cand_stride_; }
+  const uint32_t* candidates(std::size_t i) const { return cand_.data() + i * cand_stride_; }
+  float covered_h(std::size_t i) const { return cand_h_[i]; }
   // Buffers of the smoothing-length stage, kept here between its calls (smoothing_length.cpp).
   SmoothingLengthBuffers& h_buffers() { return h_buffers_; }
 

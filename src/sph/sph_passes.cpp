@@ -24,12 +24,15 @@ class CpuSphPasses final : public SphPasses {
   bool sums_in_store_order() const override { return true; }
   void smoothing_lengths(ParticleStore& s, const Box& box, const SphParams& p,
                          const std::vector<uint32_t>& active, std::vector<double>& next) override {
-    SphNeighbours nb;
-    compute_smoothing_lengths(s, box, p, nb, active_set(active), &next);
+    compute_smoothing_lengths(s, box, p, h_nb_, active_set(active), &next);
   }
   void density(ParticleStore& s, const Box& box, const SphParams& p, const EosParams& eos,
                const std::vector<uint32_t>& active) override {
     nb_.build_tree(s, box, 0.0);
+    if (cand_stride_ > 0) {
+      nb_.set_candidates(cand_stride_, std::move(cand_), std::move(cand_h_));
+      cand_stride_ = 0;
+    }
     compute_density(s, box, p, nb_, active_set(active));
     prepare_force(s, eos, p, active_set(active));
   }
@@ -38,9 +41,20 @@ class CpuSphPasses final : public SphPasses {
     compute_sph_forces(s, box, p, nb_, active_set(active));
   }
   const SphNeighbours* pair_lists() const override { return &nb_; }
+  const SphNeighbours* h_search() const override { return &h_nb_; }
+  void give_candidates(std::size_t stride, std::vector<uint32_t> index,
+                       std::vector<float> covered_h) override {
+    cand_stride_ = stride;
+    cand_ = std::move(index);
+    cand_h_ = std::move(covered_h);
+  }
 
  private:
-  SphNeighbours nb_;
+  SphNeighbours nb_;             // density and forces: the pairs
+  SphNeighbours h_nb_;           // smoothing lengths (kept: its candidates and buffers)
+  std::size_t cand_stride_ = 0;  // candidates for the next density(), if any
+  std::vector<uint32_t> cand_;
+  std::vector<float> cand_h_;
 };
 
 }  // namespace

@@ -46,6 +46,18 @@ class SphPasses {
   // gas: complete for those), valid until the store changes; null when the passes keep none there
   // (the GPU's).
   virtual const SphNeighbours* pair_lists() const { return nullptr; }
+  // The candidates of the last smoothing_lengths() (SphNeighbours::candidate_stride and
+  // candidates, over the gas of the store as it was then), or null when the passes keep none
+  // (the GPU's).
+  virtual const SphNeighbours* h_search() const { return nullptr; }
+  // Candidates for the pair search of the next density() (SphNeighbours::set_candidates: `stride`
+  // gas indices per gas particle of the store as it will be then, and the h each covers; 0 for
+  // none): the CPU's build_pairs filters them instead of searching its kd-tree, as one process's
+  // does with those of its smoothing-length stage. Ignored by passes that keep no candidates.
+  virtual void give_candidates(std::size_t stride, std::vector<uint32_t> index,
+                               std::vector<float> covered_h) {
+    (void)stride, (void)index, (void)covered_h;
+  }
 };
 
 std::unique_ptr<SphPasses> make_cpu_sph_passes();
