@@ -28,9 +28,10 @@ Sod tube (lattice, 1 944 particles, periodic box):
            two domains differ from one tree by about the tree's own error); then the 2-rank
            checkpoint at step 20 continued on 3 ranks gives the same energies within 1e-5.
   cooling  the Sod tube of `equal` in physical units (pc, Msun, km/s) with SD93 cooling (which
-           radiates ~70% of its thermal energy by t = 0.06) on 2 ranks against one process: the
-           snapshots and the checkpoint bit for bit, energy.csv (E_radiated included) as in
-           `equal` - cooling acts on each particle alone (PhysicsModule::particle_local).
+           radiates ~70% of its thermal energy by t = 0.06) on 2 ranks against one process, with
+           global and with block steps: the snapshots and the checkpoint bit for bit, energy.csv
+           (E_radiated included) as in `equal` - cooling acts on each particle alone
+           (PhysicsModule::particle_local).
   health   a run that goes bad across ranks (a Plummer sphere of 1e40 mass units, whose gravity
            overflows the float pair arithmetic in the first force evaluation, as the single-process
            health test): exit code 4 on 2 ranks, a diagnosis naming the step, the first offending
@@ -455,25 +456,35 @@ cooling:
 
 
 def mode_cooling(tmp, mpsph, mpsph_mpi, launch):
-    cfg = os.path.join(tmp, "sod_cooling.yaml")
-    with open(cfg, "w") as f:
-        f.write(COOLING)
-    one, two = os.path.join(tmp, "one"), os.path.join(tmp, "two")
-    single(mpsph, [cfg], one)
-    ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"], two)
-    snaps = sorted(f for f in os.listdir(one) if f.startswith("snapshot_"))
-    if snaps != sorted(f for f in os.listdir(two) if f.startswith("snapshot_")) or len(snaps) != 3:
-        sys.exit("FAILED: snapshot files differ: %s vs %s" % (os.listdir(one), os.listdir(two)))
-    for name in snaps + ["checkpoint.h5"]:
-        compare_h5(os.path.join(one, name), os.path.join(two, name), "cooling: " + name)
-    compare_energy(os.path.join(one, "energy.csv"), os.path.join(two, "energy.csv"),
-                   os.path.join(one, snaps[0]))
-    _, rows = energy_rows(os.path.join(one, "energy.csv"))
-    radiated = rows[-1]["E_radiated"] / rows[0]["E_thermal"]
-    if not radiated > 0.1:
-        sys.exit("FAILED: the cooling run radiated only %.3g of E_thermal(0)" % radiated)
-    print("cooling on 2 ranks = 1 process: %s and checkpoint.h5 bit for bit; E_radiated %.3f of "
-          "E_thermal(0)" % (", ".join(snaps), radiated))
+    # The global scheme, then block steps (the cooling stage then runs on the active particles).
+    for scheme, text in (("global", COOLING),
+                         ("block", COOLING.replace("scheme: global", "scheme: block\n  dt_max: 0.01"))):
+        cfg = os.path.join(tmp, "sod_cooling_%s.yaml" % scheme)
+        with open(cfg, "w") as f:
+            f.write(text)
+        one, two = os.path.join(tmp, "one_" + scheme), os.path.join(tmp, "two_" + scheme)
+        single(mpsph, [cfg], one)
+        ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"], two)
+        snaps = sorted(f for f in os.listdir(one) if f.startswith("snapshot_"))
+        if snaps != sorted(f for f in os.listdir(two) if f.startswith("snapshot_")) or \
+                len(snaps) != 3:
+            sys.exit("FAILED: snapshot files differ: %s vs %s" % (os.listdir(one),
+                                                                   os.listdir(two)))
+        for name in snaps + ["checkpoint.h5"]:
+            compare_h5(os.path.join(one, name), os.path.join(two, name),
+                       "cooling, %s steps: %s" % (scheme, name))
+        compare_energy(os.path.join(one, "energy.csv"), os.path.join(two, "energy.csv"),
+                       os.path.join(one, snaps[0]))
+        _, rows = energy_rows(os.path.join(one, "energy.csv"))
+        radiated = rows[-1]["E_radiated"] / rows[0]["E_thermal"]
+        if not radiated > 0.1:
+            sys.exit("FAILED: the cooling run radiated only %.3g of E_thermal(0)" % radiated)
+        n_upd, steps = updates(one), int(rows[-1]["step"])
+        if scheme == "block" and not n_upd < steps * count_particles(os.path.join(one, snaps[-1])):
+            sys.exit("FAILED: the block cooling run updated every particle at every substep")
+        print("cooling, %s steps, on 2 ranks = 1 process: %s and checkpoint.h5 bit for bit; "
+              "E_radiated %.3f of E_thermal(0); %d substeps, %d particle updates" %
+              (scheme, ", ".join(snaps), radiated, steps, n_upd))
 
 
 def mode_health(tmp, mpsph, mpsph_mpi, launch):
