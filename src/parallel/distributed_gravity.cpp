@@ -70,14 +70,20 @@ std::vector<int32_t> box_nodes(const OctreeView& t, int group_size) {
   return out;
 }
 
+// `active` (caller order; null: all): only the active particles are targets (block time steps);
+// a box holds their bounding box and values, and a box node without any gives no box. The walk's
+// groups are bounded by their active members, so each still lies inside its box node's box.
 std::vector<GravityBox> target_boxes(const OctreeView& t, int group_size, const double* acc_old,
-                                     double G) {
+                                     double G, const uint8_t* active) {
   std::vector<GravityBox> boxes;
   constexpr double inf = std::numeric_limits<double>::infinity();
   for (const int32_t ni : box_nodes(t, std::max(1, group_size))) {
     GravityBox b{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0f, 0.0f, 0};
     float a_nz = std::numeric_limits<float>::infinity();
+    bool any = false;
     for (int32_t i = t.nodes[ni].begin; i < t.nodes[ni].end; ++i) {
+      if (active && !active[t.order[i]]) continue;
+      any = true;
       const Vec3d& x = t.particles.pos[i];
       b.lo = {std::min(b.lo.x, x.x), std::min(b.lo.y, x.y), std::min(b.lo.z, x.z)};
       b.hi = {std::max(b.hi.x, x.x), std::max(b.hi.y, x.y), std::max(b.hi.z, x.z)};
@@ -91,7 +97,7 @@ std::vector<GravityBox> target_boxes(const OctreeView& t, int group_size, const 
         b.has_zero = 1;
     }
     b.acc_min = std::isfinite(a_nz) ? a_nz : 0.0f;
-    boxes.push_back(b);
+    if (any) boxes.push_back(b);
   }
   return boxes;
 }
@@ -221,7 +227,7 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   TreeWalkParams wp;
   wp.opening = opening_params(p);
   wp.group_size = p.group_size;
-  const std::vector<GravityBox> mine = target_boxes(t, p.group_size, acc_old, G);
+  const std::vector<GravityBox> mine = target_boxes(t, p.group_size, acc_old, G, mask);
   rep.boxes = mine.size();
   std::vector<std::size_t> box_off;
   const std::vector<GravityBox> boxes = comm.all_gather(mine, &box_off);

@@ -80,13 +80,14 @@ class DistributedGravity {
   // Writes acc_grav[i] and pot[i] (G applied; potential per unit mass without the
   // self-interaction) of every local particle of `active` (block time steps; default: all), from
   // the particles of all ranks (collective); the others keep theirs. Every rank's tree holds all
-  // its particles as sources, and its target boxes cover all of them (a superset of the active
-  // groups: the locally essential trees stay valid). With p.enabled false both are zero. The
-  // relative criterion needs |a| of a previous call: the first call uses the geometric one (on
-  // every rank alike).
-  // `update` Refit: the particles are those of the last call in the same store order (block
-  // steps inside a segment): the CPU tree keeps its topology and is refitted to the drifted
-  // positions, as one process's is (TreeWithSources::build).
+  // its particles as sources; its target boxes cover only the active ones (each box the bounding
+  // box of the active members of a box node: the walk's groups, bounded by their active members,
+  // still lie inside them), so the locally essential trees shrink with the active set. With
+  // p.enabled false both are zero. The relative criterion needs |a| of a previous call: the first
+  // call uses the geometric one (on every rank alike). `update` Refit: the particles are those of
+  // the last call in the same store order (block steps inside a segment): the CPU tree keeps its
+  // topology and is refitted to the drifted positions, as one process's is
+  // (TreeWithSources::build).
   DistributedGravityReport compute(ParticleStore& store, const GravityParams& p, double G,
                                    const MpiComm& comm, const ActiveSet& active = {},
                                    TreeUpdate update = TreeUpdate::Rebuild);
