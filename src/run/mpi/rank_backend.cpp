@@ -203,8 +203,10 @@ class RankBackend final : public StepBackend {
                              t_.tree,
                              t_.let,
                              t_.walk};
-    std::vector<double> mx(v.size());
+    std::vector<double> mx(v.size()), mean = v;
     MPI_Allreduce(v.data(), mx.data(), int(v.size()), MPI_DOUBLE, MPI_MAX, comm_.get());
+    comm_.sum(mean);
+    for (double& x : mean) x /= double(comm_.size());
     const double ghosts = comm_.sum(ghosts_), gas = comm_.sum(local_gas_);
     const double let_bytes = comm_.sum(let_bytes_);
     const char* names[] = {"decomposition + migration",
@@ -220,10 +222,11 @@ class RankBackend final : public StepBackend {
     std::string out = "\nMPI ranks: " + std::to_string(comm_.size()) +
                       ", SPH passes and gravity on " +
                       (passes_ == Backend::Gpu ? "the GPU (host-staged)" : "the CPU") +
-                      "; stage parts, ms per step, largest over the ranks:\n";
+                      "; stage parts, ms per step, largest over the ranks (mean over them):\n";
     char line[320];
     for (std::size_t k = 0; k < v.size(); ++k) {
-      std::snprintf(line, sizeof line, "  %-36s %12.3f\n", names[k], mx[k] * per);
+      std::snprintf(line, sizeof line, "  %-36s %12.3f (%.3f)\n", names[k], mx[k] * per,
+                    mean[k] * per);
       out += line;
     }
     std::snprintf(line, sizeof line,
