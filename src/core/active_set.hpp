@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/annotation.hpp"
 
@@ -47,5 +48,19 @@ struct ActiveSet {
   // Store index of the k-th active particle.
   MPSPH_HD std::size_t operator[](std::size_t k) const { return index ? index[k] : k; }
 };
+
+// The active set of the sorted host store indices `index` (gas first: its first n_gas entries) at
+// `tick`. Never all(), also when `index` is empty: an empty vector's data() may be null, which
+// would mean every particle (an MPI rank may have no active particle at a substep).
+inline ActiveSet active_subset(const std::vector<uint32_t>& index, std::size_t n_gas,
+                               int64_t tick = -1) {
+  static const uint32_t kNone = 0;
+  ActiveSet a;
+  a.index = index.empty() ? &kNone : index.data();
+  a.n = index.size();
+  a.n_gas = n_gas;
+  a.tick = tick;
+  return a;
+}
 
 }  // namespace mpsph

@@ -57,10 +57,9 @@ class CpuBackend final : public StepBackend {
     hydro_ = c_.sph.enough_gas(n_gas_);
     find_type_ranges();
     if (block_ && now_ != kAllActive && now_ < kTicks) {
-      select_active(c_.store, now_, active_index_, active_.n_gas);
-      active_.index = active_index_.data();
-      active_.n = active_index_.size();
-      active_.tick = now_;
+      std::size_t n_gas = 0;
+      select_active(c_.store, now_, active_index_, n_gas);
+      active_ = active_subset(active_index_, n_gas, now_);
     } else {
       active_ = ActiveSet{};
     }

@@ -12,10 +12,7 @@ namespace mpsph {
 namespace {
 
 ActiveSet active_set(const std::vector<uint32_t>& index) {
-  ActiveSet a;
-  a.index = index.data();
-  a.n = a.n_gas = index.size();
-  return a;
+  return active_subset(index, index.size());
 }
 
 class CpuSphPasses final : public SphPasses {

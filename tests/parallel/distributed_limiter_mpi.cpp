@@ -78,11 +78,9 @@ TEST_CASE("block steps across ranks: the limiter and the wake-up equal one proce
   // One process: the pairs of the active gas, the limiter, the rungs and the wake-up.
   ParticleStore ref = all;
   std::vector<uint32_t> ref_index;
-  ActiveSet ra;
-  select_active(ref, kNow, ref_index, ra.n_gas);
-  ra.index = ref_index.data();
-  ra.n = ref_index.size();
-  ra.tick = kNow;
+  std::size_t ref_n_gas = 0;
+  select_active(ref, kNow, ref_index, ref_n_gas);
+  const ActiveSet ra = active_subset(ref_index, ref_n_gas, kNow);
   SphNeighbours nb;
   nb.build_tree(ref, box, 0.0);
   compute_density(ref, box, sph, nb, ra);
@@ -96,11 +94,9 @@ TEST_CASE("block steps across ranks: the limiter and the wake-up equal one proce
   order_particles(s, box);
   const SphOrder order = sph_order(s, box, comm);
   std::vector<uint32_t> index;
-  ActiveSet a;
-  select_active(s, kNow, index, a.n_gas);
-  a.index = index.data();
-  a.n = index.size();
-  a.tick = kNow;
+  std::size_t n_gas = 0;
+  select_active(s, kNow, index, n_gas);
+  const ActiveSet a = active_subset(index, n_gas, kNow);
   const std::vector<uint32_t> active_gas(index.begin(), index.begin() + std::ptrdiff_t(a.n_gas));
   auto passes = make_cpu_sph_passes();
   DistributedSphReport rep;

@@ -70,10 +70,9 @@ class RankBackend final : public StepBackend {
       imbalance_max_ = std::max(imbalance_max_, d.imbalance);
     }
     if (block_ && now_ != kAllActive && now_ < kTicks) {
-      select_active(c_.store, now_, active_index_, active_.n_gas);
-      active_.index = active_index_.data();
-      active_.n = active_index_.size();
-      active_.tick = now_;
+      std::size_t n_gas = 0;
+      select_active(c_.store, now_, active_index_, n_gas);
+      active_ = active_subset(active_index_, n_gas, now_);
     } else {
       active_ = ActiveSet{};
     }
