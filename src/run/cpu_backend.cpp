@@ -56,13 +56,7 @@ class CpuBackend final : public StepBackend {
     n_gas_ = c_.store.n_gas();
     hydro_ = c_.sph.enough_gas(n_gas_);
     find_type_ranges();
-    if (block_ && now_ != kAllActive && now_ < kTicks) {
-      std::size_t n_gas = 0;
-      select_active(c_.store, now_, active_index_, n_gas);
-      active_ = active_subset(active_index_, n_gas, now_);
-    } else {
-      active_ = ActiveSet{};
-    }
+    active_ = substep_active_set(c_.store, now_, block_, active_index_);
   }
   std::size_t active_count() const override { return active_.count(c_.store.size()); }
   void smoothing_lengths() override {

@@ -44,6 +44,14 @@ void select_active(const ParticleStore& s, int64_t now, std::vector<uint32_t>& i
     }
 }
 
+ActiveSet substep_active_set(const ParticleStore& s, int64_t now, bool block,
+                             std::vector<uint32_t>& index) {
+  if (!block || now == kAllActive || now >= kTicks) return ActiveSet{};
+  std::size_t n_gas = 0;
+  select_active(s, now, index, n_gas);
+  return active_subset(index, n_gas, now);
+}
+
 void predict_to(ParticleStore& s, int64_t now, double tick_len, const Box& box,
                 const EosParams& eos) {
   const ParticleView v = s.view();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/active_set.hpp"
 #include "core/box.hpp"
@@ -25,6 +26,14 @@ int64_t next_tick(const ParticleStore& s);
 // The active particles at tick `now` (ti_end == now), gas first.
 void select_active(const ParticleStore& s, int64_t now, std::vector<uint32_t>& index,
                    std::size_t& n_gas);
+
+// The particles a substep at tick `now` works on: under the block scheme inside a segment
+// (now < kTicks) those of select_active, listed in `index` (which must outlive the set; the set
+// is an empty one, not every particle, when none is active here - an MPI rank's); every particle
+// under the global scheme, at a synchronisation point (now = kAllActive) and at a segment's end
+// (now = kTicks, where every step ends).
+ActiveSet substep_active_set(const ParticleStore& s, int64_t now, bool block,
+                             std::vector<uint32_t>& index);
 
 // Moves every particle to tick `now` from the start of its current step (block_step_kern.hpp
 // predict_particle); positions are wrapped into a periodic box.

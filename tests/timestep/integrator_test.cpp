@@ -1,9 +1,13 @@
 // The seed predictor-corrector (PEC: one force evaluation per step at the predicted state) on
 // problems with known solutions.
+#include "timestep/integrator.hpp"
+
 #include <cfloat>
 #include <cmath>
+#include <vector>
 
 #include "catch.hpp"
+#include "timestep/block_timeline_kern.hpp"
 #include "timestep/integrator_kern.hpp"
 #include "timestep/timestep_kern.hpp"
 
@@ -103,8 +107,7 @@ TEST_CASE("an energy update can at most halve u", "[timestep]") {
   CHECK(predict_energy(1.0, 2.0, 0.5) == 2.0);
 }
 
-TEST_CASE("the energy criterion sees hydro plus radiative du/dt (the cooling time)",
-          "[timestep]") {
+TEST_CASE("the energy criterion sees hydro plus radiative du/dt (the cooling time)", "[timestep]") {
   ParticleStore s;
   s.resize(1);  // type 0 (gas) by default
   ParticleView v = s.view();
@@ -117,4 +120,29 @@ TEST_CASE("the energy criterion sees hydro plus radiative du/dt (the cooling tim
   CHECK(in.dudt == -4.0);
   CHECK(particle_timestep(in, TimestepCriteria{0.1, false, false, true, true, false, false}) ==
         Approx(0.1 * 0.5));
+}
+
+TEST_CASE("substep_active_set: the particles whose step ends at the substep, or all of them",
+          "[timestep]") {
+  ParticleStore s;
+  s.resize(6);
+  for (std::size_t i = 0; i < 6; ++i) s.type[i] = i < 3 ? uint8_t(kGas) : uint8_t(kDarkMatter);
+  const int64_t now = kTicks / 4;
+  const int64_t ends[6] = {now, kTicks, now, kTicks / 2, now, kTicks};
+  for (std::size_t i = 0; i < 6; ++i) s.ti_end[i] = ends[i];
+  std::vector<uint32_t> index;
+  const ActiveSet a = substep_active_set(s, now, true, index);
+  REQUIRE_FALSE(a.all());
+  CHECK(a.count(6) == 3);
+  CHECK(a.gas_count(3) == 2);  // gas first: 0 and 2, then the dark-matter particle 4
+  CHECK((a[0] == 0 && a[1] == 2 && a[2] == 4));
+  CHECK(a.tick == now);
+  // No step ends here (an MPI rank's substep): an empty set, not every particle.
+  const ActiveSet none = substep_active_set(s, kTicks / 8, true, index);
+  CHECK_FALSE(none.all());
+  CHECK(none.count(6) == 0);
+  // Every particle: the global scheme, a synchronisation point, a segment's end.
+  CHECK(substep_active_set(s, now, false, index).all());
+  CHECK(substep_active_set(s, kAllActive, true, index).all());
+  CHECK(substep_active_set(s, kTicks, true, index).all());
 }

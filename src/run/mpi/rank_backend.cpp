@@ -69,13 +69,7 @@ class RankBackend final : public StepBackend {
       migrated_ += double(d.sent);
       imbalance_max_ = std::max(imbalance_max_, d.imbalance);
     }
-    if (block_ && now_ != kAllActive && now_ < kTicks) {
-      std::size_t n_gas = 0;
-      select_active(c_.store, now_, active_index_, n_gas);
-      active_ = active_subset(active_index_, n_gas, now_);
-    } else {
-      active_ = ActiveSet{};
-    }
+    active_ = substep_active_set(c_.store, now_, block_, active_index_);
     n_active_ = std::size_t(comm_.sum(uint64_t(active_.count(c_.store.size()))));
   }
   std::size_t active_count() const override { return n_active_; }
