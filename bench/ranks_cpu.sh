@@ -9,8 +9,7 @@
 # nproc); RANKS (default "2 4 8"); MPIEXEC (default mpiexec; add e.g. MPIEXEC_FLAGS=--oversubscribe
 # where ranks x threads exceed the cores). Prints one line per run - wall seconds, substeps,
 # particle updates, E_total at t_end, and the speed relative to the one process (its wall time over
-# this one's) - and leaves
-# every run's output in OUTDIR/<scheme>_<P>x<threads>.
+# this one's) - and leaves every run's output in OUTDIR/<scheme>_<P>x<threads>.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?usage: bench/ranks_cpu.sh OUTDIR [N] [t_end] [--set ...]}
