@@ -4,8 +4,10 @@
 #include <cstring>
 #include <memory>
 #include <numeric>
+#include <string>
 #include <type_traits>
 
+#include "core/error.hpp"
 #include "core/select_indices.hpp"
 
 namespace mpsph {
@@ -107,6 +109,32 @@ void ParticleStore::permute(const std::vector<std::size_t>& perm) {
     }
     std::fill(v.begin() + std::ptrdiff_t(n), v.end(), T{});
   });
+}
+
+namespace {
+
+template <class T>
+void copy_field(const std::vector<T>& src, const std::vector<uint32_t>& from_index,
+                std::vector<T>& dst, const std::vector<uint32_t>& into_index) {
+  const std::ptrdiff_t m = std::ptrdiff_t(from_index.size());
+  const bool threads = std::size_t(m) * sizeof(T) >= kParallelCopyBytes;
+#pragma omp parallel for schedule(static) if (threads)
+  for (std::ptrdiff_t k = 0; k < m; ++k)
+    dst[into_index[std::size_t(k)]] = src[from_index[std::size_t(k)]];
+}
+
+}  // namespace
+
+void ParticleStore::copy_particles(const ParticleStore& from,
+                                   const std::vector<uint32_t>& from_index,
+                                   const std::vector<uint32_t>& into_index) {
+  if (from_index.size() != into_index.size())
+    throw Error("ParticleStore::copy_particles: " + std::to_string(from_index.size()) +
+                " sources for " + std::to_string(into_index.size()) + " destinations");
+#define MPSPH_COPY_FIELD(name, T, h5, dim, pers, types, group, desc) \
+  copy_field(from.name, from_index, name, into_index);
+  MPSPH_PARTICLE_FIELDS(MPSPH_COPY_FIELD)
+#undef MPSPH_COPY_FIELD
 }
 
 unsigned ParticleStore::varying_field_groups() const {

@@ -74,6 +74,10 @@ class ParticleStore {
   // become zero; a caller that shrinks the store resizes it next). Only the span of entries
   // with perm[i] != i is copied (on the OpenMP threads when large).
   void permute(const std::vector<std::size_t>& perm);
+  // Every field of particle from_index[k] of `from` into particle into_index[k] of this store, for
+  // k < from_index.size() (this store must be large enough; the two lists have the same length).
+  void copy_particles(const ParticleStore& from, const std::vector<uint32_t>& from_index,
+                      const std::vector<uint32_t>& into_index);
   // Stable sort by particle type (gas first); returns true if anything moved.
   bool sort_by_type();
   // The optional field groups (FieldGroup) in which some field's value differs between two

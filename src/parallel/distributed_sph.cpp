@@ -79,6 +79,63 @@ GhostLayout insert_ghosts(ParticleStore& store, std::size_t n_local, const Excha
   return order_with_ghosts(store, n_local, keys, interleave);
 }
 
+// Where a halo's passes run: the local store itself with the ghosts inserted (every local gas
+// particle searches: the global scheme), or a work store of only the searchers' neighbourhoods
+// (block steps: a substep then costs the active particles' neighbourhoods, not the whole store,
+// sph_halo.hpp make_work_store).
+struct Halo {
+  ExchangePlan plan;
+  GhostLayout lay;
+  ParticleStore* pass = nullptr;  // the store the passes run on
+  bool in_place = true;
+};
+
+// `to_rank`: halo_members' lists, with this rank's own list when `work` is given (the local
+// members of the work store).
+Halo open_halo(ParticleStore& store, std::vector<std::vector<uint32_t>> to_rank,
+               const FieldSet& fields, const SphOrder& order, const MpiComm& comm, bool interleave,
+               ParticleStore* work) {
+  Halo h;
+  std::vector<uint32_t> members;
+  if (work) members.swap(to_rank[std::size_t(comm.rank())]);
+  h.plan = make_exchange_plan(to_rank, comm);
+  if (!work) {
+    h.lay = insert_ghosts(store, store.size(), h.plan, fields, order, comm, interleave);
+    h.pass = &store;
+    return h;
+  }
+  if (order.keys.size() != store.size())
+    throw Error("sph: " + std::to_string(order.keys.size()) + " order keys for " +
+                std::to_string(store.size()) + " local particles (the order is of another store)");
+  const std::vector<uint64_t> ghost_keys =
+      exchange_values<uint64_t>(h.plan, comm, [&](uint32_t i) { return order.keys[i]; });
+  h.lay = make_work_store(store, members, h.plan.n_recv(), order.keys, ghost_keys, *work,
+                          [&](ParticleStore& w, const std::vector<std::size_t>& slot) {
+                            exchange_fields(store, h.plan, fields, w, slot, comm);
+                          });
+  h.pass = work;
+  h.in_place = false;
+  return h;
+}
+
+// Every field of the local particles `written` from the work store back into the local store
+// (nothing in place: the passes wrote there).
+void write_back(ParticleStore& store, const Halo& h, const std::vector<uint32_t>& written) {
+  if (h.in_place) return;
+  std::vector<uint32_t> from(written.size());
+  for (std::size_t k = 0; k < written.size(); ++k) from[k] = uint32_t(h.lay.local_slot[written[k]]);
+  store.copy_particles(*h.pass, from, written);
+}
+
+// The end of a halo: the ghosts leave the local store, or the work store's results for `written`
+// come back.
+void close_halo(ParticleStore& store, const Halo& h, const std::vector<uint32_t>& written) {
+  if (h.in_place)
+    remove_ghosts(store, h.lay);
+  else
+    write_back(store, h, written);
+}
+
 // The store slots of local particles `index` (ascending).
 std::vector<uint32_t> slots_of(const std::vector<uint32_t>& index, const GhostLayout& lay) {
   std::vector<uint32_t> act(index.size());
@@ -102,7 +159,8 @@ void take_pairs(const ParticleStore& store, const GhostLayout& lay, const Exchan
                 " passes keep no pair lists, which the time-step limiter across ranks needs");
   const std::size_t n_local = lay.n_local;
   std::vector<uint32_t> ref(store.n_gas());
-  for (std::size_t i = 0; i < lay.n_local_gas; ++i) ref[lay.local_slot[i]] = uint32_t(i);
+  for (std::size_t i = 0; i < lay.n_local_gas; ++i)
+    if (lay.local_slot[i] != kNotInWork) ref[lay.local_slot[i]] = uint32_t(i);
   for (std::size_t m = 0; m < lay.ghost_slot.size(); ++m)
     ref[lay.ghost_slot[m]] = uint32_t(n_local + m);
   out.plan = plan;
@@ -137,7 +195,8 @@ void keep_candidates(const ParticleStore& store, const GhostLayout& lay,
   const std::size_t ghost_base = out.ghost_id.size();
   // Store slot -> reference, for the gas of this round's layout.
   std::vector<uint32_t> ref_of(store.n_gas());
-  for (std::size_t i = 0; i < lay.n_local_gas; ++i) ref_of[lay.local_slot[i]] = uint32_t(i);
+  for (std::size_t i = 0; i < lay.n_local_gas; ++i)
+    if (lay.local_slot[i] != kNotInWork) ref_of[lay.local_slot[i]] = uint32_t(i);
   for (std::size_t m = 0; m < lay.ghost_slot.size(); ++m) {
     ref_of[lay.ghost_slot[m]] = uint32_t(n_local + ghost_base + m);
     out.ghost_id.push_back(store.id[lay.ghost_slot[m]]);
@@ -185,13 +244,16 @@ void give_candidates(const ParticleStore& store, const GhostLayout& lay, const H
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t k = 0; k < n_lg; ++k) {
     const std::size_t i = std::size_t(k);
-    if (!(in.covered_h[i] > 0.f)) continue;
+    if (!(in.covered_h[i] > 0.f) || lay.local_slot[i] == kNotInWork) continue;
     const uint32_t s = uint32_t(lay.local_slot[i]);
     const uint32_t* r = in.ref.data() + i * stride;
     uint32_t* out = index.data() + std::size_t(s) * stride;
     for (std::size_t m = 0; m < stride; ++m) {
-      const uint32_t slot =
-          r[m] < n_local ? uint32_t(lay.local_slot[r[m]]) : ghost_slot[r[m] - n_local];
+      uint32_t slot = kAbsent;
+      if (r[m] >= n_local)
+        slot = ghost_slot[r[m] - n_local];
+      else if (lay.local_slot[r[m]] != kNotInWork)
+        slot = uint32_t(lay.local_slot[r[m]]);
       out[m] = slot == kAbsent ? s : slot;
     }
     covered[s] = in.covered_h[i];
@@ -243,6 +305,7 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const S
   // halo searches for these only (the others' h are final and need no more ghosts).
   std::vector<uint32_t> todo = active ? *active : all_of(n_gl);
   const FieldSet h_fields{{"pos", "id", "type"}};
+  ParticleStore work;  // block steps: the passes' work store
   if (candidates) {
     candidates->stride = 0;
     candidates->n_local = n_local;
@@ -254,20 +317,23 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const S
       throw Error("sph: the smoothing-length halo did not settle in " +
                   std::to_string(kMaxHaloRounds) + " rounds");
     rep.h_rounds = round;
-    const ExchangePlan plan = make_exchange_plan(
-        halo_members(store, n_gl, radius, {}, box, comm, round == 1 && !active ? nullptr : &todo),
-        comm);
-    const GhostLayout lay =
-        insert_ghosts(store, n_local, plan, h_fields, order, comm, passes.sums_in_store_order());
-    rep.ghosts_h = plan.n_recv();
+    // Block steps: the passes run on the searchers' neighbourhoods only (a work store).
+    const Halo halo =
+        open_halo(store,
+                  halo_members(store, n_gl, radius, {}, box, comm,
+                               round == 1 && !active ? nullptr : &todo, active != nullptr),
+                  h_fields, order, comm, passes.sums_in_store_order(), active ? &work : nullptr);
+    const GhostLayout& lay = halo.lay;
+    ParticleStore& ps = *halo.pass;
+    rep.ghosts_h = halo.plan.n_recv();
     const std::ptrdiff_t n_todo = std::ptrdiff_t(todo.size());
     const std::vector<uint32_t> act = slots_of(todo, lay);
     // Fewer gas particles at hand than one neighbourhood: widen before searching.
-    const bool short_of_gas = store.n_gas() < k;
+    const bool short_of_gas = ps.n_gas() < k;
     std::vector<double> next;
     const double t_pass = wall_seconds();
     on_every_rank(comm, [&] {
-      if (!act.empty() && !short_of_gas) passes.smoothing_lengths(store, box, sph, act, next);
+      if (!act.empty() && !short_of_gas) passes.smoothing_lengths(ps, box, sph, act, next);
     });
     rep.h_passes_s += wall_seconds() - t_pass;
     // Each todo particle's new radius, or 0 once its h is exact.
@@ -280,13 +346,13 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const S
         w = radius[i] > 0.0 ? 2.0 * radius[i] : cube.edge;
       } else {
         const std::size_t s = lay.local_slot[i];
-        const double need = std::max(next[s], 2.0 * double(store.h[s]));
+        const double need = std::max(next[s], 2.0 * double(ps.h[s]));
         if (need > radius[i]) w = 1.25 * need;
       }
     }
     if (candidates && !short_of_gas && !act.empty())
-      keep_candidates(store, lay, todo, widened, passes, *candidates);
-    remove_ghosts(store, lay);
+      keep_candidates(ps, lay, todo, widened, passes, *candidates);
+    close_halo(store, halo, todo);
     std::vector<uint32_t> still =
         select_indices<uint32_t>(0, todo.size(), [&](std::size_t t) { return widened[t] > 0.0; });
     for (uint32_t& t : still) {
@@ -305,39 +371,46 @@ void distributed_density_forces(ParticleStore& store, const Box& box, const SphO
                                 const std::vector<uint32_t>* active, HaloPairs* pairs,
                                 const HaloCandidates* candidates) {
   const double t_begin = wall_seconds();
-  const std::size_t n_local = store.size();
   const std::size_t n_gl = store.n_gas();
   std::vector<double> support(n_gl);
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(n_gl); ++i)
     support[std::size_t(i)] = 2.0 * double(store.h[std::size_t(i)]);
-  // Only the active gas searches; every local gas particle may be a neighbour (its reach).
-  const ExchangePlan plan =
-      make_exchange_plan(halo_members(store, n_gl, support, support, box, comm, active), comm);
-  const GhostLayout lay =
-      insert_ghosts(store, n_local, plan, FieldSet{{"pos", "vel", "mass", "id", "type", "h"}},
-                    order, comm, passes.sums_in_store_order());
+  // Only the active gas searches; every local gas particle may be a neighbour (its reach). Block
+  // steps: the passes run on the active particles' neighbourhoods only (a work store).
+  ParticleStore work;
+  const Halo halo = open_halo(
+      store, halo_members(store, n_gl, support, support, box, comm, active, active != nullptr),
+      FieldSet{{"pos", "vel", "mass", "id", "type", "h"}}, order, comm,
+      passes.sums_in_store_order(), active ? &work : nullptr);
+  const ExchangePlan& plan = halo.plan;
+  const GhostLayout& lay = halo.lay;
+  ParticleStore& ps = *halo.pass;
   rep.ghosts_pairs = plan.n_recv();
   const std::vector<uint32_t> act = active ? slots_of(*active, lay) : lay.local_gas;
-  if (candidates && candidates->stride > 0) give_candidates(store, lay, *candidates, passes);
+  const std::vector<uint32_t> written = active ? *active : all_of(n_gl);
+  if (candidates && candidates->stride > 0) give_candidates(ps, lay, *candidates, passes);
   double t_pass = wall_seconds();
   on_every_rank(comm, [&] {
-    if (!act.empty()) passes.density(store, box, sph, eos, act);
+    if (!act.empty()) passes.density(ps, box, sph, eos, act);
   });
   rep.pairs_passes_s = wall_seconds() - t_pass;
-  // What force_particle() reads of a neighbour, from the ghosts' owners.
-  exchange_fields(store, plan, FieldSet{{"rho", "pressure", "csound", "balsara"}}, store,
-                  lay.ghost_slot, comm, &lay.local_slot);
+  // What force_particle() reads of a neighbour, from the ghosts' owners (a work store's results
+  // first go back to the local store, which the owners send from).
+  const FieldSet refreshed{{"rho", "pressure", "csound", "balsara"}};
+  if (halo.in_place) {
+    exchange_fields(store, plan, refreshed, store, lay.ghost_slot, comm, &lay.local_slot);
+  } else {
+    write_back(store, halo, written);
+    exchange_fields(store, plan, refreshed, ps, lay.ghost_slot, comm);
+  }
   t_pass = wall_seconds();
   on_every_rank(comm, [&] {
-    if (!act.empty()) passes.forces(store, box, sph, act);
+    if (!act.empty()) passes.forces(ps, box, sph, act);
   });
   rep.pairs_passes_s += wall_seconds() - t_pass;
-  if (pairs)
-    on_every_rank(comm, [&] {
-      take_pairs(store, lay, plan, active ? *active : all_of(n_gl), passes, *pairs);
-    });
-  remove_ghosts(store, lay);
+  if (pairs) on_every_rank(comm, [&] { take_pairs(ps, lay, plan, written, passes, *pairs); });
+  close_halo(store, halo, written);
   rep.pairs_s = wall_seconds() - t_begin;
 }
 

@@ -82,7 +82,7 @@ std::vector<std::vector<uint32_t>> halo_members(const ParticleStore& store, std:
                                                 const std::vector<double>& radius,
                                                 const std::vector<double>& reach, const Box& box,
                                                 const MpiComm& comm,
-                                                const std::vector<uint32_t>* searchers) {
+                                                const std::vector<uint32_t>* searchers, bool self) {
   constexpr std::size_t kMaxBoxes = 512;
   // This rank's search boxes: its searching particles in at most kMaxBoxes groups.
   const std::size_t n_search = searchers ? searchers->size() : n_gas;
@@ -125,7 +125,7 @@ std::vector<std::vector<uint32_t>> halo_members(const ParticleStore& store, std:
   std::vector<std::vector<uint32_t>> to_rank(comm.size());
   std::vector<std::vector<uint32_t>> part(n_coarse);
   for (int r = 0; r < comm.size(); ++r) {
-    if (r == comm.rank() || offsets[r] == offsets[r + 1]) continue;
+    if ((r == comm.rank() && !self) || offsets[r] == offsets[r + 1]) continue;
       // Each thread takes whole coarse groups and lists their particles for r, in store order.
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::ptrdiff_t c = 0; c < std::ptrdiff_t(n_coarse); ++c) {
