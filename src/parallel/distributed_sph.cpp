@@ -107,9 +107,11 @@ Halo open_halo(ParticleStore& store, std::vector<std::vector<uint32_t>> to_rank,
   if (order.keys.size() != store.size())
     throw Error("sph: " + std::to_string(order.keys.size()) + " order keys for " +
                 std::to_string(store.size()) + " local particles (the order is of another store)");
-  const std::vector<uint64_t> ghost_keys =
-      exchange_values<uint64_t>(h.plan, comm, [&](uint32_t i) { return order.keys[i]; });
-  h.lay = make_work_store(store, members, h.plan.n_recv(), order.keys, ghost_keys, *work,
+  // The ghosts' places first (their keys and ids), then every particle straight into its place.
+  const std::vector<KeyId> ghost_order = exchange_values<KeyId>(h.plan, comm, [&](uint32_t i) {
+    return KeyId{order.keys[i], store.id[i]};
+  });
+  h.lay = make_work_store(store, members, order.keys, ghost_order, *work,
                           [&](ParticleStore& w, const std::vector<std::size_t>& slot) {
                             exchange_fields(store, h.plan, fields, w, slot, comm);
                           });

@@ -237,6 +237,39 @@ GhostLayout order_with_ghosts(ParticleStore& store, std::size_t n_local,
   return lay;
 }
 
+GhostLayout work_layout(const ParticleStore& store, const std::vector<uint32_t>& members,
+                        const std::vector<uint64_t>& keys, const std::vector<KeyId>& ghost_order) {
+  const std::size_t n_m = members.size(), n = n_m + ghost_order.size();
+  struct Item {
+    uint64_t key, id;
+    std::size_t from;  // < n_m: member from; else ghost from - n_m
+  };
+  std::vector<Item> items(n);
+  for (std::size_t k = 0; k < n_m; ++k) items[k] = {keys[members[k]], store.id[members[k]], k};
+  for (std::size_t m = 0; m < ghost_order.size(); ++m)
+    items[n_m + m] = {ghost_order[m].key, ghost_order[m].id, n_m + m};
+  // Ids are unique: the order is total, the same on any number of threads.
+  parallel_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    return a.key != b.key ? a.key < b.key : a.id < b.id;
+  });
+  GhostLayout lay;
+  lay.n_local = store.size();
+  lay.n_local_gas = store.n_gas();
+  lay.local_slot.assign(store.size(), kNotInWork);
+  lay.ghost_slot.resize(ghost_order.size());
+  lay.local_gas.reserve(n_m);
+  for (std::size_t s = 0; s < n; ++s) {
+    const std::size_t f = items[s].from;
+    if (f < n_m) {
+      lay.local_slot[members[f]] = s;
+      lay.local_gas.push_back(uint32_t(s));
+    } else {
+      lay.ghost_slot[f - n_m] = s;
+    }
+  }
+  return lay;
+}
+
 void remove_ghosts(ParticleStore& store, const GhostLayout& layout) {
   store.permute(layout.local_slot);
   store.resize(layout.n_local);

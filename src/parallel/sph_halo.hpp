@@ -78,37 +78,29 @@ void remove_ghosts(ParticleStore& store, const GhostLayout& layout);
 
 // The SPH passes of a halo on a work store of only the gas they need (block steps: the active
 // particles' neighbourhoods): the local gas `members` (ascending; every field copied from the
-// local store) and n_ghosts ghosts, which `fill_ghosts(work, slot)` writes (slot: the work index
-// of each ghost in receive order: the exchange of the halo's fields), all ordered by (key, id) -
+// local store) and the ghosts, which `fill_ghosts(work, slot)` writes (slot: the work index of
+// each ghost in receive order: the exchange of the halo's fields), all placed in (key, id) order -
 // one process's relative order, so the passes' sums are one process's. keys: of the local
-// particles (store order); ghost_keys: of the ghosts. The layout maps into the work store:
-// local_slot[i] (of every local particle; kNotInWork for one that is not a member), ghost_slot;
-// local_gas: the members' work indices, ascending.
+// particles (store order); ghost_order: (key, id) of each ghost. The layout maps into the work
+// store: local_slot[i] (of every local particle; kNotInWork for one that is not a member),
+// ghost_slot; local_gas: the members' work indices, ascending.
 constexpr std::size_t kNotInWork = std::size_t(-1);
+struct KeyId {
+  uint64_t key, id;
+};
+GhostLayout work_layout(const ParticleStore& store, const std::vector<uint32_t>& members,
+                        const std::vector<uint64_t>& keys, const std::vector<KeyId>& ghost_order);
 template <class F>
 GhostLayout make_work_store(const ParticleStore& store, const std::vector<uint32_t>& members,
-                            std::size_t n_ghosts, const std::vector<uint64_t>& keys,
-                            const std::vector<uint64_t>& ghost_keys, ParticleStore& work,
+                            const std::vector<uint64_t>& keys,
+                            const std::vector<KeyId>& ghost_order, ParticleStore& work,
                             F&& fill_ghosts) {
-  const std::size_t n_m = members.size();
-  work.resize(n_m + n_ghosts);
-  std::vector<uint32_t> first(n_m);
-  for (std::size_t k = 0; k < n_m; ++k) first[k] = uint32_t(k);
-  work.copy_particles(store, members, first);
-  std::vector<std::size_t> slot(n_ghosts);
-  for (std::size_t m = 0; m < n_ghosts; ++m) slot[m] = n_m + m;
-  fill_ghosts(work, slot);
-  std::vector<uint64_t> work_keys(n_m + n_ghosts);
-  for (std::size_t k = 0; k < n_m; ++k) work_keys[k] = keys[members[k]];
-  for (std::size_t m = 0; m < n_ghosts; ++m) work_keys[n_m + m] = ghost_keys[m];
-  const GhostLayout in_work = order_with_ghosts(work, n_m, work_keys, true);
-  GhostLayout lay;
-  lay.n_local = store.size();
-  lay.n_local_gas = store.n_gas();
-  lay.local_slot.assign(store.size(), kNotInWork);
-  for (std::size_t k = 0; k < n_m; ++k) lay.local_slot[members[k]] = in_work.local_slot[k];
-  lay.ghost_slot = in_work.ghost_slot;
-  lay.local_gas = in_work.local_gas;
+  GhostLayout lay = work_layout(store, members, keys, ghost_order);
+  work.resize(members.size() + ghost_order.size());
+  std::vector<uint32_t> into(members.size());
+  for (std::size_t k = 0; k < members.size(); ++k) into[k] = uint32_t(lay.local_slot[members[k]]);
+  work.copy_particles(store, members, into);
+  fill_ghosts(work, lay.ghost_slot);
   return lay;
 }
 
