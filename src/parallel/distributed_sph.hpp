@@ -21,6 +21,10 @@
 // or within its own 2 h_j of one (the pairs an inactive j's search finds on one process) - and the
 // inactive ghosts carry their predicted state (pos, vel, h; rho, P, c_s as the drift left them,
 // and the Balsara factor of their last evaluation), which is what one process reads of them.
+// The passes of a block substep run on a work store of only the active particles'
+// neighbourhoods - the local members the halo rule picks against the rank's own boxes and the
+// ghosts, in (key, id) order (sph_halo.hpp make_work_store) - and the active particles' results
+// are copied back; under the global scheme the ghosts are inserted into the store itself.
 #pragma once
 
 #include <cstddef>
