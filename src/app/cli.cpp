@@ -64,10 +64,9 @@ const char* kUsageMpi =
     "The options and outputs are those of `mpsph run`; rank 0 writes every file (snapshots and\n"
     "checkpoints gathered, one file per output, particles sorted by type and id) and a restart\n"
     "works on any rank count. Across ranks: SPH, tree gravity in open boxes and cooling, with\n"
-    "block or global time steps on CPU ranks and global ones on GPU ranks (there a config that\n"
-    "names no timestep.scheme runs the global one; block steps are refused when named); direct\n"
-    "or periodic gravity and the other physics modules are refused (exit code 2). Other\n"
-    "commands (ics, info, params, ssp): use mpsph.\n";
+    "block or global time steps, on the CPU or GPU backend; direct or periodic gravity and the\n"
+    "other physics modules are refused (exit code 2). Other commands (ics, info, params, ssp):\n"
+    "use mpsph.\n";
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -21,6 +21,7 @@ class CpuTreeWithSources final : public TreeWithSources {
       tree_.build(s.pos.data(), s.mass.data(), eps_.data(), n, p.leaf_size, cube_lo, cube_size);
     return tree_.view();
   }
+  bool walks_subsets() const override { return true; }
   TreeWalkStats walk(ParticleStore& s, const GravityParams& p, double G, const double* acc_old,
                      const OctreeView* sources, int n_sources, const uint8_t* active) override {
     TreeWalkParams wp;

@@ -33,7 +33,11 @@ class TreeWithSources {
   // and the `n_sources` source trees (tree_gravity's `sources`), walked with p's criterion.
   // `acc_old` (caller order; null: geometric criterion) is |acc_grav| as build() read it.
   // `active` (caller order; null: all): only the particles with active[i] != 0 get new values
-  // (block time steps); the others keep theirs. The GPU's walk takes no subset (mpsph::Error).
+  // (block time steps); the others keep theirs (the GPU's walk computes every particle and keeps
+  // the active ones' values).
+  // Whether walk() visits only the active particles' groups (the CPU's); the GPU's walks every
+  // group and keeps the active particles' values, so the sources must serve every group.
+  virtual bool walks_subsets() const = 0;
   virtual TreeWalkStats walk(ParticleStore& s, const GravityParams& p, double G,
                              const double* acc_old, const OctreeView* sources, int n_sources,
                              const uint8_t* active = nullptr) = 0;

@@ -8,7 +8,6 @@
 
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
-#include "core/error.hpp"
 #include "gravity/gravity_gpu.hpp"
 #include "gravity/tree_with_sources.hpp"
 
@@ -46,7 +45,7 @@ SourceForest forest_of(const OctreeView* sources, int n_sources) {
 class GpuTreeWithSources final : public TreeWithSources {
  public:
   const char* name() const override { return "gpu"; }
-  // Always a build (the GPU ranks step globally: a new order at every step).
+  // Always a build (no refit on the GPU ranks).
   OctreeView build(const ParticleStore& s, const GravityParams& p, const Vec3d& cube_lo,
                    double cube_size, bool relative, TreeUpdate) override {
     const std::size_t n = s.size();
@@ -77,16 +76,28 @@ class GpuTreeWithSources final : public TreeWithSources {
                       TreeParticles{pos_.data(), mass_.data(), eps_.data(), int32_t(n)},
                       order_.data()};
   }
-  // Every particle is a target (the GPU ranks step globally: no `active` subset).
+  bool walks_subsets() const override {
+    return false;
+  }
+  // With `active` (block steps), every particle is still a target on the device (the walk with
+  // sources takes no subset); only the active ones' values are kept.
   TreeWalkStats walk(ParticleStore& s, const GravityParams& p, double G, const double*,
                      const OctreeView* sources, int n_sources, const uint8_t* active) override {
-    if (active)
-      throw Error("gravity on GPU ranks: no active subsets (block time steps run on CPU ranks)");
     const TreeWalkStats stats =
         gravity_.walk_with_sources(d_.view(), p, G, forest_of(sources, n_sources));
     const ParticleView v = d_.view();
-    copy_to_host(s.acc_grav, v.acc_grav, s.size());
-    copy_to_host(s.pot, v.pot, s.size());
+    const std::size_t n = s.size();
+    if (!active) {
+      copy_to_host(s.acc_grav, v.acc_grav, n);
+      copy_to_host(s.pot, v.pot, n);
+      return stats;
+    }
+    acc_all_.resize(n);
+    pot_all_.resize(n);
+    copy_to_host(acc_all_, v.acc_grav, n);
+    copy_to_host(pot_all_, v.pot, n);
+    for (std::size_t i = 0; i < n; ++i)
+      if (active[i]) s.acc_grav[i] = acc_all_[i], s.pot[i] = pot_all_[i];
     return stats;
   }
 
@@ -98,6 +109,8 @@ class GpuTreeWithSources final : public TreeWithSources {
   std::vector<Vec3d> pos_;
   std::vector<double> mass_;
   std::vector<float> eps_;
+  std::vector<Vec3d> acc_all_;  // the walk's values of every particle (block steps)
+  std::vector<double> pot_all_;
   std::size_t capacity_ = 0;
 };
 

@@ -227,7 +227,10 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   TreeWalkParams wp;
   wp.opening = opening_params(p);
   wp.group_size = p.group_size;
-  const std::vector<GravityBox> mine = target_boxes(t, p.group_size, acc_old, G, mask);
+  // The boxes bound the groups the walk visits: the active particles' (the CPU's walk), or every
+  // particle's (the GPU's walks all and keeps the active values).
+  const std::vector<GravityBox> mine =
+      target_boxes(t, p.group_size, acc_old, G, tree_->walks_subsets() ? mask : nullptr);
   rep.boxes = mine.size();
   std::vector<std::size_t> box_off;
   const std::vector<GravityBox> boxes = comm.all_gather(mine, &box_off);

@@ -152,13 +152,22 @@ std::vector<uint32_t> slots_of(const std::vector<uint32_t>& index, const GhostLa
 
 // The pair lists of the local gas `index` from the passes, with every neighbour named by its local
 // index or n_local + its ghost index (HaloPairs).
-void take_pairs(const ParticleStore& store, const GhostLayout& lay, const ExchangePlan& plan,
-                const std::vector<uint32_t>& index, const SphPasses& passes, HaloPairs& out) {
+// `act`: the store slots of `index`. Passes that keep no host pair lists (the GPU's) get them
+// built here, the same pair sets (SphNeighbours::build_pairs over the active gas).
+void take_pairs(const ParticleStore& store, const Box& box, const GhostLayout& lay,
+                const ExchangePlan& plan, const std::vector<uint32_t>& index,
+                const std::vector<uint32_t>& act, const SphPasses& passes, HaloPairs& out) {
   const SphNeighbours* nb = passes.pair_lists();
+  SphNeighbours host;
+  if (!index.empty() && !nb) {
+    host.build_tree(store, box, 0.0);
+    host.build_pairs(store, box, active_subset(act, act.size()));
+    nb = &host;
+  }
   // Without active gas here the passes did not run: no lists to take.
-  if (!index.empty() && (!nb || !nb->has_pairs() || nb->n_gas() != store.n_gas()))
-    throw Error(std::string("sph: the ") + passes.name() +
-                " passes keep no pair lists, which the time-step limiter across ranks needs");
+  if (!index.empty() && (!nb->has_pairs() || nb->n_gas() != store.n_gas()))
+    throw Error(std::string("sph: the pair lists of the ") + passes.name() +
+                " passes are not those of this store");
   const std::size_t n_local = lay.n_local;
   std::vector<uint32_t> ref(store.n_gas());
   for (std::size_t i = 0; i < lay.n_local_gas; ++i)
@@ -411,7 +420,8 @@ void distributed_density_forces(ParticleStore& store, const Box& box, const SphO
     if (!act.empty()) passes.forces(ps, box, sph, act);
   });
   rep.pairs_passes_s += wall_seconds() - t_pass;
-  if (pairs) on_every_rank(comm, [&] { take_pairs(ps, lay, plan, written, passes, *pairs); });
+  if (pairs)
+    on_every_rank(comm, [&] { take_pairs(ps, box, lay, plan, written, act, passes, *pairs); });
   close_halo(store, halo, written);
   rep.pairs_s = wall_seconds() - t_begin;
 }

@@ -17,8 +17,7 @@ namespace mpsph {
 namespace {
 
 // What the ranks cannot run yet, refused (mpsph::Error) before any pass or tree is made.
-Backend checked_backend(const Box& box, const GravityParams& grav, const TimestepParams& tstep,
-                        Backend backend) {
+Backend checked_backend(const Box& box, const GravityParams& grav, Backend backend) {
   if (grav.enabled && grav.method != GravityMethod::Tree)
     throw Error(
         "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
@@ -27,10 +26,6 @@ Backend checked_backend(const Box& box, const GravityParams& grav, const Timeste
     throw Error(
         "MPI: gravity in a periodic box is not supported across ranks (docs/mpi.md); set "
         "gravity.enabled: false or run on one rank");
-  if (tstep.scheme == TimestepScheme::Block && backend == Backend::Gpu)
-    throw Error(
-        "MPI: block time steps on GPU ranks are not supported yet (docs/mpi.md); use "
-        "timestep.scheme: global, CPU ranks (--device cpu) or one process");
   return backend;
 }
 
@@ -48,7 +43,7 @@ DistributedStepper::DistributedStepper(const Box& box, const SphParams& sph, con
       decomposition_(decomposition),
       comm_(comm),
       G_(G),
-      backend_(checked_backend(box, grav, tstep, backend)),
+      backend_(checked_backend(box, grav, backend)),
       passes_(backend_ == Backend::Gpu ? make_gpu_sph_passes() : make_cpu_sph_passes()),
       gravity_(backend_) {}
 

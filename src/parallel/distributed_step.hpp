@@ -14,8 +14,8 @@
 // (an N-body run) the SPH stages are skipped, as on one process.
 //
 // What is not supported across ranks yet is refused, never computed wrongly: gravity by direct
-// summation or in a periodic box, block time steps with the SPH passes on the GPU, and particle
-// creation or removal (spawn requests, removed particles) - mpsph::Error. Physics modules are the
+// summation or in a periodic box, and particle creation or removal (spawn requests, removed
+// particles) - mpsph::Error. Physics modules are the
 // caller's: this stepper runs none.
 #pragma once
 
@@ -41,8 +41,8 @@ namespace mpsph {
 
 class DistributedStepper {
  public:
-  // mpsph::Error when gravity is on with the direct method or in a periodic box, or block time
-  // steps meet GPU passes. G: the gravitational constant in code units (Units::G).
+  // mpsph::Error when gravity is on with the direct method or in a periodic box. G: the
+  // gravitational constant in code units (Units::G).
   // `backend`: where the SPH passes and the gravity tree run (Gpu: the current CUDA device, on
   // device copies of the rank's particles, sph/sph_passes.hpp and gravity/tree_with_sources.hpp);
   // everything else - decomposition, halos, locally essential trees, predictor, corrector, time

@@ -87,17 +87,6 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
   }
 
   config_ = load_config(opt, &ckpt.config_yaml);
-  // GPU ranks run only the global scheme yet (docs/mpi.md): a run on them that does not choose a
-  // scheme gets it, says so in the log, and records it in its resolved config (snapshots,
-  // checkpoints), so a restart on one process continues with the same scheme.
-  const bool global_across_ranks =
-      ranks_.distributed() && config_.origin("timestep.scheme") == "default" &&
-      resolve_device(parse_device(run_params_from(config_).device)) == Device::Gpu;
-  if (global_across_ranks) {
-    RunOptions o = opt;
-    o.overrides.push_back("timestep.scheme=global");
-    config_ = load_config(o, &ckpt.config_yaml);
-  }
   run_ = run_params_from(config_);
   units_ = UnitSystem::from_config(config_);
   sph_ = sph_params_from(config_);
@@ -184,10 +173,7 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
     std::string steps = "step:";
     for (const std::string& st : stage_names()) steps += (steps.size() > 5 ? " -> " : " ") + st;
     log(steps);
-    log(describe_timestepping(tstep_, config_) +
-        (global_across_ranks ? " (timestep.scheme not set: block steps, the default, do not "
-                               "run on GPU ranks yet)"
-                             : ""));
+    log(describe_timestepping(tstep_, config_));
   }
   for (const std::string& line : setup_notes) log("setup: " + line);
 

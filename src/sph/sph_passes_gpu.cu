@@ -1,6 +1,8 @@
 // The GPU SphPasses (sph_passes.hpp): GpuSph on a device copy of the host store's gas. Each pass
 // uploads the gas fields it reads, [0, n_gas) only, and downloads those it writes; the active
-// list goes to the device as an ActiveSet.
+// list goes to the device as an ActiveSet. With a subset of the gas active (block steps) a pass
+// also uploads the fields it writes, so that the download gives the inactive particles their own
+// values back (the device copy holds another store's values from the last pass).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -28,6 +30,7 @@ class GpuSphPasses final : public SphPasses {
     const ParticleView v = d_.view();
     copy_to_device(v.pos, s.pos, n);
     copy_to_device(v.h, s.h, n);
+    if (subset_) copy_to_device(v.nngb, s.nngb, n);
     next_.reserve(std::max<std::size_t>(n, 1), "d_{N+1} of the smoothing lengths");
     sph_.smoothing_lengths(v, box, p, set_, next_.get());
     sph_.throw_if_errors(p.n_neighbours);
@@ -48,6 +51,14 @@ class GpuSphPasses final : public SphPasses {
     copy_to_device(v.mass, s.mass, n);
     copy_to_device(v.h, s.h, n);
     copy_to_device(v.u, s.u, n);
+    if (subset_) {
+      copy_to_device(v.rho, s.rho, n);
+      copy_to_device(v.divv, s.divv, n);
+      copy_to_device(v.curlv, s.curlv, n);
+      copy_to_device(v.pressure, s.pressure, n);
+      copy_to_device(v.csound, s.csound, n);
+      copy_to_device(v.balsara, s.balsara, n);
+    }
     sph_.density(v, box, p, set_);
     sph_.prepare_force(v, eos, p, set_);
     sph_.throw_if_errors(p.n_neighbours);
@@ -69,6 +80,11 @@ class GpuSphPasses final : public SphPasses {
     copy_to_device(v.pressure, s.pressure, n);
     copy_to_device(v.csound, s.csound, n);
     copy_to_device(v.balsara, s.balsara, n);
+    if (subset_) {
+      copy_to_device(v.acc, s.acc, n);
+      copy_to_device(v.dudt, s.dudt, n);
+      copy_to_device(v.vsig, s.vsig, n);
+    }
     sph_.forces(v, box, p, set_);
     sph_.throw_if_errors(p.n_neighbours);
     copy_to_host(s.acc, v.acc, n);
@@ -91,6 +107,7 @@ class GpuSphPasses final : public SphPasses {
     set_.index = index_.get();
     set_.n = set_.n_gas = active.size();
     set_.lanes = gpu_task_lanes(n, active.size());
+    subset_ = active.size() < n;
     return n;
   }
 
@@ -99,6 +116,7 @@ class GpuSphPasses final : public SphPasses {
   gpu::DeviceBuffer<uint32_t> index_;
   gpu::DeviceBuffer<double> next_;
   ActiveSet set_;
+  bool subset_ = false;  // the last begin_pass's active list is a subset of the gas
   std::size_t capacity_ = 0;
 };
 

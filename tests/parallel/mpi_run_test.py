@@ -45,9 +45,9 @@ Sod tube (lattice, 1 944 particles, periodic box):
            within 1e-5 of |E_total(0)| (the GPU tree walk sums in float, as one process on the
            GPU does); the Sod tube of `equal` on 2 GPU ranks against 2 CPU ranks: the same
            energy.csv times, energies within 1e-6 of E_total(0) (GPU forces are within ~5e-6
-           of the CPU's per particle, docs/gpu.md; they sum to far less); block steps on GPU
-           ranks refused when named (exit code 2), the global scheme when no scheme is named
-           (logged, in config_resolved.yaml).
+           of the CPU's per particle, docs/gpu.md; they sum to far less); the Evrard collapse of
+           `block` (block steps to t = 0.8) on 2 GPU ranks against one process on the GPU:
+           energies within GRAVITY_BLOCK_TOL, particle updates within 0.1%.
 
 usage: mpi_run_test.py MODE <mpsph> <mpsph-mpi> <mpiexec> <its -n flag> [mpiexec flags...]
 (run by ctest)"""
@@ -418,19 +418,24 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
     compare_gravity_energies(os.path.join(cpu2, "energy.csv"), os.path.join(gpu2, "energy.csv"),
                              "Sod, 2 GPU ranks against 2 CPU ranks", tol=1e-6,
                              columns=("E_kinetic", "E_thermal", "E_total"))
-    # Block steps do not run on GPU ranks yet: refused when named, the global scheme otherwise.
-    expect_refusal(tmp, mpsph_mpi, launch, [sod, "--set", "timestep.scheme=block"] + gpu,
-                   "block time steps on GPU ranks")
-    out = os.path.join(tmp, "unset")
-    q = ranks(launch, 2, mpsph_mpi, [config_without_scheme(tmp), "--set", "run.max_steps=3"] + gpu,
-              out, expect=3)
-    if "time steps: global" not in q.stdout or "do not run on GPU ranks yet" not in q.stdout:
-        sys.exit("FAILED: GPU ranks, no scheme set: the log does not say the global scheme runs:\n"
-                 + q.stdout[-2000:])
-    if "scheme: global" not in open(os.path.join(out, "config_resolved.yaml")).read():
-        sys.exit("FAILED: GPU ranks, no scheme set: config_resolved.yaml does not record the "
-                 "global scheme")
-    print("GPU ranks: block steps refused when named; no scheme set: the global scheme (logged)")
+    # Block steps on GPU ranks: the Evrard collapse of `block` on 2 GPU ranks against one process
+    # on the GPU.
+    cfg = os.path.join(tmp, "evrard_block.yaml")
+    with open(cfg, "w") as f:
+        f.write(EVRARD_BLOCK)
+    one, two = os.path.join(tmp, "block_gpu1"), os.path.join(tmp, "block_gpu2")
+    run([mpsph, "run", cfg, "--quiet", "--device", "gpu", "--output-dir",
+         os.path.join(tmp, "out")])
+    os.rename(os.path.join(tmp, "out"), one)
+    ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"] + gpu, two)
+    compare_gravity_energies(os.path.join(one, "energy.csv"), os.path.join(two, "energy.csv"),
+                             "Evrard, block steps, 2 GPU ranks against one process on the GPU",
+                             tol=GRAVITY_BLOCK_TOL)
+    if abs(updates(two) - updates(one)) > 1e-3 * updates(one):
+        sys.exit("FAILED: Evrard, block steps, 2 GPU ranks: %d particle updates against %d" %
+                 (updates(two), updates(one)))
+    print("Evrard, block steps, 2 GPU ranks: %d particle updates (one GPU: %d)" %
+          (updates(two), updates(one)))
 
 
 PLUMMER_BAD = """run:

@@ -260,9 +260,8 @@ class RankBackend final : public StepBackend {
       stepper_.emplace(c_.box, c_.sph, c_.eos, c_.grav, c_.tstep, decomposition_, comm_, c_.G,
                        passes_);
     } catch (const Error& e) {
-      // The stepper refuses what does not work across ranks yet (direct or periodic gravity,
-      // block time steps on GPU ranks); every rank alike, before any output is written
-      // (check_box).
+      // The stepper refuses what does not work across ranks yet (direct or periodic gravity);
+      // every rank alike, before any output is written (check_box).
       throw NotAcrossRanks(e.what());
     }
   }
@@ -327,9 +326,8 @@ std::unique_ptr<StepBackend> make_rank_backend(
           "MPI: physics modules across ranks are not supported yet, except cooling "
           "(docs/mpi.md); set " +
           m->section() + ".model: none (it is " + m->model() + ") or run on one rank");
-  // The stepper's refusals that do not depend on the box (direct gravity, block time steps on GPU
-  // ranks) come now, before the initial conditions are made; the driver calls check_box() again
-  // once the run's box is known.
+  // The stepper's refusals that do not depend on the box (direct gravity) come now, before the
+  // initial conditions are made; the driver calls check_box() again once the run's box is known.
   DecompositionParams decomposition;
   decomposition.max_imbalance = mpi.max_imbalance;
   auto backend = std::make_unique<RankBackend>(ctx, comm, passes, decomposition);

@@ -25,8 +25,7 @@ namespace mpsph {
 // run on a GPU of its host (rank among the host's ranks modulo its GPUs) on device copies of the
 // rank's particles, the rest on the host (parallel/distributed_step.hpp). NotAcrossRanks
 // (run/ranks.hpp) on every rank for what cannot run across ranks yet: a module whose model is not
-// `none` and not particle-local, and what DistributedStepper refuses (direct or periodic gravity,
-// block time steps on GPU ranks).
+// `none` and not particle-local, and what DistributedStepper refuses (direct or periodic gravity).
 std::unique_ptr<StepBackend> make_rank_backend(
     const StepContext& ctx, Device requested,
     const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiParams& mpi,
