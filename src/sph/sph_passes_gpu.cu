@@ -19,6 +19,14 @@ namespace mpsph {
 
 namespace {
 
+// Copies of one field (device array, host vector) of the first n particles, each way.
+auto upload(std::size_t n) {
+  return [n](auto* device, const auto& host) { copy_to_device(device, host, n); };
+}
+auto download(std::size_t n) {
+  return [n](const auto* device, auto& host) { copy_to_host(host, device, n); };
+}
+
 class GpuSphPasses final : public SphPasses {
  public:
   const char* name() const override { return "gpu"; }
@@ -30,12 +38,12 @@ class GpuSphPasses final : public SphPasses {
     const ParticleView v = d_.view();
     copy_to_device(v.pos, s.pos, n);
     copy_to_device(v.h, s.h, n);
-    if (subset_) copy_to_device(v.nngb, s.nngb, n);
+    if (subset_) upload(n)(v.nngb, s.nngb);
     next_.reserve(std::max<std::size_t>(n, 1), "d_{N+1} of the smoothing lengths");
     sph_.smoothing_lengths(v, box, p, set_, next_.get());
     sph_.throw_if_errors(p.n_neighbours);
-    copy_to_host(s.h, v.h, n);
-    copy_to_host(s.nngb, v.nngb, n);
+    download(n)(v.h, s.h);
+    download(n)(v.nngb, s.nngb);
     std::vector<double> d(n);
     copy_to_host(d, next_.get(), n);
     next.assign(n, 0.0);
@@ -51,24 +59,16 @@ class GpuSphPasses final : public SphPasses {
     copy_to_device(v.mass, s.mass, n);
     copy_to_device(v.h, s.h, n);
     copy_to_device(v.u, s.u, n);
-    if (subset_) {
-      copy_to_device(v.rho, s.rho, n);
-      copy_to_device(v.divv, s.divv, n);
-      copy_to_device(v.curlv, s.curlv, n);
-      copy_to_device(v.pressure, s.pressure, n);
-      copy_to_device(v.csound, s.csound, n);
-      copy_to_device(v.balsara, s.balsara, n);
-    }
+    // What density and prepare_force write (u: a non-adiabatic EOS sets it).
+    auto outputs = [&](auto&& f) {
+      f(v.rho, s.rho), f(v.divv, s.divv), f(v.curlv, s.curlv), f(v.pressure, s.pressure);
+      f(v.csound, s.csound), f(v.balsara, s.balsara), f(v.u, s.u);
+    };
+    if (subset_) outputs(upload(n));
     sph_.density(v, box, p, set_);
     sph_.prepare_force(v, eos, p, set_);
     sph_.throw_if_errors(p.n_neighbours);
-    copy_to_host(s.rho, v.rho, n);
-    copy_to_host(s.divv, v.divv, n);
-    copy_to_host(s.curlv, v.curlv, n);
-    copy_to_host(s.pressure, v.pressure, n);
-    copy_to_host(s.csound, v.csound, n);
-    copy_to_host(s.balsara, v.balsara, n);
-    copy_to_host(s.u, v.u, n);
+    outputs(download(n));
   }
 
   // The pair structure, the particles and the active list of density(): same store.
@@ -80,16 +80,11 @@ class GpuSphPasses final : public SphPasses {
     copy_to_device(v.pressure, s.pressure, n);
     copy_to_device(v.csound, s.csound, n);
     copy_to_device(v.balsara, s.balsara, n);
-    if (subset_) {
-      copy_to_device(v.acc, s.acc, n);
-      copy_to_device(v.dudt, s.dudt, n);
-      copy_to_device(v.vsig, s.vsig, n);
-    }
+    auto outputs = [&](auto&& f) { f(v.acc, s.acc), f(v.dudt, s.dudt), f(v.vsig, s.vsig); };
+    if (subset_) outputs(upload(n));
     sph_.forces(v, box, p, set_);
     sph_.throw_if_errors(p.n_neighbours);
-    copy_to_host(s.acc, v.acc, n);
-    copy_to_host(s.dudt, v.dudt, n);
-    copy_to_host(s.vsig, v.vsig, n);
+    outputs(download(n));
   }
 
  private:
