@@ -65,9 +65,6 @@ double first_radius(const ParticleStore& store, std::size_t n_gas, std::size_t k
 GhostLayout insert_ghosts(ParticleStore& store, std::size_t n_local, const ExchangePlan& plan,
                           const FieldSet& fields, const SphOrder& order, const MpiComm& comm,
                           bool interleave) {
-  if (order.keys.size() != n_local)
-    throw Error("sph: " + std::to_string(order.keys.size()) + " order keys for " +
-                std::to_string(n_local) + " local particles (the order is of another store)");
   store.resize(n_local + plan.n_recv());
   std::vector<std::size_t> slot(plan.n_recv());
   std::iota(slot.begin(), slot.end(), n_local);
@@ -95,6 +92,9 @@ struct Halo {
 Halo open_halo(ParticleStore& store, std::vector<std::vector<uint32_t>> to_rank,
                const FieldSet& fields, const SphOrder& order, const MpiComm& comm, bool interleave,
                ParticleStore* work) {
+  if (order.keys.size() != store.size())
+    throw Error("sph: " + std::to_string(order.keys.size()) + " order keys for " +
+                std::to_string(store.size()) + " local particles (the order is of another store)");
   Halo h;
   std::vector<uint32_t> members;
   if (work) members.swap(to_rank[std::size_t(comm.rank())]);
@@ -104,9 +104,6 @@ Halo open_halo(ParticleStore& store, std::vector<std::vector<uint32_t>> to_rank,
     h.pass = &store;
     return h;
   }
-  if (order.keys.size() != store.size())
-    throw Error("sph: " + std::to_string(order.keys.size()) + " order keys for " +
-                std::to_string(store.size()) + " local particles (the order is of another store)");
   // The ghosts' places first (their keys and ids), then every particle straight into its place.
   const std::vector<KeyId> ghost_order = exchange_values<KeyId>(h.plan, comm, [&](uint32_t i) {
     return KeyId{order.keys[i], store.id[i]};
@@ -136,6 +133,18 @@ void close_halo(ParticleStore& store, const Halo& h, const std::vector<uint32_t>
     remove_ghosts(store, h.lay);
   else
     write_back(store, h, written);
+}
+
+// For each gas slot of the layout's store: the local index of the particle there, or n_local +
+// ghost_base + its ghost index (the references of HaloPairs and HaloCandidates).
+std::vector<uint32_t> slot_references(std::size_t n_gas, const GhostLayout& lay,
+                                      std::size_t ghost_base = 0) {
+  std::vector<uint32_t> ref(n_gas);
+  for (std::size_t i = 0; i < lay.n_local_gas; ++i)
+    if (lay.local_slot[i] != kNotInWork) ref[lay.local_slot[i]] = uint32_t(i);
+  for (std::size_t m = 0; m < lay.ghost_slot.size(); ++m)
+    ref[lay.ghost_slot[m]] = uint32_t(lay.n_local + ghost_base + m);
+  return ref;
 }
 
 // The store slots of local particles `index` (ascending).
@@ -168,14 +177,9 @@ void take_pairs(const ParticleStore& store, const Box& box, const GhostLayout& l
   if (!index.empty() && (!nb->has_pairs() || nb->n_gas() != store.n_gas()))
     throw Error(std::string("sph: the pair lists of the ") + passes.name() +
                 " passes are not those of this store");
-  const std::size_t n_local = lay.n_local;
-  std::vector<uint32_t> ref(store.n_gas());
-  for (std::size_t i = 0; i < lay.n_local_gas; ++i)
-    if (lay.local_slot[i] != kNotInWork) ref[lay.local_slot[i]] = uint32_t(i);
-  for (std::size_t m = 0; m < lay.ghost_slot.size(); ++m)
-    ref[lay.ghost_slot[m]] = uint32_t(n_local + m);
+  const std::vector<uint32_t> ref = slot_references(store.n_gas(), lay);
   out.plan = plan;
-  out.n_local = n_local;
+  out.n_local = lay.n_local;
   out.active = index;
   out.offsets.assign(index.size() + 1, 0);
   for (std::size_t k = 0; k < index.size(); ++k) {
@@ -202,16 +206,10 @@ void keep_candidates(const ParticleStore& store, const GhostLayout& lay,
   const std::size_t stride = hs->candidate_stride();
   out.stride = stride;
   out.ref.resize(lay.n_local_gas * stride);  // rows are written where covered_h is set
-  const std::size_t n_local = lay.n_local;
-  const std::size_t ghost_base = out.ghost_id.size();
-  // Store slot -> reference, for the gas of this round's layout.
-  std::vector<uint32_t> ref_of(store.n_gas());
-  for (std::size_t i = 0; i < lay.n_local_gas; ++i)
-    if (lay.local_slot[i] != kNotInWork) ref_of[lay.local_slot[i]] = uint32_t(i);
-  for (std::size_t m = 0; m < lay.ghost_slot.size(); ++m) {
-    ref_of[lay.ghost_slot[m]] = uint32_t(n_local + ghost_base + m);
-    out.ghost_id.push_back(store.id[lay.ghost_slot[m]]);
-  }
+  // Store slot -> reference, for the gas of this round's layout; this round's ghosts follow the
+  // earlier rounds' in ghost_id.
+  const std::vector<uint32_t> ref_of = slot_references(store.n_gas(), lay, out.ghost_id.size());
+  for (const std::size_t slot : lay.ghost_slot) out.ghost_id.push_back(store.id[slot]);
   const std::ptrdiff_t n_todo = std::ptrdiff_t(todo.size());
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t t = 0; t < n_todo; ++t) {
@@ -399,7 +397,11 @@ void distributed_density_forces(ParticleStore& store, const Box& box, const SphO
   ParticleStore& ps = *halo.pass;
   rep.ghosts_pairs = plan.n_recv();
   const std::vector<uint32_t> act = active ? slots_of(*active, lay) : lay.local_gas;
-  const std::vector<uint32_t> written = active ? *active : all_of(n_gl);
+  // The particles whose results the passes write (every local gas particle only for the limiter's
+  // pairs at a synchronisation point of block steps).
+  std::vector<uint32_t> all_gas;
+  if (!active && pairs) all_gas = all_of(n_gl);
+  const std::vector<uint32_t>& written = active ? *active : all_gas;
   if (candidates && candidates->stride > 0) give_candidates(ps, lay, *candidates, passes);
   double t_pass = wall_seconds();
   on_every_rank(comm, [&] {

@@ -14,23 +14,6 @@
 
 namespace mpsph {
 
-namespace {
-
-// What the ranks cannot run yet, refused (mpsph::Error) before any pass or tree is made.
-Backend checked_backend(const Box& box, const GravityParams& grav, Backend backend) {
-  if (grav.enabled && grav.method != GravityMethod::Tree)
-    throw Error(
-        "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
-        "gravity.method: tree or run on one rank");
-  if (grav.enabled && box.periodic)
-    throw Error(
-        "MPI: gravity in a periodic box is not supported across ranks (docs/mpi.md); set "
-        "gravity.enabled: false or run on one rank");
-  return backend;
-}
-
-}  // namespace
-
 DistributedStepper::DistributedStepper(const Box& box, const SphParams& sph, const EosParams& eos,
                                        const GravityParams& grav, const TimestepParams& tstep,
                                        const DecompositionParams& decomposition,
@@ -43,9 +26,17 @@ DistributedStepper::DistributedStepper(const Box& box, const SphParams& sph, con
       decomposition_(decomposition),
       comm_(comm),
       G_(G),
-      backend_(checked_backend(box, grav, backend)),
-      passes_(backend_ == Backend::Gpu ? make_gpu_sph_passes() : make_cpu_sph_passes()),
-      gravity_(backend_) {}
+      passes_(backend == Backend::Gpu ? make_gpu_sph_passes() : make_cpu_sph_passes()),
+      gravity_(backend) {
+  if (grav.enabled && grav.method != GravityMethod::Tree)
+    throw Error(
+        "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
+        "gravity.method: tree or run on one rank");
+  if (grav.enabled && box.periodic)
+    throw Error(
+        "MPI: gravity in a periodic box is not supported across ranks (docs/mpi.md); set "
+        "gravity.enabled: false or run on one rank");
+}
 
 void DistributedStepper::order_and_forces(ParticleStore& store, bool first) {
   decompose_and_order(store, first);

@@ -106,7 +106,6 @@ class DistributedStepper {
   MpiComm comm_;
   double G_;
   bool hydro_ = true;  // more than N_B gas particles over all ranks: the SPH stages run
-  Backend backend_;    // checked against the rest before the passes and the gravity are made
   std::unique_ptr<SphPasses> passes_;
   DistributedGravity gravity_;
   DecompositionReport decomposition_report_;

@@ -1,6 +1,5 @@
 // The CPU backend: OpenMP drivers of each module on the host store.
 #include <algorithm>
-#include <cfloat>
 
 #include "core/particle_order.hpp"
 #include "gravity/gravity_solver.hpp"
@@ -117,12 +116,7 @@ class CpuBackend final : public StepBackend {
   }
   StepTimes timestep() override {
     StepTimes st;
-    const ParticleView v = c_.store.view();
-    const auto n = static_cast<std::ptrdiff_t>(active_.count(v.n));
-    double dt_min = DBL_MAX;
-#pragma omp parallel for schedule(static) reduction(min : dt_min)
-    for (std::ptrdiff_t k = 0; k < n; ++k) dt_min = std::min(dt_min, v.dt_limit[active_[k]]);
-    st.dt = dt_min;
+    st.dt = smallest_dt_limit(c_.store, active_);
     if (!block_) return st;
     if (now_ != kAllActive && now_ < kTicks)
       st.rungs_ok = assign_rungs(c_.store, active_, neighbours_, now_, length_,

@@ -52,6 +52,14 @@ ActiveSet substep_active_set(const ParticleStore& s, int64_t now, bool block,
   return active_subset(index, n_gas, now);
 }
 
+double smallest_dt_limit(const ParticleStore& s, const ActiveSet& a) {
+  const auto n = static_cast<std::ptrdiff_t>(a.count(s.size()));
+  double dt_min = DBL_MAX;
+#pragma omp parallel for schedule(static) reduction(min : dt_min)
+  for (std::ptrdiff_t k = 0; k < n; ++k) dt_min = std::min(dt_min, s.dt_limit[a[std::size_t(k)]]);
+  return dt_min;
+}
+
 void predict_to(ParticleStore& s, int64_t now, double tick_len, const Box& box,
                 const EosParams& eos) {
   const ParticleView v = s.view();

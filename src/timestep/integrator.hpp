@@ -35,6 +35,9 @@ void select_active(const ParticleStore& s, int64_t now, std::vector<uint32_t>& i
 ActiveSet substep_active_set(const ParticleStore& s, int64_t now, bool block,
                              std::vector<uint32_t>& index);
 
+// The smallest dt_limit of the active particles (DBL_MAX when there are none).
+double smallest_dt_limit(const ParticleStore& s, const ActiveSet& a);
+
 // Moves every particle to tick `now` from the start of its current step (block_step_kern.hpp
 // predict_particle); positions are wrapped into a periodic box.
 void predict_to(ParticleStore& s, int64_t now, double tick_len, const Box& box,

@@ -3,7 +3,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -123,12 +122,7 @@ class RankBackend final : public StepBackend {
   // segment, the rungs and the wake-ups across ranks.
   StepTimes timestep() override {
     StepTimes st;
-    const std::ptrdiff_t n = std::ptrdiff_t(active_.count(c_.store.size()));
-    double dt_min = DBL_MAX;
-#pragma omp parallel for schedule(static) reduction(min : dt_min)
-    for (std::ptrdiff_t k = 0; k < n; ++k)
-      dt_min = std::min(dt_min, c_.store.dt_limit[active_[std::size_t(k)]]);
-    st.dt = comm_.min(dt_min);
+    st.dt = comm_.min(smallest_dt_limit(c_.store, active_));
     if (block_ && now_ != kAllActive && now_ < kTicks)
       st.rungs_ok = stepper_->assign_rungs(c_.store, active_, now_, length_);
     return st;
@@ -166,15 +160,9 @@ class RankBackend final : public StepBackend {
     h.bits = all;
     return h;
   }
-  std::size_t gas_count() const override {
-    return n_gas_;
-  }
-  std::size_t particle_count() const override {
-    return n_total_;
-  }
-  uint64_t next_id() const override {
-    return next_id_;
-  }
+  std::size_t gas_count() const override { return n_gas_; }
+  std::size_t particle_count() const override { return n_total_; }
+  uint64_t next_id() const override { return next_id_; }
   // Collective: the largest of the ranks' values (rank 0 alone holds the initial conditions).
   void set_next_id(uint64_t id) override {
     MPI_Allreduce(&id, &next_id_, 1, MPI_UINT64_T, MPI_MAX, comm_.get());
@@ -241,9 +229,7 @@ class RankBackend final : public StepBackend {
   }
   // The initial conditions or the checkpoint are in place, and with them the box (which the
   // stepper keeps a copy of).
-  void check_box() override {
-    make_stepper();
-  }
+  void check_box() override { make_stepper(); }
   void sync_from_host() override {
     make_stepper();
     first_ = true;
