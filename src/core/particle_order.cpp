@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <limits>
 
+#include "core/error.hpp"
 #include "core/morton.hpp"
 #include "core/parallel_sort.hpp"
 
@@ -89,6 +90,17 @@ bool layout_needs_sort(const ParticleStore& store) {
   for (std::size_t i = 0; i < store.size(); ++i)
     if (store.type[i] == kRemoved || (i > 0 && store.type[i] < store.type[i - 1])) return true;
   return false;
+}
+
+std::size_t drop_removed(ParticleStore& s) {
+  const auto first = std::find(s.type.begin(), s.type.end(), kRemoved);
+  const std::size_t keep = std::size_t(first - s.type.begin());
+  const std::size_t dropped = s.size() - keep;
+  if (dropped == 0) return 0;
+  if (!std::all_of(first, s.type.end(), [](uint8_t t) { return t == kRemoved; }))
+    throw Error("internal: removed particles are not at the end of the store after the sort");
+  s.resize(keep);
+  return dropped;
 }
 
 }  // namespace mpsph

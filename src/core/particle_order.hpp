@@ -27,4 +27,8 @@ bool order_particles(ParticleStore& store, const Box& box,
 // the start of a synchronisation segment and when this (or a creation) asks for it.
 bool layout_needs_sort(const ParticleStore& store);
 
+// After the order sort: drops the kRemoved particles, which it put at the end (run/
+// particle_changes.hpp). Returns how many were dropped.
+std::size_t drop_removed(ParticleStore& s);
+
 }  // namespace mpsph

@@ -24,6 +24,7 @@
 namespace mpsph {
 
 class Config;
+class ModuleRanks;
 class Schema;
 struct UnitSystem;
 
@@ -94,6 +95,9 @@ struct StageArgs {
   // time (after every stage of the step, so a module reads the others' whole step); null in the
   // other slots.
   const std::vector<EnergyAccount>* accounts = nullptr;
+  // Across the MPI ranks of `mpsph-mpi`: what the stage may ask of the other ranks
+  // (core/module_ranks.hpp); `p` then holds this rank's particles only. Null on one process.
+  const ModuleRanks* ranks = nullptr;
 };
 
 struct ModuleStage {
@@ -152,9 +156,12 @@ class PhysicsModule {
   virtual std::vector<std::string> take_log_lines() { return {}; }
   // True when every stage acts on each particle alone - no neighbours, no particle creation or
   // removal, no diagnostics columns, no StepLimit stage - so that the module runs unchanged on the
-  // particles of each MPI rank (its energy terms are summed over the ranks). `mpsph-mpi` refuses
-  // the other models across ranks.
+  // particles of each MPI rank (its energy terms are summed over the ranks).
   virtual bool particle_local() const { return false; }
+  // True when the module runs across the ranks of `mpsph-mpi`: particle-local ones unchanged,
+  // others through StageArgs::ranks (core/module_ranks.hpp) - their stages then produce across
+  // ranks what they produce on one process. `mpsph-mpi` refuses the others.
+  virtual bool runs_across_ranks() const { return particle_local(); }
   // The optional field groups (FieldGroup, core/particle_fields.hpp) that the module's stages and
   // diagnostics read or write: the GPU backend keeps them on the device. Every group unless the
   // module says fewer; none for model none (no stages).

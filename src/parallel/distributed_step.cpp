@@ -47,17 +47,15 @@ void DistributedStepper::order_and_forces(ParticleStore& store, bool first) {
 }
 
 void DistributedStepper::decompose_and_order(ParticleStore& store, bool first) {
-  // Particle changes would need ids unique over all ranks and children placed by key: refused.
-  bool changes = false;
+  // New particles would need ids unique over all ranks and children placed by key: refused.
+  // Removed ones (a sink's accreted gas, a merged sink) sort last in the order stage and are
+  // dropped there, as on one process (run/cpu_backend.cpp).
+  bool spawns = false;
   const std::ptrdiff_t n = std::ptrdiff_t(store.size());
-#pragma omp parallel for schedule(static) reduction(|| : changes)
-  for (std::ptrdiff_t i = 0; i < n; ++i)
-    changes = changes || store.spawn_mass[std::size_t(i)] != 0.0 ||
-              store.type[std::size_t(i)] == kRemoved;
-  if (comm_.any(changes))
-    throw Error(
-        "MPI: particle creation and removal across ranks are not supported yet "
-        "(docs/mpi.md)");
+#pragma omp parallel for schedule(static) reduction(|| : spawns)
+  for (std::ptrdiff_t i = 0; i < n; ++i) spawns = spawns || store.spawn_mass[std::size_t(i)] != 0.0;
+  if (comm_.any(spawns))
+    throw Error("MPI: particle creation across ranks is not supported yet (docs/mpi.md)");
   // The cost of a gas particle is its last neighbour count (1 before the first SPH pass).
   // The migration leaves the store uncompacted: the order stage's one permute both drops the
   // particles that left and orders those held (the store of a compaction and an order_particles,
@@ -68,6 +66,9 @@ void DistributedStepper::decompose_and_order(ParticleStore& store, bool first) {
       store, box_, first ? std::vector<double>{} : sph_cost_weights(store), comm_, &held);
   const double t1 = wall_seconds();
   order_particles(store, box_, &held);
+  drop_removed(store);
+  // Module stages until the next order stage may change types in the gas range in place.
+  store.pin_n_gas();
   hydro_ = sph_.enough_gas(std::size_t(comm_.sum(uint64_t(store.n_gas()))));
   // The halos' order keys, for the SPH stages until the next order stage (the particles keep
   // their store places until then).

@@ -25,17 +25,6 @@ std::size_t spawn_particles(ParticleStore& s, uint64_t& next_id) {
   return children;
 }
 
-std::size_t drop_removed(ParticleStore& s) {
-  const auto first = std::find(s.type.begin(), s.type.end(), kRemoved);
-  const std::size_t keep = std::size_t(first - s.type.begin());
-  const std::size_t dropped = s.size() - keep;
-  if (dropped == 0) return 0;
-  if (!std::all_of(first, s.type.end(), [](uint8_t t) { return t == kRemoved; }))
-    throw Error("internal: removed particles are not at the end of the store after the sort");
-  s.resize(keep);
-  return dropped;
-}
-
 uint64_t first_free_id(const ParticleStore& s) {
   uint64_t m = 0;
   for (uint64_t id : s.id) m = std::max(m, id);

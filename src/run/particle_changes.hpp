@@ -13,8 +13,9 @@
 // The next order stage applies the requests: spawn_particles() appends the children, in store
 // order of their parents, with ids next_id, next_id + 1, ... (so ids stay unique for the whole run
 // and both backends give the same ids in any thread order); the (type, Morton key) sort moves the
-// removed particles (kRemoved sorts after every type) to the end, and drop_removed() cuts them
-// off. Mass and momentum are conserved to round-off: the parent keeps m - spawn_mass.
+// removed particles (kRemoved sorts after every type) to the end, and drop_removed()
+// (core/particle_order.hpp) cuts them off. Mass and momentum are conserved to round-off: the
+// parent keeps m - spawn_mass.
 #pragma once
 
 #include <cstddef>
@@ -27,9 +28,6 @@ namespace mpsph {
 // Appends the children of every spawn request and clears the requests. Returns how many were made;
 // next_id is advanced by that number.
 std::size_t spawn_particles(ParticleStore& s, uint64_t& next_id);
-
-// After the order sort: drops the kRemoved particles at the end. Returns how many were dropped.
-std::size_t drop_removed(ParticleStore& s);
 
 // The smallest id that no particle of `s` has (max id + 1; 1 for an empty store).
 uint64_t first_free_id(const ParticleStore& s);

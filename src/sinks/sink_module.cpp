@@ -6,6 +6,7 @@
 
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "core/module_ranks.hpp"
 #include "core/units.hpp"
 #include "gravity/gravity_params.hpp"
 #include "setups/cloud_scales.hpp"
@@ -58,7 +59,15 @@ class SinkModule final : public PhysicsModule {
     if (block_) s.push_back({"sink steps", Slot::StepLimit});
     return s;
   }
+  // Across ranks every stage runs through StageArgs::ranks (core/module_ranks.hpp).
+  bool runs_across_ranks() const override {
+    return true;
+  }
   void run_stage(std::size_t index, const StageArgs& a) override {
+    if (a.ranks) {
+      run_across_ranks(index, a);
+      return;
+    }
     const double wake = params_.wake_radius * params_.h_acc;
     const double length = a.tick_len * double(kTicks);  // the segment (exact: a power of two)
 #ifdef MPSPH_HAVE_CUDA
@@ -109,6 +118,43 @@ class SinkModule final : public PhysicsModule {
   }
 
  private:
+  // The one-process stage on rank 0 with every particle it reads or writes (ModuleRanks::
+  // run_on_root): the sinks and the gas within reach of a centre - for creation and accretion
+  // every sink and every active gas particle that passes the tests of the particle alone (a
+  // possible new sink), for the sink steps every sink. The reach bounds where the stage looks:
+  // h_acc around a centre (a candidate's group, the gas a sink may accrete), and the wake radius
+  // around a sink where it ends the stage, which accretion (by at most h_acc: the sink moves to the
+  // centre of mass of itself and gas within h_acc of where it was) and a merge (by at most r_merge)
+  // may have moved.
+  void run_across_ranks(std::size_t index, const StageArgs& a) {
+    const ModuleRanks& ranks = *a.ranks;
+    const ParticleView& p = a.p;
+    std::vector<uint32_t> sinks;
+    for (std::size_t i = 0; i < p.n; ++i)
+      if (p.type[i] == kSink) sinks.push_back(uint32_t(i));
+    std::vector<uint32_t> members = sinks;
+    if (index != 1) {  // sinks.csv (index 1) needs the sinks alone
+      const double wake = params_.wake_radius * params_.h_acc;
+      double reach = wake;
+      std::vector<Vec3d> centres;
+      for (uint32_t s : sinks) centres.push_back(p.pos[s]);
+      if (index == 0) {
+        if (kp_.rho_sink == 0.0) resolve_threshold(ranks.max(max_gas_mass(p)));
+        reach = std::max(params_.h_acc, wake + params_.h_acc + mp_.r_merge);
+        const std::size_t n_gas_active = a.active.gas_count(p.n_gas);
+        for (std::size_t k = 0; k < n_gas_active; ++k) {
+          const std::size_t i = a.active[k];
+          if (p.type[i] == kGas && sink_local_criteria(p, i, kp_) == 0) centres.push_back(p.pos[i]);
+        }
+      }
+      const std::vector<Vec3d> all = ranks.gather_points(centres);
+      if (all.empty()) return;  // no sink and no candidate on any rank: nothing happens
+      const std::vector<uint32_t> gas = particles_near(p, 0, p.n_gas, kGas, all, reach, a.box);
+      members.insert(members.end(), gas.begin(), gas.end());
+      std::sort(members.begin(), members.end());
+    }
+    ranks.run_on_root(a, members, [&](const StageArgs& w) { run_stage(index, w); });
+  }
   static double max_gas_mass(const ParticleView& p) {
     double m = 0.0;
     for (std::size_t i = 0; i < p.n_gas; ++i)

@@ -716,6 +716,94 @@ def mode_block(tmp, mpsph, mpsph_mpi, launch):
               (n, updates(d), updates(one)))
 
 
+# Sinks across ranks (core/module_ranks.hpp): the isothermal Evrard sphere of the sink tests at
+# 2 000 particles with tree gravity and block steps collapses and forms a sink that accretes ~280
+# particles by t = 1. Tree gravity makes the ranks' potentials differ from one process's by the
+# tree's error, so which particle of the core becomes the sink may differ; one process with half
+# and 1.5 times the tree's tolerance (gravity.rel_tol 0.0025, 0.0075) makes the same one sink of
+# the same mass 0.5538 (an other particle each time) and changes E_total by up to 4.3e-4 of |E|
+# (2026-11-27): the ranks must make as many sinks, of total mass within 1% (~5 particles), and
+# E_total within twice that spread. The mass is conserved exactly (removed particles carry none).
+SINK_COLLAPSE = """run: {t_end: 1.0, diagnostics_every: 1, snapshot_times: [0.5, 1.0], output_dir: out}
+setup: {type: evrard, n_particles: 2000}
+timestep: {scheme: block, dt_max: 0.05}
+units: {G: 1}
+eos: {type: isothermal, sound_speed: 0.15}
+sph: {n_neighbours: 50}
+gravity: {method: tree, softening: [0.01]}
+sinks: {model: bate95, h_acc: 0.05}
+"""
+SINK_MASS_TOL = 0.01
+SINK_ENERGY_TOL = 8.6e-4
+
+
+def sink_rows(run_dir):
+    """(time, id, mass) of sinks.csv's rows."""
+    rows = [l.split(",") for l in open(os.path.join(run_dir, "sinks.csv"))
+            if l[0].isdigit() or l[0] == "-"]
+    return [(float(r[0]), int(r[1]), float(r[2])) for r in rows]
+
+
+def sink_summary(run_dir, what, m0):
+    """The sinks of the last snapshot (count, mass) after checking the mass is conserved."""
+    final = os.path.join(run_dir, "snapshot_0002.h5")
+    with h5py.File(final, "r") as f:
+        mass = sum(float(np.sum(f[g]["Masses"][()])) for g in f if g.startswith("PartType"))
+        sinks = f["PartType5"]["Masses"][()] if "PartType5" in f else np.zeros(0)
+    if abs(mass - m0) > 1e-12 * m0:
+        sys.exit("FAILED: %s: total mass %.17g, initially %.17g" % (what, mass, m0))
+    rows = sink_rows(run_dir)
+    times = [r[0] for r in rows]
+    if times != sorted(times) or not rows or abs(times[-1] - 1.0) > 1e-9:
+        sys.exit("FAILED: %s: sinks.csv rows are not in time order up to t = 1" % what)
+    last = sorted(r[2] for r in rows if r[0] == times[-1])
+    if len(last) != len(sinks) or abs(sum(last) - float(np.sum(sinks))) > 1e-12:
+        sys.exit("FAILED: %s: sinks.csv's last rows (%d sinks, mass %.6g) are not the snapshot's "
+                 "(%d, %.6g)" % (what, len(last), sum(last), len(sinks), float(np.sum(sinks))))
+    e_total = energy_rows(os.path.join(run_dir, "energy.csv"))[1][-1]["E_total"]
+    return len(sinks), float(np.sum(sinks)), e_total
+
+
+def mode_sinks(tmp, mpsph, mpsph_mpi, launch):
+    cfg = os.path.join(tmp, "sinks.yaml")
+    with open(cfg, "w") as f:
+        f.write(SINK_COLLAPSE)
+    ref = os.path.join(tmp, "ref")
+    single(mpsph, [cfg], ref)
+    with h5py.File(os.path.join(ref, "snapshot_0000.h5"), "r") as f:  # the initial state
+        m0 = sum(float(np.sum(f[g]["Masses"][()])) for g in f if g.startswith("PartType"))
+    n_ref, m_ref, e_ref = sink_summary(ref, "one process", m0)
+    if n_ref < 1 or m_ref < 0.2:
+        sys.exit("FAILED: one process made %d sinks of mass %.4g: the test needs a collapse"
+                 % (n_ref, m_ref))
+    runs = []
+    for n in (2, 3):
+        out = os.path.join(tmp, "r%d" % n)
+        ranks(launch, n, mpsph_mpi, [cfg, "--quiet"], out)
+        runs.append(("%d ranks" % n, out))
+    # A 2-rank run stopped mid-collapse (after the sink formed) and restarted on 3 ranks.
+    stopped = os.path.join(tmp, "stopped")
+    ranks(launch, 2, mpsph_mpi, [cfg, "--set", "run.max_steps=200", "--quiet"], stopped,
+          expect=3)
+    if not any(r[0] < 1.0 for r in sink_rows(stopped)):
+        sys.exit("FAILED: the 2-rank run stopped at step 200 before any sink formed")
+    work = os.path.join(tmp, "out")
+    shutil.copytree(stopped, work)
+    restarted = os.path.join(tmp, "restarted")
+    ranks(launch, 3, mpsph_mpi, ["--restart", os.path.join(work, "checkpoint.h5"), cfg,
+                                 "--quiet"], restarted)
+    runs.append(("2 ranks restarted on 3", restarted))
+    for what, out in runs:
+        n, m, e = sink_summary(out, what, m0)
+        dm, de = abs(m - m_ref) / m_ref, abs(e - e_ref) / abs(e_ref)
+        print("%s: %d sinks of mass %.6g (one process: %d of %.6g, %.1e), E_total differs by "
+              "%.1e of |E|; mass conserved to 1e-12" % (what, n, m, n_ref, m_ref, dm, de))
+        if n != n_ref or dm > SINK_MASS_TOL or de > SINK_ENERGY_TOL:
+            sys.exit("FAILED: %s: sinks or energy differ from one process's beyond the tree's "
+                     "own scatter (mass tolerance %g, energy %g)" %
+                     (what, SINK_MASS_TOL, SINK_ENERGY_TOL))
+
+
 def main():
     mode, mpsph, mpsph_mpi, mpiexec, numproc_flag = sys.argv[1:6]
     flags = sys.argv[6:]
@@ -729,7 +817,8 @@ def main():
     try:
         {"equal": mode_equal, "restart": mode_restart, "refuse": mode_refuse,
          "gravity": mode_gravity, "gpu": mode_gpu, "health": mode_health,
-         "cooling": mode_cooling, "block": mode_block}[mode](
+         "cooling": mode_cooling, "block": mode_block,
+         "sinks": mode_sinks}[mode](
             tmp, os.path.abspath(mpsph), os.path.abspath(mpsph_mpi), launch)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -8,7 +8,9 @@
 #include <string>
 
 #include "core/active_set.hpp"
+#include "core/particle_order.hpp"
 #include "parallel/distributed_step.hpp"
+#include "parallel/module_ranks_mpi.hpp"
 #include "run/ranks.hpp"
 #include "timestep/block_timeline_kern.hpp"
 #include "timestep/integrator.hpp"
@@ -25,7 +27,8 @@ class RankBackend final : public StepBackend {
         comm_(comm),
         passes_(passes),
         decomposition_(decomposition),
-        block_(ctx.tstep.scheme == TimestepScheme::Block) {}
+        block_(ctx.tstep.scheme == TimestepScheme::Block),
+        module_ranks_(ctx.store, comm) {}
   const char* name() const override {
     return passes_ == Backend::Gpu ? "gpu (MPI ranks; host-staged passes)" : "cpu (MPI ranks)";
   }
@@ -51,11 +54,12 @@ class RankBackend final : public StepBackend {
     predict_to(c_.store, now, tick_len_, c_.box, c_.eos);
   }
   // The order-stage rule of one process (run/cpu_backend.cpp): the decomposition, migration and
-  // order at the first substep of every segment (the global scheme: every step) and at a
-  // synchronisation point (initial conditions, restart); inside a segment every particle keeps
-  // its rank and its store place. Then the active particles of this rank.
+  // order at the first substep of every segment (the global scheme: every step), at a
+  // synchronisation point (initial conditions, restart) and when a module changed a type or
+  // removed a particle on any rank (sinks); otherwise inside a segment every particle keeps its
+  // rank and its store place. Then the active particles of this rank.
   void order() override {
-    if (sort_pending_ || !block_ || now_ == kAllActive) {
+    if (sort_pending_ || !block_ || now_ == kAllActive || comm_.any(layout_needs_sort(c_.store))) {
       stepper_->decompose_and_order(c_.store, first_);
       first_ = false;
       sort_pending_ = false;
@@ -67,6 +71,7 @@ class RankBackend final : public StepBackend {
       decompositions_ += 1.0;
       migrated_ += double(d.sent);
       imbalance_max_ = std::max(imbalance_max_, d.imbalance);
+      find_type_ranges();
     }
     active_ = substep_active_set(c_.store, now_, block_, active_index_);
     n_active_ = std::size_t(comm_.sum(uint64_t(active_.count(c_.store.size()))));
@@ -83,6 +88,9 @@ class RankBackend final : public StepBackend {
   // stages are part of it).
   void density() override {
     stepper_->density_and_forces(c_.store, active_);
+    // The halos of the global scheme put ghosts into the store and take them out again: the gas
+    // range is pinned anew for the module stages (which may change types in it in place).
+    c_.store.pin_n_gas();
     const DistributedSphReport& r = stepper_->last_sph();
     t_.pairs += r.pairs_s;
     t_.pairs_passes += r.pairs_passes_s;
@@ -100,16 +108,17 @@ class RankBackend final : public StepBackend {
     let_bytes_ += double(r.let_bytes_sent);
   }
   void end_force() override { stepper_->end_force(c_.store, active_); }
-  // Only modules of model `none` (no stages) and particle-local ones (PhysicsModule::
-  // particle_local: cooling) pass make_rank_backend: their stages need this rank's particles only.
+  // Only modules that run across ranks (PhysicsModule::runs_across_ranks) pass
+  // make_rank_backend: particle-local ones (cooling) on this rank's particles alone, the others
+  // (sinks) through StageArgs::ranks.
   void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
     m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, active_, tick_len_,
-                                 type_begin(), block_});
+                                 type_begin_, block_, nullptr, &module_ranks_});
   }
   void run_module_output(PhysicsModule& m, std::size_t index, double time, long step,
                          const std::vector<EnergyAccount>& accounts) override {
     m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_,
-                                 type_begin(), block_, &accounts});
+                                 type_begin_, block_, &accounts, &module_ranks_});
   }
   std::vector<double> module_diagnostics(PhysicsModule& m) override {
     return m.diagnostic_values(c_.store.view());
@@ -257,12 +266,13 @@ class RankBackend final : public StepBackend {
     n_gas_ = std::size_t(comm_.sum(uint64_t(c_.store.n_gas())));
     n_total_ = std::size_t(comm_.sum(uint64_t(c_.store.size())));
   }
-  std::array<std::size_t, kNumTypes + 1> type_begin() const {
-    std::array<std::size_t, kNumTypes + 1> b{};
+  // StageArgs::type_begin: the type ranges of the order stage (the store is sorted by type then;
+  // module stages may change types in place until the next one).
+  void find_type_ranges() {
     const std::vector<uint8_t>& t = c_.store.type;
     for (int k = 0; k <= kNumTypes; ++k)
-      b[std::size_t(k)] = std::size_t(std::lower_bound(t.begin(), t.end(), uint8_t(k)) - t.begin());
-    return b;
+      type_begin_[std::size_t(k)] =
+          std::size_t(std::lower_bound(t.begin(), t.end(), uint8_t(k)) - t.begin());
   }
 
   StepContext c_;
@@ -276,8 +286,10 @@ class RankBackend final : public StepBackend {
   int64_t now_ = kAllActive;  // the current substep's tick; kAllActive outside a segment
   double length_ = 0.0, tick_len_ = 0.0;
   std::vector<uint32_t> active_index_;
-  ActiveSet active_;          // this rank's active particles
-  std::size_t n_active_ = 0;  // active particles of every rank
+  ActiveSet active_;  // this rank's active particles
+  std::array<std::size_t, kNumTypes + 1> type_begin_{};
+  MpiModuleRanks module_ranks_;  // what the module stages ask of the other ranks
+  std::size_t n_active_ = 0;     // active particles of every rank
   std::size_t n_gas_ = 0, n_total_ = 0;
   uint64_t next_id_ = 1;
   // Seconds of the stages' parts on this rank, summed over this run (timing_notes).
@@ -307,9 +319,9 @@ std::unique_ptr<StepBackend> make_rank_backend(
     passes = Backend::Gpu;
   }
   for (const auto& m : modules)
-    if (m->model() != "none" && !m->particle_local())
+    if (m->model() != "none" && !m->runs_across_ranks())
       throw NotAcrossRanks(
-          "MPI: physics modules across ranks are not supported yet, except cooling "
+          "MPI: physics modules across ranks are not supported yet, except cooling and sinks "
           "(docs/mpi.md); set " +
           m->section() + ".model: none (it is " + m->model() + ") or run on one rank");
   // The stepper's refusals that do not depend on the box (direct gravity) come now, before the

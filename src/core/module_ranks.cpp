@@ -1,0 +1,106 @@
+#include "core/module_ranks.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <unordered_map>
+
+namespace mpsph {
+
+namespace {
+
+// Cells of at least `radius` along each axis: in an open box cubes of edge `radius` from the
+// origin (any integer index); in a periodic box n_d = floor(size_d / radius) cells per axis of
+// the wrapped positions (indices taken modulo n_d), so that the nearest image of any point within
+// `radius` lies in one of the 27 cells around a particle's.
+struct PointGrid {
+  Box box;
+  double radius;
+  std::array<int64_t, 3> n{};  // periodic: cells per axis
+  std::array<double, 3> edge{};
+  std::unordered_map<uint64_t, std::vector<uint32_t>> cells;
+
+  std::array<int64_t, 3> cell_of(const Vec3d& x) const {
+    const Vec3d w = wrap_position(x, box);
+    const double c[3] = {w.x - box.lo.x, w.y - box.lo.y, w.z - box.lo.z};
+    std::array<int64_t, 3> ic{};
+    for (int d = 0; d < 3; ++d) {
+      ic[std::size_t(d)] = int64_t(std::floor(c[d] / edge[std::size_t(d)]));
+      if (box.periodic)
+        ic[std::size_t(d)] =
+            std::min(std::max<int64_t>(ic[std::size_t(d)], 0), n[std::size_t(d)] - 1);
+    }
+    return ic;
+  }
+  // Periodic indices wrap; open ones are offset into 21 bits each (|index| < 2^20 cells of
+  // `radius` on either side of the origin covers every run whose extent over radius is below 1e6).
+  uint64_t key(std::array<int64_t, 3> ic) const {
+    uint64_t k = 0;
+    for (int d = 0; d < 3; ++d) {
+      int64_t v = ic[std::size_t(d)];
+      if (box.periodic) {
+        const int64_t m = n[std::size_t(d)];
+        v = ((v % m) + m) % m;
+      } else {
+        v += int64_t(1) << 20;
+      }
+      k = (k << 21) | (uint64_t(v) & ((uint64_t(1) << 21) - 1));
+    }
+    return k;
+  }
+};
+
+}  // namespace
+
+std::vector<uint32_t> particles_near(const ParticleView& p, std::size_t begin, std::size_t end,
+                                     uint8_t type, const std::vector<Vec3d>& points, double radius,
+                                     const Box& box) {
+  std::vector<uint32_t> out;
+  if (points.empty() || begin >= end || !(radius > 0.0)) return out;
+  PointGrid g;
+  g.box = box;
+  g.radius = radius;
+  const double size[3] = {box.size.x, box.size.y, box.size.z};
+  for (int d = 0; d < 3; ++d) {
+    if (box.periodic) {
+      g.n[std::size_t(d)] = std::max<int64_t>(1, int64_t(std::floor(size[d] / radius)));
+      g.edge[std::size_t(d)] = size[d] / double(g.n[std::size_t(d)]);
+    } else {
+      g.edge[std::size_t(d)] = radius;
+    }
+  }
+  for (std::size_t q = 0; q < points.size(); ++q)
+    g.cells[g.key(g.cell_of(points[q]))].push_back(uint32_t(q));
+  const double r2 = radius * radius;
+  const auto lo = static_cast<std::ptrdiff_t>(begin), hi = static_cast<std::ptrdiff_t>(end);
+  std::vector<char> near(end - begin, 0);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = lo; i < hi; ++i) {
+    if (p.type[i] != type) continue;
+    const std::array<int64_t, 3> c = g.cell_of(p.pos[i]);
+    uint64_t seen[27];
+    int n_seen = 0;
+    bool hit = false;
+    for (int dx = -1; dx <= 1 && !hit; ++dx)
+      for (int dy = -1; dy <= 1 && !hit; ++dy)
+        for (int dz = -1; dz <= 1 && !hit; ++dz) {
+          const uint64_t k = g.key({c[0] + dx, c[1] + dy, c[2] + dz});
+          // With fewer than 3 periodic cells on an axis, neighbours repeat: visit each once.
+          if (std::find(seen, seen + n_seen, k) != seen + n_seen) continue;
+          seen[n_seen++] = k;
+          const auto it = g.cells.find(k);
+          if (it == g.cells.end()) continue;
+          for (uint32_t q : it->second)
+            if (norm2(min_image(p.pos[i] - points[q], box)) <= r2) {
+              hit = true;
+              break;
+            }
+        }
+    near[std::size_t(i - lo)] = hit;
+  }
+  for (std::size_t i = begin; i < end; ++i)
+    if (near[i - begin]) out.push_back(uint32_t(i));
+  return out;
+}
+
+}  // namespace mpsph

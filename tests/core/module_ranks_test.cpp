@@ -1,0 +1,68 @@
+// particles_near (core/module_ranks.hpp): the grid finds exactly the particles a scan of every
+// particle against every point finds, in open and periodic boxes (also with fewer than three
+// cells along an axis, where the 27 neighbour cells repeat), of the asked type and range only.
+#include "core/module_ranks.hpp"
+
+#include <vector>
+
+#include "catch.hpp"
+#include "core/rng.hpp"
+
+using namespace mpsph;
+
+namespace {
+
+std::vector<uint32_t> scan(const ParticleView& p, std::size_t begin, std::size_t end, uint8_t type,
+                           const std::vector<Vec3d>& points, double radius, const Box& box) {
+  std::vector<uint32_t> out;
+  for (std::size_t i = begin; i < end; ++i) {
+    if (p.type[i] != type) continue;
+    for (const Vec3d& q : points)
+      if (norm2(min_image(p.pos[i] - q, box)) <= radius * radius) {
+        out.push_back(uint32_t(i));
+        break;
+      }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("particles_near finds exactly the particles within the radius of a point",
+          "[core][module_ranks]") {
+  const std::size_t n = 4000;
+  ParticleStore s;
+  s.resize(n);
+  auto u = [](std::size_t i, uint32_t k) { return random_uniform(i, 7, kStreamSetup, k); };
+  for (std::size_t i = 0; i < n; ++i) {
+    s.pos[i] = {u(i, 0) * 2.0 - 1.0, u(i, 1) * 2.0 - 1.0, u(i, 2) * 0.5};
+    s.type[i] = u(i, 3) < 0.8 ? kGas : kSink;
+  }
+  std::vector<Vec3d> points;
+  for (std::size_t q = 0; q < 40; ++q)
+    points.push_back({u(n + q, 0) * 2.4 - 1.2, u(n + q, 1) * 2.4 - 1.2, u(n + q, 2) * 0.6});
+  struct Case {
+    Box box;
+    double radius;
+  };
+  const Case cases[] = {
+      {Box{}, 0.05},                                // open, many cells
+      {Box{}, 0.3},                                 // open, few
+      {Box{true, {-1, -1, 0}, {2, 2, 0.5}}, 0.07},  // periodic, many cells
+      {Box{true, {-1, -1, 0}, {2, 2, 0.5}}, 0.2},   // periodic, 2 cells along z
+      {Box{true, {-1, -1, 0}, {2, 2, 0.5}}, 0.9},   // periodic, 2 along x, y and 1 along z
+  };
+  for (const Case& c : cases) {
+    // Points outside a periodic box stand for their images inside it.
+    const ParticleView p = s.view();
+    for (const uint8_t type : {uint8_t(kGas), uint8_t(kSink)}) {
+      const std::vector<uint32_t> want = scan(p, 100, n - 100, type, points, c.radius, c.box);
+      const std::vector<uint32_t> got =
+          particles_near(p, 100, n - 100, type, points, c.radius, c.box);
+      INFO("periodic " << c.box.periodic << ", radius " << c.radius << ", type " << int(type));
+      CHECK(got == want);
+      CHECK(!want.empty());
+    }
+  }
+  CHECK(particles_near(s.view(), 0, n, kGas, {}, 0.1, Box{}).empty());
+}
