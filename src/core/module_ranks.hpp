@@ -27,8 +27,9 @@ namespace mpsph {
 class ModuleRanks {
  public:
   virtual ~ModuleRanks() = default;
-  // The largest of every rank's `local` (collective).
+  // The largest of every rank's `local`, and their sum (collective).
   virtual double max(double local) const = 0;
+  virtual double sum(double local) const = 0;
   // Every rank's `local` points, rank 0's first (collective).
   virtual std::vector<Vec3d> gather_points(const std::vector<Vec3d>& local) const = 0;
   // Runs `stage` on rank 0 alone with a work store of every rank's `members` (ascending store

@@ -47,8 +47,9 @@ void DistributedStepper::order_and_forces(ParticleStore& store, bool first) {
 }
 
 void DistributedStepper::decompose_and_order(ParticleStore& store, bool first) {
-  // New particles would need ids unique over all ranks and children placed by key: refused.
-  // Removed ones (a sink's accreted gas, a merged sink) sort last in the order stage and are
+  // New particles would need ids unique over all ranks: refused (star formation from clouds, the
+  // one module that asks for them, needs the cold phase, which does not run across ranks yet).
+  // Removed particles (a sink's accreted gas, a merged sink) sort last in the order stage and are
   // dropped there, as on one process (run/cpu_backend.cpp).
   bool spawns = false;
   const std::ptrdiff_t n = std::ptrdiff_t(store.size());

@@ -13,6 +13,10 @@ double MpiModuleRanks::max(double local) const {
   return comm_.max(local);
 }
 
+double MpiModuleRanks::sum(double local) const {
+  return comm_.sum(local);
+}
+
 std::vector<Vec3d> MpiModuleRanks::gather_points(const std::vector<Vec3d>& local) const {
   return comm_.all_gather(local, nullptr);
 }

@@ -15,6 +15,7 @@ class MpiModuleRanks final : public ModuleRanks {
   // outlive this object.
   MpiModuleRanks(ParticleStore& store, const MpiComm& comm) : store_(store), comm_(comm) {}
   double max(double local) const override;
+  double sum(double local) const override;
   std::vector<Vec3d> gather_points(const std::vector<Vec3d>& local) const override;
   // mpsph::Error when local.p is not the view of `store`.
   void run_on_root(const StageArgs& local, const std::vector<uint32_t>& members,

@@ -6,6 +6,7 @@
 
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "core/module_ranks.hpp"
 #include "core/units.hpp"
 #include "feedback/feedback_module.hpp"
 #include "starform/sfr_csv.hpp"
@@ -48,20 +49,26 @@ class StarformModule final : public PhysicsModule {
     if (!model_) return {};
     return {{"star formation", Slot::AfterForces}, {"sfr.csv", Slot::Diagnostics}};
   }
+  // Across ranks: the stage acts on each particle alone (katz turns gas into a star in place; the
+  // cloud models need the cold phase, which `mpsph-mpi` refuses), its energy term is summed over
+  // the ranks, and sfr.csv sums the stellar mass over them (StageArgs::ranks).
+  bool runs_across_ranks() const override {
+    return true;
+  }
   void run_stage(std::size_t index, const StageArgs& a) override {
     if (index == 1) {
+#ifdef MPSPH_HAVE_CUDA
+      double formed = gpu_ ? gpu_->stellar_mass(a.p) : stellar_mass_formed(a.p);
+#else
+      double formed = stellar_mass_formed(a.p);
+#endif
+      if (a.ranks) formed = a.ranks->sum(formed);  // collective: before the rank-0 test below
       if (!csv_.is_open()) return;
       // Minus the feedback module's account of the same energy.csv row (0 when feedback is off;
       // written as 0, not -0).
       const double account = energy_account(a.accounts, kFeedbackEnergyColumn);
       const double e_feedback = account != 0.0 ? -account : 0.0;
-#ifdef MPSPH_HAVE_CUDA
-      if (gpu_) {
-        csv_.write(a.time, gpu_->stellar_mass(a.p), e_feedback);
-        return;
-      }
-#endif
-      csv_.write(a.time, stellar_mass_formed(a.p), e_feedback);
+      csv_.write(a.time, formed, e_feedback);
       return;
     }
     // The stage's first call of a run (a test's, without open_outputs): nothing was asked for.

@@ -104,16 +104,31 @@ def run(cmd, env_extra=None, expect=0):
     return p
 
 
+# The type sets of the field table's masks other than every type (core/particle_fields.hpp:
+# GasOnly, CloudsOnly, StarsOnly, SinksOnly).
+FIELD_TYPE_SETS = ((0,), (2,), (3, 4), (5,))
+
+
 def by_id(group):
     """Every dataset of a PartType group (or a checkpoint's particle group), rows sorted by id.
-    A checkpoint array of fewer rows (a gas-only field) holds the first particles of the store,
-    which both orders sort by type first: it is sorted by their ids."""
+    A checkpoint array of fewer rows (a field of some types only) holds the particles of those
+    types in store order (io/checkpoint.cpp masked_rows; a type changed in place, e.g. gas turned
+    into a star, leaves them unsorted by type): the first of the masks whose particle count it
+    has gives their ids."""
     ids = group["ParticleIDs"][()] if "ParticleIDs" in group else group["id"][()]
+    types = group["type"][()] if "type" in group else None
     out = {}
     for name in group:
         if isinstance(group[name], h5py.Dataset):
             v = group[name][()]
-            out[name] = v[np.argsort(ids[:len(v)], kind="stable")]
+            rows = ids
+            if len(v) < len(ids) and types is not None:
+                for t in FIELD_TYPE_SETS:
+                    mask = np.isin(types, t)
+                    if int(mask.sum()) == len(v):
+                        rows = ids[mask]
+                        break
+            out[name] = v[np.argsort(rows[:len(v)], kind="stable")]
     return out
 
 
@@ -494,6 +509,59 @@ def mode_cooling(tmp, mpsph, mpsph_mpi, launch):
               (scheme, ", ".join(snaps), radiated, steps, n_upd))
 
 
+# Katz star formation (starform.model katz, no cooling: the t_cool criterion is then dropped) in
+# the Sod tube of `equal` with a mass unit of 1e6 Msun, so that the compressed gas is Jeans
+# unstable (h / c > 1 / sqrt(4 pi G rho)) and ~25% of it turns into stars by t = 0.06.
+STARFORM = CONFIG + """units:
+  system: physical
+  length: pc
+  mass: 1.98847e39
+  velocity: km/s
+starform:
+  model: katz
+"""
+
+
+def csv_rows(path):
+    return [[float(x) for x in l.split(",")] for l in open(path) if l[0].isdigit()]
+
+
+def mode_starform(tmp, mpsph, mpsph_mpi, launch):
+    for scheme, text in (("global", STARFORM),
+                         ("block", STARFORM.replace("scheme: global", "scheme: block\n  dt_max: 0.01"))):
+        cfg = os.path.join(tmp, "sod_starform_%s.yaml" % scheme)
+        with open(cfg, "w") as f:
+            f.write(text)
+        one, two = os.path.join(tmp, "one_" + scheme), os.path.join(tmp, "two_" + scheme)
+        single(mpsph, [cfg], one)
+        ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"], two)
+        snaps = sorted(f for f in os.listdir(one) if f.startswith("snapshot_"))
+        if snaps != sorted(f for f in os.listdir(two) if f.startswith("snapshot_")):
+            sys.exit("FAILED: snapshot files differ: %s vs %s" % (os.listdir(one),
+                                                                   os.listdir(two)))
+        for name in snaps + ["checkpoint.h5"]:
+            compare_h5(os.path.join(one, name), os.path.join(two, name),
+                       "star formation, %s steps: %s" % (scheme, name))
+        compare_energy(os.path.join(one, "energy.csv"), os.path.join(two, "energy.csv"),
+                       os.path.join(one, snaps[0]))
+        # sfr.csv: the stellar mass is summed per rank, then over the ranks (1e-12 as energy.csv).
+        a, b = csv_rows(os.path.join(one, "sfr.csv")), csv_rows(os.path.join(two, "sfr.csv"))
+        if len(a) != len(b) or any(x[0] != y[0] for x, y in zip(a, b)):
+            sys.exit("FAILED: sfr.csv rows or times differ")
+        scale = max(abs(x[3]) for x in a)  # M_formed_Msun
+        worst = max(abs(x[3] - y[3]) for x, y in zip(a, b)) / scale
+        if worst > ENERGY_REL_TOL:
+            sys.exit("FAILED: sfr.csv stellar mass differs by %.3g of its largest value" % worst)
+        with h5py.File(os.path.join(one, snaps[-1]), "r") as f:
+            stars = f["PartType4"]["Masses"].shape[0] if "PartType4" in f else 0
+            gas = f["PartType0"]["Masses"].shape[0]
+        if stars < 100:
+            sys.exit("FAILED: only %d stars formed: the test needs star formation" % stars)
+        print("star formation (katz), %s steps, on 2 ranks = 1 process: %s and checkpoint.h5 bit "
+              "for bit (%d stars, %d gas left); sfr.csv within %.1e" %
+              (scheme, ", ".join(snaps), stars, gas, worst))
+
+
 def mode_health(tmp, mpsph, mpsph_mpi, launch):
     cfg = os.path.join(tmp, "plummer_bad.yaml")
     with open(cfg, "w") as f:
@@ -818,7 +886,7 @@ def main():
         {"equal": mode_equal, "restart": mode_restart, "refuse": mode_refuse,
          "gravity": mode_gravity, "gpu": mode_gpu, "health": mode_health,
          "cooling": mode_cooling, "block": mode_block,
-         "sinks": mode_sinks}[mode](
+         "sinks": mode_sinks, "starform": mode_starform}[mode](
             tmp, os.path.abspath(mpsph), os.path.abspath(mpsph_mpi), launch)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

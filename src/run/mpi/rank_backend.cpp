@@ -321,8 +321,8 @@ std::unique_ptr<StepBackend> make_rank_backend(
   for (const auto& m : modules)
     if (m->model() != "none" && !m->runs_across_ranks())
       throw NotAcrossRanks(
-          "MPI: physics modules across ranks are not supported yet, except cooling and sinks "
-          "(docs/mpi.md); set " +
+          "MPI: physics modules across ranks are not supported yet, except cooling, sinks and "
+          "star formation (docs/mpi.md); set " +
           m->section() + ".model: none (it is " + m->model() + ") or run on one rank");
   // The stepper's refusals that do not depend on the box (direct gravity) come now, before the
   // initial conditions are made; the driver calls check_box() again once the run's box is known.
