@@ -3,19 +3,19 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 namespace mpsph {
 
 namespace {
 
-// Cells of at least `radius` along each axis: in an open box cubes of edge `radius` from the
-// origin (any integer index); in a periodic box n_d = floor(size_d / radius) cells per axis of
-// the wrapped positions (indices taken modulo n_d), so that the nearest image of any point within
-// `radius` lies in one of the 27 cells around a particle's.
+// Cells of at least a radius r along each axis: in an open box cubes of edge r from the origin
+// (any integer index); in a periodic box n_d = floor(size_d / r) cells per axis of the wrapped
+// positions (indices taken modulo n_d), so that the nearest image of any point within r lies in
+// one of the 27 cells around a particle's.
 struct PointGrid {
   Box box;
-  double radius;
   std::array<int64_t, 3> n{};  // periodic: cells per axis
   std::array<double, 3> edge{};
   std::unordered_map<uint64_t, std::vector<uint32_t>> cells;
@@ -32,8 +32,8 @@ struct PointGrid {
     }
     return ic;
   }
-  // Periodic indices wrap; open ones are offset into 21 bits each (|index| < 2^20 cells of
-  // `radius` on either side of the origin covers every run whose extent over radius is below 1e6).
+  // Periodic indices wrap; open ones keep their low 21 bits each: cells 2^21 apart share a key,
+  // which only adds points to a bucket (each is still tested by its distance), never loses one.
   uint64_t key(std::array<int64_t, 3> ic) const {
     uint64_t k = 0;
     for (int d = 0; d < 3; ++d) {
@@ -50,33 +50,28 @@ struct PointGrid {
   }
 };
 
-}  // namespace
-
-std::vector<uint32_t> particles_near(const ParticleView& p, std::size_t begin, std::size_t end,
-                                     uint8_t type, const std::vector<Vec3d>& points, double radius,
-                                     const Box& box) {
-  std::vector<uint32_t> out;
-  if (points.empty() || begin >= end || !(radius > 0.0)) return out;
+// Marks near[i - begin] for the particles of `type` in [begin, end) within radius[q] of a point
+// q of `pick` (indices into points), on a grid of cells at least `cell` >= every radius[q] wide.
+void mark_near(const ParticleView& p, std::size_t begin, std::size_t end, uint8_t type,
+               const std::vector<Vec3d>& points, const std::vector<double>& radius,
+               const std::vector<uint32_t>& pick, double cell, const Box& box,
+               std::vector<char>& near) {
   PointGrid g;
   g.box = box;
-  g.radius = radius;
   const double size[3] = {box.size.x, box.size.y, box.size.z};
   for (int d = 0; d < 3; ++d) {
     if (box.periodic) {
-      g.n[std::size_t(d)] = std::max<int64_t>(1, int64_t(std::floor(size[d] / radius)));
+      g.n[std::size_t(d)] = std::max<int64_t>(1, int64_t(std::floor(size[d] / cell)));
       g.edge[std::size_t(d)] = size[d] / double(g.n[std::size_t(d)]);
     } else {
-      g.edge[std::size_t(d)] = radius;
+      g.edge[std::size_t(d)] = cell;
     }
   }
-  for (std::size_t q = 0; q < points.size(); ++q)
-    g.cells[g.key(g.cell_of(points[q]))].push_back(uint32_t(q));
-  const double r2 = radius * radius;
+  for (uint32_t q : pick) g.cells[g.key(g.cell_of(points[q]))].push_back(q);
   const auto lo = static_cast<std::ptrdiff_t>(begin), hi = static_cast<std::ptrdiff_t>(end);
-  std::vector<char> near(end - begin, 0);
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = lo; i < hi; ++i) {
-    if (p.type[i] != type) continue;
+    if (p.type[i] != type || near[std::size_t(i - lo)]) continue;
     const std::array<int64_t, 3> c = g.cell_of(p.pos[i]);
     uint64_t seen[27];
     int n_seen = 0;
@@ -91,16 +86,47 @@ std::vector<uint32_t> particles_near(const ParticleView& p, std::size_t begin, s
           const auto it = g.cells.find(k);
           if (it == g.cells.end()) continue;
           for (uint32_t q : it->second)
-            if (norm2(min_image(p.pos[i] - points[q], box)) <= r2) {
+            if (norm2(min_image(p.pos[i] - points[q], box)) <= radius[q] * radius[q]) {
               hit = true;
               break;
             }
         }
     near[std::size_t(i - lo)] = hit;
   }
-  for (std::size_t i = begin; i < end; ++i)
-    if (near[i - begin]) out.push_back(uint32_t(i));
+}
+
+std::vector<uint32_t> collect(const std::vector<char>& near, std::size_t begin) {
+  std::vector<uint32_t> out;
+  for (std::size_t k = 0; k < near.size(); ++k)
+    if (near[k]) out.push_back(uint32_t(begin + k));
   return out;
+}
+
+}  // namespace
+
+std::vector<uint32_t> particles_near(const ParticleView& p, std::size_t begin, std::size_t end,
+                                     uint8_t type, const std::vector<Vec3d>& points, double radius,
+                                     const Box& box) {
+  return particles_near(p, begin, end, type, points, std::vector<double>(points.size(), radius),
+                        box);
+}
+
+std::vector<uint32_t> particles_near(const ParticleView& p, std::size_t begin, std::size_t end,
+                                     uint8_t type, const std::vector<Vec3d>& points,
+                                     const std::vector<double>& radius, const Box& box) {
+  if (points.empty() || begin >= end) return {};
+  // Classes of radii in [2^e, 2^(e+1)): each on a grid of cells of its largest radius, so that a
+  // few large radii do not make the cells of all the others large.
+  std::map<int, std::vector<uint32_t>> classes;
+  for (std::size_t q = 0; q < points.size(); ++q)
+    if (radius[q] > 0.0) classes[std::ilogb(radius[q])].push_back(uint32_t(q));
+  std::vector<char> near(end - begin, 0);
+  for (const auto& [e, pick] : classes) {
+    double cell = 0.0;
+    for (uint32_t q : pick) cell = std::max(cell, radius[q]);
+    mark_near(p, begin, end, type, points, radius, pick, cell, box, near);
+  }
+  return collect(near, begin);
 }
 
 }  // namespace mpsph

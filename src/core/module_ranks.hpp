@@ -12,6 +12,12 @@
 // the same order when the ranks hold consecutive blocks of one process's store order,
 // tests/parallel/module_ranks_mpi.cpp). It costs a gather of the taking part to one rank per stage,
 // which suits interactions of a few thousand centres, not of every particle.
+//
+// The way for a module whose every particle of a type reaches a few neighbours (feedback: every
+// star its N_B nearest gas particles): each rank fetches copies of the remote particles within a
+// radius of its own centres (fetch), computes what its particles give to them, and sends those
+// contributions to the owners (send_to_owners), which apply every contribution to each of their
+// particles - local and remote ones - in one process's order of the givers (order_key).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +29,13 @@
 #include "core/vec3.hpp"
 
 namespace mpsph {
+
+// Copies of remote particles (ModuleRanks::fetch), every field, and where each one lives.
+struct Ghosts {
+  ParticleStore particles;
+  std::vector<int> owner;       // its rank
+  std::vector<uint32_t> index;  // its store index there
+};
 
 class ModuleRanks {
  public:
@@ -41,6 +54,23 @@ class ModuleRanks {
   // next order stage sorts, drops and counts them) and change any field of the work particles.
   virtual void run_on_root(const StageArgs& local, const std::vector<uint32_t>& members,
                            const std::function<void(const StageArgs&)>& stage) const = 0;
+  // The order key of this rank's particle i: one process holds each type in (key, id) order
+  // (the Morton key, in the run's key cube, of the last order stage).
+  virtual uint64_t order_key(std::size_t i) const = 0;
+  // Copies of every other rank's particles of `type` (in the gas range [0, n_gas) for gas)
+  // within radius[c] of any of this rank's centres[c] (nearest image), each once, by owner rank
+  // then owner store index (collective).
+  virtual Ghosts fetch(const ParticleView& local, const Box& box, const std::vector<Vec3d>& centres,
+                       const std::vector<double>& radius, uint8_t type) const = 0;
+  // Records for remote particles back to their owners (collective): record k of `records`
+  // (record_bytes each) is for ghost ghost_of[k] of `g`. Returns the records that came for this
+  // rank's particles, by source rank then in their order there, with each one's store index in
+  // `index`.
+  virtual std::vector<unsigned char> send_to_owners(const Ghosts& g,
+                                                    const std::vector<uint32_t>& ghost_of,
+                                                    const std::vector<unsigned char>& records,
+                                                    std::size_t record_bytes,
+                                                    std::vector<uint32_t>& index) const = 0;
 };
 
 // The particles of p in [begin, end) of type `type` within `radius` of any of `points` (nearest
@@ -49,5 +79,10 @@ class ModuleRanks {
 std::vector<uint32_t> particles_near(const ParticleView& p, std::size_t begin, std::size_t end,
                                      uint8_t type, const std::vector<Vec3d>& points, double radius,
                                      const Box& box);
+// The same with a radius per point: the points are sorted into classes of radii within a factor 2
+// and each class searched on its own grid.
+std::vector<uint32_t> particles_near(const ParticleView& p, std::size_t begin, std::size_t end,
+                                     uint8_t type, const std::vector<Vec3d>& points,
+                                     const std::vector<double>& radius, const Box& box);
 
 }  // namespace mpsph

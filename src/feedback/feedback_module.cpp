@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "feedback/feedback.hpp"
+#include "feedback/feedback_ranks.hpp"
 #include "feedback/ssp_params.hpp"
 #include "feedback/ssp_table.hpp"
 #include "sph/eos_params.hpp"
@@ -63,7 +64,17 @@ class FeedbackModule final : public PhysicsModule {
     if (!params_.enabled()) return {};
     return {{"feedback", Slot::AfterForces}};
   }
+  // Across ranks through StageArgs::ranks (feedback/feedback_ranks.hpp).
+  bool runs_across_ranks() const override {
+    return true;
+  }
   void run_stage(std::size_t, const StageArgs& a) override {
+    if (a.ranks) {
+      injected_ =
+          -apply_feedback_across_ranks(a.p, a.active, a.box, kp_, ft_, a.time, a.tick_len, *a.ranks)
+               .energy;
+      return;
+    }
 #ifdef MPSPH_HAVE_CUDA
     if (gpu_) {
       gpu_->apply(a.p, a.active, a.box, kp_, ft_, a.time, a.tick_len);

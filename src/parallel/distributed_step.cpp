@@ -71,9 +71,9 @@ void DistributedStepper::decompose_and_order(ParticleStore& store, bool first) {
   // Module stages until the next order stage may change types in the gas range in place.
   store.pin_n_gas();
   hydro_ = sph_.enough_gas(std::size_t(comm_.sum(uint64_t(store.n_gas()))));
-  // The halos' order keys, for the SPH stages until the next order stage (the particles keep
-  // their store places until then).
-  if (hydro_) order_ = sph_order(store, box_, comm_);
+  // The halos' order keys, for the SPH stages and the physics modules until the next order stage
+  // (the particles keep their store places until then).
+  order_ = sph_order(store, box_, comm_);
   tree_stale_ = true;
   decomposition_s_ = t1 - t0;
   order_s_ = wall_seconds() - t1;

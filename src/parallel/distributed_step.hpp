@@ -93,6 +93,10 @@ class DistributedStepper {
   // order stage.
   double last_decomposition_s() const { return decomposition_s_; }
   double last_order_s() const { return order_s_; }
+  // The order keys of the last decompose_and_order (one per particle of the store in store
+  // order, until the next one): what the physics modules across ranks order by
+  // (ModuleRanks::order_key).
+  const std::vector<uint64_t>& order_keys() const { return order_.keys; }
   // The store's acc_grav is a previous evaluation's (a restart from a checkpoint).
   void assume_previous_gravity() { gravity_.assume_previous(); }
 

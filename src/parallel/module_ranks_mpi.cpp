@@ -21,10 +21,84 @@ std::vector<Vec3d> MpiModuleRanks::gather_points(const std::vector<Vec3d>& local
   return comm_.all_gather(local, nullptr);
 }
 
+void MpiModuleRanks::check_view(const ParticleView& local) const {
+  if (local.mass != store_.mass.data() || local.n != store_.size())
+    throw Error("MpiModuleRanks: the stage's particles are not this rank's store");
+}
+
+uint64_t MpiModuleRanks::order_key(std::size_t i) const {
+  return keys_ && i < keys_->size() ? (*keys_)[i] : uint64_t(i);
+}
+
+Ghosts MpiModuleRanks::fetch(const ParticleView& local, const Box& box,
+                             const std::vector<Vec3d>& centres, const std::vector<double>& radius,
+                             uint8_t type) const {
+  check_view(local);
+  const int P = comm_.size();
+  std::vector<std::size_t> off;
+  const std::vector<Vec3d> all_centres = comm_.all_gather(centres, &off);
+  const std::vector<double> all_radius = comm_.all_gather(radius, nullptr);
+  const std::size_t end = type == kGas ? local.n_gas : local.n;
+  std::vector<std::vector<uint32_t>> to_rank(static_cast<std::size_t>(P));
+  for (int r = 0; r < P; ++r) {
+    if (r == comm_.rank() || off[std::size_t(r)] == off[std::size_t(r) + 1]) continue;
+    const auto b = all_centres.begin() + std::ptrdiff_t(off[std::size_t(r)]);
+    const auto e = all_centres.begin() + std::ptrdiff_t(off[std::size_t(r) + 1]);
+    const auto rb = all_radius.begin() + std::ptrdiff_t(off[std::size_t(r)]);
+    to_rank[std::size_t(r)] = particles_near(local, 0, end, type, std::vector<Vec3d>(b, e),
+                                             std::vector<double>(rb, rb + (e - b)), box);
+  }
+  const ExchangePlan plan = make_exchange_plan(to_rank, comm_);
+  Ghosts g;
+  g.particles.resize(plan.n_recv());
+  std::vector<std::size_t> slot(plan.n_recv());
+  std::iota(slot.begin(), slot.end(), std::size_t(0));
+  exchange_fields(store_, plan, FieldSet{}, g.particles, slot, comm_);
+  g.index = exchange_values<uint32_t>(plan, comm_, [](uint32_t i) { return i; });
+  g.owner.resize(plan.n_recv());
+  for (int r = 0; r < P; ++r)
+    for (std::size_t m = plan.recv_offsets[std::size_t(r)];
+         m < plan.recv_offsets[std::size_t(r) + 1]; ++m)
+      g.owner[m] = r;
+  return g;
+}
+
+std::vector<unsigned char> MpiModuleRanks::send_to_owners(const Ghosts& g,
+                                                          const std::vector<uint32_t>& ghost_of,
+                                                          const std::vector<unsigned char>& records,
+                                                          std::size_t record_bytes,
+                                                          std::vector<uint32_t>& index) const {
+  const int P = comm_.size();
+  if (records.size() != ghost_of.size() * record_bytes)
+    throw Error("MpiModuleRanks::send_to_owners: records and ghosts do not match");
+  // By owner, each owner's in the order given (a counting sort).
+  std::vector<std::size_t> count(static_cast<std::size_t>(P) + 1, 0);
+  for (uint32_t k : ghost_of) ++count[std::size_t(g.owner[k]) + 1];
+  for (int r = 0; r < P; ++r) count[std::size_t(r) + 1] += count[std::size_t(r)];
+  std::vector<std::size_t> offsets = count;  // records per owner
+  std::vector<uint32_t> send_index(ghost_of.size());
+  std::vector<unsigned char> send(records.size());
+  for (std::size_t k = 0; k < ghost_of.size(); ++k) {
+    const std::size_t at = count[std::size_t(g.owner[ghost_of[k]])]++;
+    send_index[at] = g.index[ghost_of[k]];
+    std::copy_n(records.begin() + std::ptrdiff_t(k * record_bytes), record_bytes,
+                send.begin() + std::ptrdiff_t(at * record_bytes));
+  }
+  std::vector<std::size_t> recv_offsets;
+  index = comm_.all_to_all(send_index, offsets, &recv_offsets);
+  std::vector<std::size_t> byte_offsets(offsets.size()), recv_bytes(recv_offsets.size());
+  for (std::size_t r = 0; r < offsets.size(); ++r) {
+    byte_offsets[r] = offsets[r] * record_bytes;
+    recv_bytes[r] = recv_offsets[r] * record_bytes;
+  }
+  std::vector<unsigned char> out(recv_bytes.back());
+  comm_.all_to_all(send.data(), byte_offsets, out.data(), recv_bytes);
+  return out;
+}
+
 void MpiModuleRanks::run_on_root(const StageArgs& local, const std::vector<uint32_t>& members,
                                  const std::function<void(const StageArgs&)>& stage) const {
-  if (local.p.mass != store_.mass.data() || local.p.n != store_.size())
-    throw Error("MpiModuleRanks::run_on_root: the stage's particles are not this rank's store");
+  check_view(local.p);
   const int P = comm_.size();
   const bool root = comm_.rank() == 0;
   // To rank 0, in (rank, store index) order.

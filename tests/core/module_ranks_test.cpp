@@ -3,6 +3,7 @@
 // cells along an axis, where the 27 neighbour cells repeat), of the asked type and range only.
 #include "core/module_ranks.hpp"
 
+#include <cmath>
 #include <vector>
 
 #include "catch.hpp"
@@ -13,12 +14,13 @@ using namespace mpsph;
 namespace {
 
 std::vector<uint32_t> scan(const ParticleView& p, std::size_t begin, std::size_t end, uint8_t type,
-                           const std::vector<Vec3d>& points, double radius, const Box& box) {
+                           const std::vector<Vec3d>& points, const std::vector<double>& radius,
+                           const Box& box) {
   std::vector<uint32_t> out;
   for (std::size_t i = begin; i < end; ++i) {
     if (p.type[i] != type) continue;
-    for (const Vec3d& q : points)
-      if (norm2(min_image(p.pos[i] - q, box)) <= radius * radius) {
+    for (std::size_t q = 0; q < points.size(); ++q)
+      if (norm2(min_image(p.pos[i] - points[q], box)) <= radius[q] * radius[q]) {
         out.push_back(uint32_t(i));
         break;
       }
@@ -56,7 +58,8 @@ TEST_CASE("particles_near finds exactly the particles within the radius of a poi
     // Points outside a periodic box stand for their images inside it.
     const ParticleView p = s.view();
     for (const uint8_t type : {uint8_t(kGas), uint8_t(kSink)}) {
-      const std::vector<uint32_t> want = scan(p, 100, n - 100, type, points, c.radius, c.box);
+      const std::vector<uint32_t> want =
+          scan(p, 100, n - 100, type, points, std::vector<double>(points.size(), c.radius), c.box);
       const std::vector<uint32_t> got =
           particles_near(p, 100, n - 100, type, points, c.radius, c.box);
       INFO("periodic " << c.box.periodic << ", radius " << c.radius << ", type " << int(type));
@@ -65,4 +68,14 @@ TEST_CASE("particles_near finds exactly the particles within the radius of a poi
     }
   }
   CHECK(particles_near(s.view(), 0, n, kGas, {}, 0.1, Box{}).empty());
+  // A radius per point, over three decades (several classes of radii, each on its own grid).
+  std::vector<double> radius;
+  for (std::size_t q = 0; q < points.size(); ++q)
+    radius.push_back(0.002 * std::pow(1.2, double(q)));
+  for (const Box& box : {Box{}, Box{true, {-1, -1, 0}, {2, 2, 0.5}}}) {
+    const std::vector<uint32_t> want = scan(s.view(), 0, n, kGas, points, radius, box);
+    INFO("periodic " << box.periodic);
+    CHECK(particles_near(s.view(), 0, n, kGas, points, radius, box) == want);
+    CHECK(want.size() > 100);
+  }
 }

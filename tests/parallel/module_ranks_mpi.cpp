@@ -31,6 +31,7 @@
 #include "run/step_backend.hpp"
 #include "setups/initial_conditions.hpp"
 #include "sinks/sink_test_support.hpp"
+#include "sph/eos_kern.hpp"
 #include "sph/eos_params.hpp"
 #include "sph/sph_params.hpp"
 #include "timestep/block_timeline_kern.hpp"
@@ -40,40 +41,42 @@ using namespace mpsph;
 
 namespace {
 
-// This rank's block [lo, hi) of `all` (every field), its gas range the part of [0, n_gas) of `all`
-// in it, and its part of `a`, shifted.
+// This rank's part of `all` (every field): consecutive blocks of the store (`scattered` false: rank
+// r holds [r n / P, (r + 1) n / P)) or every P-th particle from the rank's (true). `global`: the
+// store index in `all` of each particle, ascending, so that the gas of the order stage - [0, n_gas)
+// of `all` - comes first here too (pinned as the rank backend pins it: a type changed in place
+// earlier in the substep keeps the particle in it); `active`: the part of `a`.
 struct Block {
-  std::size_t lo = 0, hi = 0;
+  std::vector<uint32_t> global;
   ParticleStore s;
   std::vector<uint32_t> active_index;
   ActiveSet active;
 };
 
-Block cut_block(const ParticleStore& all, const ActiveSet& a, const MpiComm& comm) {
+Block cut_block(const ParticleStore& all, const ActiveSet& a, const MpiComm& comm, bool scattered) {
   Block b;
   const std::size_t n = all.size(), P = std::size_t(comm.size()), r = std::size_t(comm.rank());
-  b.lo = n * r / P;
-  b.hi = n * (r + 1) / P;
-  std::vector<uint32_t> idx;
-  for (std::size_t i = b.lo; i < b.hi; ++i) idx.push_back(uint32_t(i));
-  std::vector<uint32_t> into(idx.size());
-  for (std::size_t k = 0; k < idx.size(); ++k) into[k] = uint32_t(k);
-  b.s.resize(idx.size());
-  b.s.copy_particles(all, idx, into);
-  // The gas range of the order stage, pinned as the rank backend pins it: a type changed in place
-  // earlier in the substep keeps the particle in it.
-  const std::size_t n_gas = std::min(std::max(all.n_gas(), b.lo), b.hi) - b.lo;
+  for (std::size_t i = 0; i < n; ++i)
+    if (scattered ? i % P == r : i >= n * r / P && i < n * (r + 1) / P)
+      b.global.push_back(uint32_t(i));
+  std::vector<uint32_t> into(b.global.size());
+  for (std::size_t k = 0; k < into.size(); ++k) into[k] = uint32_t(k);
+  b.s.resize(b.global.size());
+  b.s.copy_particles(all, b.global, into);
+  std::size_t n_gas = 0;
+  while (n_gas < b.global.size() && b.global[n_gas] < all.n_gas()) ++n_gas;
   std::vector<uint8_t> t = b.s.type;
   for (std::size_t i = 0; i < n_gas; ++i) b.s.type[i] = kGas;
   b.s.pin_n_gas();
   b.s.type = t;
   if (!a.all()) {
     std::size_t active_gas = 0;
-    for (std::size_t k = 0; k < a.n; ++k)
-      if (a[k] >= b.lo && a[k] < b.hi) {
-        b.active_index.push_back(uint32_t(a[k] - b.lo));
-        active_gas += a[k] < all.n_gas();
-      }
+    for (std::size_t k = 0; k < a.n; ++k) {
+      const auto it = std::lower_bound(b.global.begin(), b.global.end(), uint32_t(a[k]));
+      if (it == b.global.end() || *it != a[k]) continue;
+      b.active_index.push_back(uint32_t(it - b.global.begin()));
+      active_gas += a[k] < all.n_gas();
+    }
     b.active = active_subset(b.active_index, active_gas, a.tick);
   }
   return b;
@@ -98,58 +101,36 @@ std::string first_difference(const ParticleStore& a, std::size_t i, const Partic
 
 struct Counts {
   long stages = 0, substeps = 0, created = 0, merges = 0, accreted = 0;
+  double given = 0.0;  // feedback: mass the stars gave up (code mass)
 };
 
-// The run to t_end; with `two_sinks` the initial conditions hold two sinks falling towards each
-// other (test::write_sink_merge_ics: they merge at t ~ 0.2), else the sphere rotates (the core
-// forms sinks).
-Counts sinks_across_ranks(bool two_sinks, double t_end) {
+// The run of `yaml` from `store` to t_end on one process (CPU backend, block steps): at every
+// stage of the module of config section `section` (after the forces, after the corrector, at the
+// time-step stage) the stage runs across the ranks on consecutive blocks of a copy of the store
+// and on one process on the store; every field of every particle must be equal (collective).
+Counts compare_stages(const std::string& yaml, ParticleStore store, const Box& box,
+                      const std::string& section, double t_end, bool scattered) {
   const MpiComm comm;
-  const std::string yaml =
-      "run: {t_end: 1.0}\n"
-      "setup: {type: evrard, n_particles: 400}\n"
-      "timestep: {scheme: block, dt_max: 0.05}\n" +
-      test::sink_sphere_sections();
-  const Config cfg = Config::from_string(yaml, "collapse.yaml", program_schema());
+  const Config cfg = Config::from_string(yaml, "run.yaml", program_schema());
   const UnitSystem units = UnitSystem::from_config(cfg);
   const SphParams sph = sph_params_from(cfg);
   const EosParams eos = eos_params_from(cfg);
   const GravityParams grav = gravity_params_from(cfg);
   const TimestepParams tstep = timestep_params_from(cfg);
-  InitialState init = make_initial_state(cfg);
-  ParticleStore store = std::move(init.particles);
-  // Solid rotation about z (sink_validation.cpp), beta ~ 0.05.
-  if (!two_sinks)
-    for (std::size_t i = 0; i < store.size(); ++i)
-      store.vel[i] = Vec3d{-0.3 * store.pos[i].y, 0.3 * store.pos[i].x, 0.0};
-  const Vec3d at[2] = {{0.1, 0.01, 0.0}, {-0.1, -0.01, 0.0}};
-  for (int k = 0; k < (two_sinks ? 2 : 0); ++k) {
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < store.size(); ++i)
-      if (store.type[i] == kGas && norm2(store.pos[i] - at[k]) < norm2(store.pos[best] - at[k]))
-        best = i;
-    store.type[best] = kSink;
-    store.id[best] = 1000001 + uint64_t(k);
-    store.mass[best] = 0.05;
-    store.pos[best] = at[k];
-    store.vel[best] = Vec3d{k ? 0.1 : -0.1, 0.0, 0.0};
-  }
-  store.sort_by_type();
-
+  REQUIRE(tstep.scheme == TimestepScheme::Block);
   std::vector<std::unique_ptr<PhysicsModule>> ref_modules = make_modules(cfg, units, Backend::Cpu);
   std::vector<std::unique_ptr<PhysicsModule>> rank_modules = make_modules(cfg, units, Backend::Cpu);
   PhysicsModule *ref = nullptr, *across = nullptr;
   for (std::size_t k = 0; k < ref_modules.size(); ++k)
-    if (ref_modules[k]->section() == "sinks")
+    if (ref_modules[k]->section() == section)
       ref = ref_modules[k].get(), across = rank_modules[k].get();
   REQUIRE(ref != nullptr);
   REQUIRE(across->runs_across_ranks());
   const std::vector<ModuleStage> stages = ref->stages();
-  REQUIRE(stages.size() == 3);  // sinks (AfterCorrect), sinks.csv, sink steps (StepLimit)
 
-  const StepContext ctx{store, init.box, sph, eos, grav, tstep, units.G, {}};
+  const StepContext ctx{store, box, sph, eos, grav, tstep, units.G, {}};
   std::unique_ptr<StepBackend> b = make_cpu_backend(ctx);
-  b->set_next_id(2000000);
+  b->set_next_id(10000000);
   b->sync_from_host();
   auto forces = [&] {
     b->order();
@@ -171,35 +152,46 @@ Counts sinks_across_ranks(bool two_sinks, double t_end) {
       if (store.ti_end[i] == now) active_index.push_back(uint32_t(i)), n_gas += i < store.n_gas();
     return active_subset(active_index, n_gas, now);
   };
-  long compared = 0, merges = 0, created = 0, accreted = 0;
-  auto stage_both = [&](std::size_t k, int64_t now, double t, long step, double length) {
-    const ActiveSet a = active_set(now);
-    Block blk = cut_block(store, a, comm);
-    const std::size_t sinks_before = store.count_by_type()[kSink];
-    const std::size_t gas_before = store.count_by_type()[kGas];
-    MpiModuleRanks ranks(blk.s, comm);
-    std::array<std::size_t, kNumTypes + 1> tb{};
-    across->run_stage(k, StageArgs{blk.s.view(), init.box, t, step, blk.active,
-                                   length / double(kTicks), tb, true, nullptr, &ranks});
-    b->run_module_stage(*ref, k, t, step);
-    std::string d;
-    std::size_t at = 0;
-    for (std::size_t i = blk.lo; i < blk.hi && d.empty(); ++i) {
-      d = first_difference(store, i, blk.s, i - blk.lo);
-      at = i;
+  Counts c;
+  auto stage_both = [&](Slot slot, int64_t now, double t, long step, double length) {
+    for (std::size_t k = 0; k < stages.size(); ++k) {
+      if (stages[k].slot != slot) continue;
+      const ActiveSet a = active_set(now);
+      Block blk = cut_block(store, a, comm, scattered);
+      const auto before = store.count_by_type();
+      double star_mass = 0.0;
+      for (std::size_t i = 0; i < store.size(); ++i)
+        if (store.type[i] == kOldStar || store.type[i] == kNewStar) star_mass += store.mass[i];
+      MpiModuleRanks ranks(blk.s, comm);
+      // One process's order within a type is its store order: the global indices.
+      const std::vector<uint64_t> keys(blk.global.begin(), blk.global.end());
+      ranks.set_order_keys(&keys);
+      std::array<std::size_t, kNumTypes + 1> tb{};
+      across->run_stage(k, StageArgs{blk.s.view(), box, t, step, blk.active,
+                                     length / double(kTicks), tb, true, nullptr, &ranks});
+      b->run_module_stage(*ref, k, t, step);
+      std::string d;
+      std::size_t at = 0;
+      for (std::size_t k = 0; k < blk.global.size() && d.empty(); ++k) {
+        at = blk.global[k];
+        d = first_difference(store, at, blk.s, k);
+      }
+      // Every rank stops together (a rank that stopped alone would leave the others waiting).
+      const bool differs = comm.any(!d.empty());
+      INFO("stage " << stages[k].name << " at t = " << t << ": on rank " << comm.rank()
+                    << (d.empty() ? " every particle is equal"
+                                  : ", particle id " + std::to_string(store.id[at]) +
+                                        " differs in field " + d));
+      REQUIRE_FALSE(differs);
+      ++c.stages;
+      const auto after = store.count_by_type();
+      c.created += after[kSink] > before[kSink] ? long(after[kSink] - before[kSink]) : 0;
+      c.merges += after[kSink] < before[kSink] ? long(before[kSink] - after[kSink]) : 0;
+      c.accreted += long(before[kGas] - after[kGas]);
+      for (std::size_t i = 0; i < store.size(); ++i)
+        if (store.type[i] == kOldStar || store.type[i] == kNewStar) star_mass -= store.mass[i];
+      c.given += star_mass;
     }
-    // Every rank stops together (a rank that stopped alone would leave the others waiting).
-    const bool differs = comm.any(!d.empty());
-    INFO("stage " << stages[k].name << " at t = " << t << ": on rank " << comm.rank()
-                  << (d.empty() ? " every particle is equal"
-                                : ", particle id " + std::to_string(store.id[at]) +
-                                      " differs in field " + d));
-    REQUIRE_FALSE(differs);
-    ++compared;
-    const auto after = store.count_by_type();
-    created += after[kSink] > sinks_before ? long(after[kSink] - sinks_before) : 0;
-    merges += after[kSink] < sinks_before ? long(sinks_before - after[kSink]) : 0;
-    accreted += long(gas_before - after[kGas]);
   };
 
   forces();
@@ -207,7 +199,7 @@ Counts sinks_across_ranks(bool two_sinks, double t_end) {
   REQUIRE(b->timestep().dt > 0.0);
   double t = 0.0;
   long step = 0;
-  while (t < t_end - 1e-12) {
+  while (t < t_end * (1.0 - 1e-12)) {
     const double length = std::min(tstep.dt_max, t_end - t);
     REQUIRE(b->begin_segment(length, false));
     for (;;) {
@@ -215,23 +207,93 @@ Counts sinks_across_ranks(bool two_sinks, double t_end) {
       const double ts = t + double(now) * (length / double(kTicks));
       b->predict(now);
       forces();
-      b->correct(false);
-      stage_both(0, now, ts, step, length);
+      stage_both(Slot::AfterForces, now, ts, step, length);
+      b->correct(eos_evolves_u(eos));
+      stage_both(Slot::AfterCorrect, now, ts, step, length);
       ++step;
       b->limit_steps();
-      stage_both(2, now, ts, step, length);
+      stage_both(Slot::StepLimit, now, ts, step, length);
       REQUIRE(b->timestep().rungs_ok);
       if (now == kTicks) break;
     }
     t += length;
   }
-  const auto counts = store.count_by_type();
-  WARN(comm.size() << " ranks, " << (two_sinks ? "two sinks" : "rotating sphere") << ": "
-                   << compared << " sink stages equal to one process's over " << step
-                   << " substeps; " << created << " sinks made, " << merges << " merges, "
-                   << accreted << " gas particles accreted; " << counts[kSink]
-                   << " sinks at t = " << t_end);
-  return Counts{compared, step, created, merges, accreted};
+  c.substeps = step;
+  return c;
+}
+
+// The sink runs to t_end; with `two_sinks` the initial conditions hold two sinks falling towards
+// each other (test::write_sink_merge_ics: they merge at t ~ 0.2), else the sphere rotates (the
+// core forms sinks).
+Counts sinks_across_ranks(bool two_sinks, double t_end) {
+  const std::string yaml =
+      "run: {t_end: 1.0}\n"
+      "setup: {type: evrard, n_particles: 400}\n"
+      "timestep: {scheme: block, dt_max: 0.05}\n" +
+      test::sink_sphere_sections();
+  const Config cfg = Config::from_string(yaml, "collapse.yaml", program_schema());
+  InitialState init = make_initial_state(cfg);
+  ParticleStore store = std::move(init.particles);
+  // Solid rotation about z (sink_validation.cpp), beta ~ 0.05.
+  if (!two_sinks)
+    for (std::size_t i = 0; i < store.size(); ++i)
+      store.vel[i] = Vec3d{-0.3 * store.pos[i].y, 0.3 * store.pos[i].x, 0.0};
+  const Vec3d at[2] = {{0.1, 0.01, 0.0}, {-0.1, -0.01, 0.0}};
+  for (int k = 0; k < (two_sinks ? 2 : 0); ++k) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < store.size(); ++i)
+      if (store.type[i] == kGas && norm2(store.pos[i] - at[k]) < norm2(store.pos[best] - at[k]))
+        best = i;
+    store.type[best] = kSink;
+    store.id[best] = 1000001 + uint64_t(k);
+    store.mass[best] = 0.05;
+    store.pos[best] = at[k];
+    store.vel[best] = Vec3d{k ? 0.1 : -0.1, 0.0, 0.0};
+  }
+  store.sort_by_type();
+  // Consecutive blocks: rank 0's work store is then in one process's order (module_ranks.hpp).
+  const Counts c = compare_stages(yaml, std::move(store), init.box, "sinks", t_end, false);
+  WARN(MpiComm().size() << " ranks, " << (two_sinks ? "two sinks" : "rotating sphere") << ": "
+                        << c.stages << " sink stages equal to one process's over " << c.substeps
+                        << " substeps; " << c.created << " sinks made, " << c.merges << " merges, "
+                        << c.accreted << " gas particles accreted");
+  return c;
+}
+
+// SSP feedback in the periodic gas box of setups/ssp_box.yaml (10^3 gas particles, 3.6 kpc, n_H
+// 0.1, 1e4 K) with 40 more stars of 1e4 Msun made from gas particles spread through the box, of
+// ages 3-40 Myr (in their SN II phase), to t = 20 (~20 Myr).
+Counts feedback_across_ranks() {
+  const std::string yaml =
+      "run: {t_end: 20}\n"
+      "units: {system: physical, length: pc, mass: Msun, velocity: km/s}\n"
+      "setup: {type: ssp_box, n_side: 10, box_size: 3600, n_H: 0.1, temperature: 1.0e4, "
+      "star_mass_msun: 1.0e4, star_age_myr: 5, star_metallicity: 0.02}\n"
+      "eos: {type: adiabatic}\n"
+      "gravity: {enabled: false}\n"
+      "timestep: {scheme: block, dt_max: 2.0, use_velocity: false}\n"
+      "feedback: {model: ssp}\n";
+  const Config cfg = Config::from_string(yaml, "ssp.yaml", program_schema());
+  InitialState init = make_initial_state(cfg);
+  ParticleStore store = std::move(init.particles);
+  const std::size_t star = store.size() - 1;  // the setup's star, after the gas
+  REQUIRE(store.type[star] == kOldStar);
+  for (std::size_t k = 0; k < 40; ++k) {
+    const std::size_t i = 7 + 23 * k;  // gas particles spread through the box
+    REQUIRE(store.type[i] == kGas);
+    store.type[i] = k % 2 ? kNewStar : kOldStar;
+    store.mass[i] = store.initial_mass[i] = store.mass[star];
+    store.birth_time[i] = store.birth_time[star] * (0.6 + 0.2 * double(k));  // 3 ... 41 Myr
+    store.birth_z[i] = 0.02;
+  }
+  store.sort_by_type();
+  // Every P-th particle on a rank: the stars and the gas near each of them are spread over the
+  // ranks, and a receiver takes shares from stars of several ranks.
+  const Counts c = compare_stages(yaml, std::move(store), init.box, "feedback", 20.0, true);
+  WARN(MpiComm().size() << " ranks, feedback: " << c.stages
+                        << " feedback stages equal to one process's over " << c.substeps
+                        << " substeps; the stars gave up " << c.given << " Msun");
+  return c;
 }
 
 }  // namespace
@@ -247,4 +309,10 @@ TEST_CASE(
   const Counts pair = sinks_across_ranks(true, 0.5);
   CHECK(pair.merges >= 1);
   CHECK(pair.accreted >= 10);
+}
+
+TEST_CASE("module ranks: SSP feedback across ranks gives one process's particles bit for bit",
+          "[module_ranks][feedback]") {
+  const Counts c = feedback_across_ranks();
+  CHECK(c.given > 0.0);
 }

@@ -451,6 +451,31 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
                  (updates(two), updates(one)))
     print("Evrard, block steps, 2 GPU ranks: %d particle updates (one GPU: %d)" %
           (updates(two), updates(one)))
+    # Sinks on GPU ranks (their stages run on the host, through ModuleRanks): the collapse of
+    # `sinks` on 2 GPU ranks against one process on the GPU (whose sink stages run on the GPU),
+    # with the tolerances of `sinks` (read from sinks.csv and energy.csv: no h5py here).
+    cfg = os.path.join(tmp, "sinks.yaml")
+    with open(cfg, "w") as f:
+        f.write(SINK_COLLAPSE)
+    one, two = os.path.join(tmp, "sinks_gpu1"), os.path.join(tmp, "sinks_gpu2")
+    run([mpsph, "run", cfg, "--quiet", "--device", "gpu", "--output-dir",
+         os.path.join(tmp, "out")])
+    os.rename(os.path.join(tmp, "out"), one)
+    ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"] + gpu, two)
+    (n1, m1, e1), (n2, m2, e2) = final_sinks(one), final_sinks(two)
+    dm, de = abs(m2 - m1) / m1 if m1 > 0 else 1.0, abs(e2 - e1) / abs(e1)
+    print("sinks, 2 GPU ranks: %d sinks of mass %.6g (one GPU: %d of %.6g), E_total within "
+          "%.1e of |E|" % (n2, m2, n1, m1, de))
+    if n1 < 1 or n2 != n1 or dm > SINK_MASS_TOL or de > SINK_ENERGY_TOL:
+        sys.exit("FAILED: sinks on 2 GPU ranks differ from one GPU's beyond the tree's scatter")
+
+
+def final_sinks(run_dir):
+    """Count and total mass of the sinks in sinks.csv's last rows, and the last E_total."""
+    rows = sink_rows(run_dir)
+    last = [r for r in rows if rows and r[0] == rows[-1][0]]
+    _, e = energy_rows(os.path.join(run_dir, "energy.csv"))
+    return len(last), sum(r[2] for r in last), e[-1]["E_total"]
 
 
 PLUMMER_BAD = """run:
@@ -526,24 +551,31 @@ def csv_rows(path):
     return [[float(x) for x in l.split(",")] for l in open(path) if l[0].isdigit()]
 
 
+def same_as_one_process(tmp, mpsph, mpsph_mpi, launch, text, name, n=2):
+    """Runs `text` with mpsph and on n ranks: every snapshot and the checkpoint bit for bit,
+    energy.csv as in `equal`. Returns both output directories and the snapshot names."""
+    cfg = os.path.join(tmp, name + ".yaml")
+    with open(cfg, "w") as f:
+        f.write(text)
+    one, many = os.path.join(tmp, "one_" + name), os.path.join(tmp, "ranks_" + name)
+    single(mpsph, [cfg], one)
+    ranks(launch, n, mpsph_mpi, [cfg, "--quiet"], many)
+    snaps = sorted(f for f in os.listdir(one) if f.startswith("snapshot_"))
+    if snaps != sorted(f for f in os.listdir(many) if f.startswith("snapshot_")):
+        sys.exit("FAILED: %s: snapshot files differ: %s vs %s" % (name, os.listdir(one),
+                                                                  os.listdir(many)))
+    for f in snaps + ["checkpoint.h5"]:
+        compare_h5(os.path.join(one, f), os.path.join(many, f), "%s: %s" % (name, f))
+    compare_energy(os.path.join(one, "energy.csv"), os.path.join(many, "energy.csv"),
+                   os.path.join(one, snaps[0]))
+    return one, many, snaps
+
+
 def mode_starform(tmp, mpsph, mpsph_mpi, launch):
     for scheme, text in (("global", STARFORM),
                          ("block", STARFORM.replace("scheme: global", "scheme: block\n  dt_max: 0.01"))):
-        cfg = os.path.join(tmp, "sod_starform_%s.yaml" % scheme)
-        with open(cfg, "w") as f:
-            f.write(text)
-        one, two = os.path.join(tmp, "one_" + scheme), os.path.join(tmp, "two_" + scheme)
-        single(mpsph, [cfg], one)
-        ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"], two)
-        snaps = sorted(f for f in os.listdir(one) if f.startswith("snapshot_"))
-        if snaps != sorted(f for f in os.listdir(two) if f.startswith("snapshot_")):
-            sys.exit("FAILED: snapshot files differ: %s vs %s" % (os.listdir(one),
-                                                                   os.listdir(two)))
-        for name in snaps + ["checkpoint.h5"]:
-            compare_h5(os.path.join(one, name), os.path.join(two, name),
-                       "star formation, %s steps: %s" % (scheme, name))
-        compare_energy(os.path.join(one, "energy.csv"), os.path.join(two, "energy.csv"),
-                       os.path.join(one, snaps[0]))
+        one, two, snaps = same_as_one_process(tmp, mpsph, mpsph_mpi, launch, text,
+                                              "starform_" + scheme)
         # sfr.csv: the stellar mass is summed per rank, then over the ranks (1e-12 as energy.csv).
         a, b = csv_rows(os.path.join(one, "sfr.csv")), csv_rows(os.path.join(two, "sfr.csv"))
         if len(a) != len(b) or any(x[0] != y[0] for x, y in zip(a, b)):
@@ -560,6 +592,33 @@ def mode_starform(tmp, mpsph, mpsph_mpi, launch):
         print("star formation (katz), %s steps, on 2 ranks = 1 process: %s and checkpoint.h5 bit "
               "for bit (%d stars, %d gas left); sfr.csv within %.1e" %
               (scheme, ", ".join(snaps), stars, gas, worst))
+
+
+# SSP feedback: the gas box of setups/ssp_box.yaml at 10^3 particles with a star of 1e6 Msun born
+# 2 Myr before t = 0, through its SN II phase to t = 20 (~20 Myr), with block steps (the inactive
+# receivers are woken) and with global steps.
+FEEDBACK = """run: {t_end: 20, output_dir: out, snapshot_times: [10], diagnostics_every: 1}
+units: {system: physical, length: pc, mass: Msun, velocity: km/s}
+setup: {type: ssp_box, n_side: 10, box_size: 3600, n_H: 0.1, temperature: 1.0e4,
+        star_mass_msun: 1.0e6, star_age_myr: 2, star_metallicity: 0.02}
+eos: {type: adiabatic}
+gravity: {enabled: false}
+timestep: {scheme: block, dt_max: 2.0, use_velocity: false}
+feedback: {model: ssp}
+"""
+
+
+def mode_feedback(tmp, mpsph, mpsph_mpi, launch):
+    for scheme, text, n in (("block", FEEDBACK, 2), ("block", FEEDBACK, 3),
+                            ("global", FEEDBACK.replace("scheme: block", "scheme: global"), 2)):
+        one, many, snaps = same_as_one_process(tmp, mpsph, mpsph_mpi, launch, text,
+                                               "feedback_%s_%d" % (scheme, n), n)
+        _, rows = energy_rows(os.path.join(one, "energy.csv"))
+        injected = -rows[-1]["E_feedback"]
+        if not injected > 0:
+            sys.exit("FAILED: feedback, %s: no SN energy was injected" % scheme)
+        print("feedback, %s steps, on %d ranks = 1 process: %s and checkpoint.h5 bit for bit; "
+              "E_feedback %.4g (code energy)" % (scheme, n, ", ".join(snaps), injected))
 
 
 def mode_health(tmp, mpsph, mpsph_mpi, launch):
@@ -886,7 +945,7 @@ def main():
         {"equal": mode_equal, "restart": mode_restart, "refuse": mode_refuse,
          "gravity": mode_gravity, "gpu": mode_gpu, "health": mode_health,
          "cooling": mode_cooling, "block": mode_block,
-         "sinks": mode_sinks, "starform": mode_starform}[mode](
+         "sinks": mode_sinks, "starform": mode_starform, "feedback": mode_feedback}[mode](
             tmp, os.path.abspath(mpsph), os.path.abspath(mpsph_mpi), launch)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

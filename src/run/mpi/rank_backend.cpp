@@ -112,11 +112,13 @@ class RankBackend final : public StepBackend {
   // make_rank_backend: particle-local ones (cooling) on this rank's particles alone, the others
   // (sinks) through StageArgs::ranks.
   void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
+    module_ranks_.set_order_keys(&stepper_->order_keys());
     m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, active_, tick_len_,
                                  type_begin_, block_, nullptr, &module_ranks_});
   }
   void run_module_output(PhysicsModule& m, std::size_t index, double time, long step,
                          const std::vector<EnergyAccount>& accounts) override {
+    module_ranks_.set_order_keys(&stepper_->order_keys());
     m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_,
                                  type_begin_, block_, &accounts, &module_ranks_});
   }
@@ -321,8 +323,8 @@ std::unique_ptr<StepBackend> make_rank_backend(
   for (const auto& m : modules)
     if (m->model() != "none" && !m->runs_across_ranks())
       throw NotAcrossRanks(
-          "MPI: physics modules across ranks are not supported yet, except cooling, sinks and "
-          "star formation (docs/mpi.md); set " +
+          "MPI: physics modules across ranks are not supported yet, except cooling, sinks, star "
+          "formation and feedback (docs/mpi.md); set " +
           m->section() + ".model: none (it is " + m->model() + ") or run on one rank");
   // The stepper's refusals that do not depend on the box (direct gravity) come now, before the
   // initial conditions are made; the driver calls check_box() again once the run's box is known.

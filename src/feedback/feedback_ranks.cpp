@@ -1,0 +1,173 @@
+#include "feedback/feedback_ranks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "feedback/gas_neighbours.hpp"
+#include "timestep/block_step_kern.hpp"
+#include "timestep/block_timeline_kern.hpp"
+
+namespace mpsph {
+
+namespace {
+
+// A star's share for one receiver, with the star's place in one process's order.
+struct Share {
+  uint8_t type;
+  uint64_t key, id;
+  StarRelease rel;
+  double weight;
+};
+
+bool before(const Share& a, const Share& b) {
+  if (a.type != b.type) return a.type < b.type;
+  if (a.key != b.key) return a.key < b.key;
+  return a.id < b.id;
+}
+
+// Search radius of "every gas particle": a star with fewer than N_B + 1 gas particles on its rank.
+constexpr double kEverywhere = 1e300;
+
+}  // namespace
+
+FeedbackStepResult apply_feedback_across_ranks(const ParticleView& p, const ActiveSet& a,
+                                               const Box& box, const FeedbackKernParams& kp,
+                                               const FeedbackTiming& ft, double time,
+                                               double tick_len, const ModuleRanks& ranks) {
+  FeedbackStepResult res;
+  const int nb = kp.n_ngb;
+  // --- the active stars that release something (as apply_feedback: the active particles beyond
+  // the gas range)
+  std::vector<uint32_t> stars;
+  std::vector<StarRelease> rel;
+  const std::size_t n_active = a.count(p.n);
+  for (std::size_t k = a.gas_count(p.n_gas); k < n_active; ++k) {
+    const std::size_t i = a[k];
+    if (!is_feedback_star(p, i)) continue;
+    const double dt = a.all() ? double(kTicks) * tick_len : particle_step(p, i, tick_len);
+    const StarRelease r = star_release(kp, p, i, time, dt);
+    if (r.dm > 0.0 || r.de > 0.0) stars.push_back(uint32_t(i)), rel.push_back(r);
+  }
+  const std::size_t ns = stars.size();
+  // --- the radius of each star's N_B + 1 nearest gas particles of this rank
+  const HostGasGrid local = build_gas_grid(p, box);
+  std::vector<Vec3d> centre(ns);
+  std::vector<double> reach(ns, kEverywhere);
+  const auto nsi = static_cast<std::ptrdiff_t>(ns);
+#pragma omp parallel
+  {
+    std::vector<double> d2(std::size_t(nb) + 1);
+    std::vector<uint32_t> jj(std::size_t(nb) + 1);
+    std::vector<uint64_t> ids(std::size_t(nb) + 1);
+#pragma omp for schedule(dynamic, 16)
+    for (std::ptrdiff_t s = 0; s < nsi; ++s) {
+      centre[std::size_t(s)] = p.pos[stars[std::size_t(s)]];
+      NeighbourSet set{0, nb + 1, d2.data(), jj.data(), ids.data()};
+      feedback_neighbours(local.grid, box, p.pos, p.id, centre[std::size_t(s)], set);
+      // Slightly beyond it: a remote particle at the same distance with a lower id goes first.
+      if (set.n == nb + 1) reach[std::size_t(s)] = std::sqrt(set.d2[nb]) * (1.0 + 1e-12);
+    }
+  }
+  const Ghosts ghosts = ranks.fetch(p, box, centre, reach, kGas);
+  // --- this rank's gas, the ghosts and the stars in one set of arrays (what the neighbour search
+  // and the weights read: type, position, id, mass, h)
+  std::vector<uint32_t> gas;  // work index -> store index of this rank's gas
+  for (std::size_t j = 0; j < p.n_gas; ++j)
+    if (p.type[j] == kGas) gas.push_back(uint32_t(j));
+  const std::size_t n_local = gas.size(), n_ghost = ghosts.particles.size();
+  const std::size_t nw = n_local + n_ghost + ns;
+  std::vector<uint8_t> type(nw, kGas);
+  std::vector<Vec3d> pos(nw);
+  std::vector<uint64_t> id(nw);
+  std::vector<double> mass(nw);
+  std::vector<float> h(nw);
+  for (std::size_t k = 0; k < n_local; ++k)
+    pos[k] = p.pos[gas[k]], id[k] = p.id[gas[k]], mass[k] = p.mass[gas[k]], h[k] = p.h[gas[k]];
+  const ParticleStore& g = ghosts.particles;
+  for (std::size_t m = 0; m < n_ghost; ++m) {
+    const std::size_t k = n_local + m;
+    pos[k] = g.pos[m], id[k] = g.id[m], mass[k] = g.mass[m], h[k] = g.h[m];
+  }
+  std::vector<uint32_t> src(ns);
+  for (std::size_t s = 0; s < ns; ++s) {
+    const std::size_t k = n_local + n_ghost + s;
+    src[s] = uint32_t(k);
+    type[k] = p.type[stars[s]];
+    pos[k] = centre[s], id[k] = p.id[stars[s]], mass[k] = p.mass[stars[s]], h[k] = 0.0f;
+  }
+  ParticleView w{};
+  w.n = nw;
+  w.n_gas = n_local + n_ghost;
+  w.type = type.data();
+  w.pos = pos.data();
+  w.id = id.data();
+  w.mass = mass.data();
+  w.h = h.data();
+  const HostGasGrid grid = build_gas_grid(w, box);
+  GasShares sh;
+  find_gas_shares(w, box, grid, src.data(), nullptr, ns, nb, sh);
+  // --- the stars lose their ejecta; the account in star order
+  std::vector<Share> mine;  // shares for this rank's gas, with the store index in `at`
+  std::vector<uint32_t> at;
+  std::vector<uint32_t> ghost_of;
+  std::vector<unsigned char> records;
+  for (std::size_t s = 0; s < ns; ++s) {
+    if (sh.n_recv[s] == 0) continue;
+    lose_ejecta(p, stars[s], rel[s].dm);
+    res.energy += rel[s].de;
+    res.mass += rel[s].dm;
+    ++res.stars;
+    for (int k = 0; k < sh.n_recv[s]; ++k) {
+      const std::size_t slot = s * std::size_t(nb) + std::size_t(k);
+      const Share x{p.type[stars[s]], ranks.order_key(stars[s]), p.id[stars[s]], rel[s],
+                    sh.weight[slot]};
+      const uint32_t r = sh.recv[slot];
+      if (r < n_local) {
+        mine.push_back(x);
+        at.push_back(gas[r]);
+      } else {
+        ghost_of.push_back(uint32_t(r - n_local));
+        const std::size_t b = records.size();
+        records.resize(b + sizeof(Share));
+        std::memcpy(&records[b], &x, sizeof(Share));
+      }
+    }
+  }
+  std::vector<uint32_t> remote_at;
+  const std::vector<unsigned char> came =
+      ranks.send_to_owners(ghosts, ghost_of, records, sizeof(Share), remote_at);
+  for (std::size_t k = 0; k < remote_at.size(); ++k) {
+    Share x;
+    std::memcpy(&x, &came[k * sizeof(Share)], sizeof(Share));
+    mine.push_back(x);
+    at.push_back(remote_at[k]);
+  }
+  // --- each receiver takes its shares in one process's order of the stars
+  std::vector<std::size_t> order(mine.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return at[x] != at[y] ? at[x] < at[y] : before(mine[x], mine[y]);
+  });
+  std::vector<std::size_t> first;
+  for (std::size_t k = 0; k < order.size(); ++k)
+    if (k == 0 || at[order[k]] != at[order[k - 1]]) first.push_back(k);
+  first.push_back(order.size());
+  res.receivers = first.size() - 1;
+  const auto nr = static_cast<std::ptrdiff_t>(res.receivers);
+  const int64_t now = a.tick;
+  const double length = double(kTicks) * tick_len;
+  std::size_t woken = 0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : woken)
+  for (std::ptrdiff_t r = 0; r < nr; ++r) {
+    const std::size_t j = at[order[first[std::size_t(r)]]];
+    for (std::size_t k = first[std::size_t(r)]; k < first[std::size_t(r) + 1]; ++k)
+      receive_feedback(p, j, mine[order[k]].rel, mine[order[k]].weight);
+    woken += feedback_sync(p, j, ft.gamma, ft.courant, now, length, a.all());
+  }
+  res.woken = woken;
+  return res;
+}
+
+}  // namespace mpsph
