@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/box.hpp"
+#include "core/particles_near.hpp"
 #include "core/physics_module.hpp"
 #include "core/vec3.hpp"
 
@@ -72,17 +73,5 @@ class ModuleRanks {
                                                     std::size_t record_bytes,
                                                     std::vector<uint32_t>& index) const = 0;
 };
-
-// The particles of p in [begin, end) of type `type` within `radius` of any of `points` (nearest
-// image in a periodic box), ascending. A grid of cells at least `radius` wide over the points:
-// O((end - begin) + points) for points spread over many cells.
-std::vector<uint32_t> particles_near(const ParticleView& p, std::size_t begin, std::size_t end,
-                                     uint8_t type, const std::vector<Vec3d>& points, double radius,
-                                     const Box& box);
-// The same with a radius per point: the points are sorted into classes of radii within a factor 2
-// and each class searched on its own grid.
-std::vector<uint32_t> particles_near(const ParticleView& p, std::size_t begin, std::size_t end,
-                                     uint8_t type, const std::vector<Vec3d>& points,
-                                     const std::vector<double>& radius, const Box& box);
 
 }  // namespace mpsph

@@ -40,6 +40,21 @@ std::vector<uint32_t> sink_group(const ParticleView& p, const HostGasGrid& g, st
   return out;
 }
 
+bool sink_potential_minimum_on_grid(const ParticleView& p, const HostGasGrid& g, std::size_t i,
+                                    const Box& box, double h_acc) {
+  if (g.grid.n == 0) return true;
+  const double h2 = h_acc * h_acc;
+  uint64_t key[27];
+  const int nc = feedback_cells_near(g.grid, p.pos[i], key);
+  for (int c = 0; c < nc; ++c)
+    for (std::size_t k = lower_bound_key(g.grid.keys, g.grid.n, key[c]);
+         k < g.grid.n && g.grid.keys[k] == key[c]; ++k) {
+      const uint32_t j = g.grid.idx[k];
+      if (p.pot[j] < p.pot[i] && sink_group_member(p, i, j, box, h2)) return false;
+    }
+  return true;
+}
+
 uint32_t sink_creation_failures(const ParticleView& p, std::size_t i, const Box& box,
                                 const SinkKernParams& sp, const std::vector<uint32_t>& sinks) {
   const std::vector<uint32_t> g =
@@ -71,6 +86,10 @@ SinkStepResult sink_step(const ParticleView& p, const ActiveSet& a, const Box& b
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::ptrdiff_t k = 0; k < nc; ++k) {
     const std::size_t i = cand[std::size_t(k)];
+    // In a collapsing core every particle above rho_sink is a candidate and all but the one at
+    // the bottom of the potential fail: the first group member below it decides, before the
+    // group is listed (sink_group_forms would fail them on the same test).
+    if (!sink_potential_minimum_on_grid(p, grid, i, box, sp.h_acc)) continue;
     const std::vector<uint32_t> g = sink_group(p, grid, i, box, sp.h_acc);
     pass[std::size_t(k)] = sink_group_forms(p, i, g.data(), int(g.size()), box, sp);
   }

@@ -34,6 +34,12 @@ HostGasGrid build_sink_grid(const ParticleView& p, const Box& box, double h_acc)
 std::vector<uint32_t> sink_group(const ParticleView& p, const HostGasGrid& g, std::size_t i,
                                  const Box& box, double h_acc);
 
+// Whether gas particle i has the lowest potential of its group (sink_potential_minimum, ties
+// allowed) on grid g (build_sink_grid with the same h_acc), without listing the group: false at
+// the first member below it.
+bool sink_potential_minimum_on_grid(const ParticleView& p, const HostGasGrid& g, std::size_t i,
+                                    const Box& box, double h_acc);
+
 // The creation criteria of gas particle i as bits of SinkCriterion that fail (0: it may become a
 // sink), with its group (the gas within h_acc) and the sinks `sinks` (store indices) for the
 // isolation test.

@@ -3,7 +3,8 @@
 // for every gas particle and for points that are not gas, on random particles in open and periodic
 // boxes, with particles on cell faces, at h_acc (to the last bit) across cell faces, on the
 // periodic wrap, and periodic boxes of 1 to 4 cells per side. Exact: the grid only chooses which
-// pairs to test, each pair is tested by the same function.
+// pairs to test, each pair is tested by the same function. The potential-minimum test on the grid
+// (sink_potential_minimum_on_grid) gives the verdict of the listed group for every centre.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -56,6 +57,9 @@ ParticleStore cloud(std::size_t n, const Vec3d& lo, double size, double h_acc, u
     s.id[i] = 1000 + i;
     s.mass[i] = 1.0;
     s.type[i] = i % 13 == 5 ? uint8_t(kSink) : (i % 17 == 3 ? kRemoved : uint8_t(kGas));
+    // A potential with many local minima on the scale of h_acc, and ties: rounded to 1/8.
+    s.pot[i] = std::round(8.0 * std::sin(20.0 * x[i].x) * std::cos(17.0 * x[i].y)) / 8.0 +
+               0.01 * std::sin(31.0 * x[i].z);
   }
   return s;
 }
@@ -65,16 +69,24 @@ void check_all(ParticleStore& s, const Box& box, double h_acc, const std::string
   const ParticleView p = s.view();
   const HostGasGrid g = build_sink_grid(p, box, h_acc);
   std::size_t pairs = 0, max_k = 0;
+  std::size_t minima = 0;
   for (std::size_t i = 0; i < p.n; ++i) {  // gas, sinks and removed particles as centres
     const std::vector<uint32_t> grid = sink_group(p, g, i, box, h_acc);
     const std::vector<uint32_t> brute = brute_group(p, i, box, h_acc);
     INFO("centre " << i);
     REQUIRE(grid == brute);
+    // The potential test on the grid without the list: the verdict of the listed group.
+    const bool minimum = sink_potential_minimum(p, brute.data(), int(brute.size()), i);
+    REQUIRE(sink_potential_minimum_on_grid(p, g, i, box, h_acc) == minimum);
+    minima += minimum;
     pairs += brute.size();
     max_k = std::max(max_k, brute.size());
   }
-  // The cases are not empty: groups of several members exist.
+  // The cases are not empty: groups of several members exist, and some centres are minima of
+  // their groups' potential and some are not.
   CHECK(max_k >= 3);
+  CHECK(minima > 0);
+  CHECK(minima < p.n);
   CHECK(pairs > p.n);
 }
 

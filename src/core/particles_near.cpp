@@ -1,4 +1,4 @@
-#include "core/module_ranks.hpp"
+#include "core/particles_near.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
-// particles_near (core/module_ranks.hpp): the grid finds exactly the particles a scan of every
+// particles_near (core/particles_near.hpp): the grid finds exactly the particles a scan of every
 // particle against every point finds, in open and periodic boxes (also with fewer than three
 // cells along an axis, where the 27 neighbour cells repeat), of the asked type and range only.
-#include "core/module_ranks.hpp"
+#include "core/particles_near.hpp"
 
 #include <cmath>
 #include <vector>
@@ -31,7 +31,7 @@ std::vector<uint32_t> scan(const ParticleView& p, std::size_t begin, std::size_t
 }  // namespace
 
 TEST_CASE("particles_near finds exactly the particles within the radius of a point",
-          "[core][module_ranks]") {
+          "[core][particles_near]") {
   const std::size_t n = 4000;
   ParticleStore s;
   s.resize(n);
