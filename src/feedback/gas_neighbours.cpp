@@ -7,13 +7,16 @@
 
 namespace mpsph {
 
-HostGasGrid build_gas_grid(const ParticleView& p, const Box& box, double cell) {
+HostGasGrid build_gas_grid(const ParticleView& p, const Box& box, double cell,
+                           const std::vector<uint32_t>* only) {
   HostGasGrid g;
   std::vector<uint32_t> gas;
   Vec3d lo{HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
   double log_h = 0.0;
   std::size_t n_h = 0;
-  for (std::size_t j = 0; j < p.n_gas; ++j) {
+  const std::size_t n = only ? only->size() : p.n_gas;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t j = only ? (*only)[k] : k;
     if (p.type[j] != kGas) continue;
     gas.push_back(uint32_t(j));
     const Vec3d& x = p.pos[j];

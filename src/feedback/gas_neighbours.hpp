@@ -29,7 +29,10 @@ struct HostGasGrid {
   FeedbackGrid grid;
 };
 
-HostGasGrid build_gas_grid(const ParticleView& p, const Box& box, double cell = 0.0);
+// `only` (ascending store indices of gas particles in [0, n_gas)): the grid holds those alone
+// (null: every gas particle).
+HostGasGrid build_gas_grid(const ParticleView& p, const Box& box, double cell = 0.0,
+                           const std::vector<uint32_t>* only = nullptr);
 
 // The shares of ns sources (slot s = 0 .. ns-1): receivers recv[s nb + k] with weights
 // weight[s nb + k] for k < n_recv[s] (summing to 1), the kernel sum rho[s] = sum_k m_k W(r_k, h*)

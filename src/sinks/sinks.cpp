@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/particles_near.hpp"
 #include "sinks/sink_timestep_kern.hpp"
 #include "timestep/block_step_kern.hpp"
 
@@ -21,8 +22,9 @@ std::vector<uint32_t> sink_list(const ParticleView& p) {
 
 }  // namespace
 
-HostGasGrid build_sink_grid(const ParticleView& p, const Box& box, double h_acc) {
-  return build_gas_grid(p, box, feedback_range_cell(h_acc));
+HostGasGrid build_sink_grid(const ParticleView& p, const Box& box, double h_acc,
+                            const std::vector<uint32_t>* only) {
+  return build_gas_grid(p, box, feedback_range_cell(h_acc), only);
 }
 
 std::vector<uint32_t> sink_group(const ParticleView& p, const HostGasGrid& g, std::size_t i,
@@ -78,9 +80,18 @@ SinkStepResult sink_step(const ParticleView& p, const ActiveSet& a, const Box& b
         sink_isolated(p, i, sinks.data(), n_sinks, box, sp.r_crit))
       cand.push_back(uint32_t(i));
   }
-  // The grid over the gas as it is now: creation and the new sinks' groups below change types
-  // (gas -> sink, gas -> removed), which sink_group_member tests, but move no gas particle.
-  const HostGasGrid grid = cand.empty() ? HostGasGrid{} : build_sink_grid(p, box, sp.h_acc);
+  // The grid over the gas within h_acc of a candidate as it is now: every group below, the
+  // candidates' and the new sinks' (made from candidates), lies in it. A grid over all the gas
+  // sorted every gas particle at every substep with candidates, on one thread. Creation and the
+  // new sinks' groups change types (gas -> sink, gas -> removed), which sink_group_member tests,
+  // but move no gas particle.
+  HostGasGrid grid;
+  if (!cand.empty()) {
+    std::vector<Vec3d> at(cand.size());
+    for (std::size_t k = 0; k < cand.size(); ++k) at[k] = p.pos[cand[k]];
+    const std::vector<uint32_t> near = particles_near(p, 0, p.n_gas, kGas, at, sp.h_acc, box);
+    grid = build_sink_grid(p, box, sp.h_acc, &near);
+  }
   std::vector<char> pass(cand.size(), 0);
   const auto nc = static_cast<std::ptrdiff_t>(cand.size());
 #pragma omp parallel for schedule(dynamic, 1)

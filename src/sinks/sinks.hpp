@@ -24,9 +24,10 @@ struct SinkStepResult {
   std::size_t accreted = 0;  // gas particles swallowed this step
 };
 
-// The grid for the groups of sink candidates: the gas [0, n_gas) in cells of
-// feedback_range_cell(h_acc).
-HostGasGrid build_sink_grid(const ParticleView& p, const Box& box, double h_acc);
+// The grid for the groups of sink candidates: the gas [0, n_gas) (`only`: those gas particles) in
+// cells of feedback_range_cell(h_acc).
+HostGasGrid build_sink_grid(const ParticleView& p, const Box& box, double h_acc,
+                            const std::vector<uint32_t>* only = nullptr);
 
 // The group of particle i on grid g (build_sink_grid with the same h_acc, gas positions unchanged
 // since): every j with sink_group_member(p, i, j, box, h_acc^2), in ascending store index (the

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "core/particles_near.hpp"
 #include "core/rng.hpp"
 #include "sinks/sinks.hpp"
 
@@ -81,6 +82,20 @@ void check_all(ParticleStore& s, const Box& box, double h_acc, const std::string
     minima += minimum;
     pairs += brute.size();
     max_k = std::max(max_k, brute.size());
+  }
+  // A grid over only the gas within h_acc of some centres (sink_step's, over its candidates)
+  // gives those centres the same groups and verdicts.
+  std::vector<uint32_t> centres;
+  std::vector<Vec3d> at;
+  for (std::size_t i = 0; i < p.n; i += 7) centres.push_back(uint32_t(i)), at.push_back(p.pos[i]);
+  const std::vector<uint32_t> near = particles_near(p, 0, p.n_gas, kGas, at, h_acc, box);
+  const HostGasGrid sub = build_sink_grid(p, box, h_acc, &near);
+  CHECK(near.size() < p.n_gas);
+  for (uint32_t i : centres) {
+    INFO("centre " << i << " on the grid of the centres' neighbourhoods");
+    REQUIRE(sink_group(p, sub, i, box, h_acc) == brute_group(p, i, box, h_acc));
+    REQUIRE(sink_potential_minimum_on_grid(p, sub, i, box, h_acc) ==
+            sink_potential_minimum_on_grid(p, g, i, box, h_acc));
   }
   // The cases are not empty: groups of several members exist, and some centres are minima of
   // their groups' potential and some are not.
