@@ -44,8 +44,9 @@ class ModuleRanks {
   // The largest of every rank's `local`, and their sum (collective).
   virtual double max(double local) const = 0;
   virtual double sum(double local) const = 0;
-  // Every rank's `local` points, rank 0's first (collective).
+  // Every rank's `local` points or values, rank 0's first (collective).
   virtual std::vector<Vec3d> gather_points(const std::vector<Vec3d>& local) const = 0;
+  virtual std::vector<double> gather_values(const std::vector<double>& local) const = 0;
   // Runs `stage` on rank 0 alone with a work store of every rank's `members` (ascending store
   // indices of `local.p`, every field), sorted by type (stably: rank 0's members first, each rank's
   // in store order), then copies every work particle's fields back over its original (collective).

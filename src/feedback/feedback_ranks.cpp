@@ -27,9 +27,6 @@ bool before(const Share& a, const Share& b) {
   return a.id < b.id;
 }
 
-// Search radius of "every gas particle": a star with fewer than N_B + 1 gas particles on its rank.
-constexpr double kEverywhere = 1e300;
-
 }  // namespace
 
 FeedbackStepResult apply_feedback_across_ranks(const ParticleView& p, const ActiveSet& a,
@@ -52,24 +49,9 @@ FeedbackStepResult apply_feedback_across_ranks(const ParticleView& p, const Acti
   }
   const std::size_t ns = stars.size();
   // --- the radius of each star's N_B + 1 nearest gas particles of this rank
-  const HostGasGrid local = build_gas_grid(p, box);
   std::vector<Vec3d> centre(ns);
-  std::vector<double> reach(ns, kEverywhere);
-  const auto nsi = static_cast<std::ptrdiff_t>(ns);
-#pragma omp parallel
-  {
-    std::vector<double> d2(std::size_t(nb) + 1);
-    std::vector<uint32_t> jj(std::size_t(nb) + 1);
-    std::vector<uint64_t> ids(std::size_t(nb) + 1);
-#pragma omp for schedule(dynamic, 16)
-    for (std::ptrdiff_t s = 0; s < nsi; ++s) {
-      centre[std::size_t(s)] = p.pos[stars[std::size_t(s)]];
-      NeighbourSet set{0, nb + 1, d2.data(), jj.data(), ids.data()};
-      feedback_neighbours(local.grid, box, p.pos, p.id, centre[std::size_t(s)], set);
-      // Slightly beyond it: a remote particle at the same distance with a lower id goes first.
-      if (set.n == nb + 1) reach[std::size_t(s)] = std::sqrt(set.d2[nb]) * (1.0 + 1e-12);
-    }
-  }
+  for (std::size_t s = 0; s < ns; ++s) centre[s] = p.pos[stars[s]];
+  const std::vector<double> reach = gas_reach(p, box, build_gas_grid(p, box), centre, nb);
   const Ghosts ghosts = ranks.fetch(p, box, centre, reach, kGas);
   // --- this rank's gas, the ghosts and the stars in one set of arrays (what the neighbour search
   // and the weights read: type, position, id, mass, h)

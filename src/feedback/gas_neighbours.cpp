@@ -74,6 +74,25 @@ void find_gas_shares(const ParticleView& p, const Box& box, const HostGasGrid& g
   }
 }
 
+std::vector<double> gas_reach(const ParticleView& p, const Box& box, const HostGasGrid& g,
+                              const std::vector<Vec3d>& at, int nb) {
+  std::vector<double> reach(at.size(), kAllGas);
+  const auto ns = static_cast<std::ptrdiff_t>(at.size());
+#pragma omp parallel
+  {
+    std::vector<double> d2(std::size_t(nb) + 1);
+    std::vector<uint32_t> jj(std::size_t(nb) + 1);
+    std::vector<uint64_t> ids(std::size_t(nb) + 1);
+#pragma omp for schedule(dynamic, 16)
+    for (std::ptrdiff_t s = 0; s < ns; ++s) {
+      NeighbourSet set{0, nb + 1, d2.data(), jj.data(), ids.data()};
+      feedback_neighbours(g.grid, box, p.pos, p.id, at[std::size_t(s)], set);
+      if (set.n == nb + 1) reach[std::size_t(s)] = std::sqrt(set.d2[nb]) * (1.0 + 1e-12);
+    }
+  }
+  return reach;
+}
+
 ReceiverRuns receiver_runs(const GasShares& sh) {
   ReceiverRuns r;
   const std::size_t nb = std::size_t(sh.nb);

@@ -50,6 +50,15 @@ void find_gas_shares(const ParticleView& p, const Box& box, const HostGasGrid& g
                      const uint32_t* src, const uint8_t* need, std::size_t ns, int nb,
                      GasShares& out);
 
+// The radius within which each point at[s] has its nb + 1 nearest gas particles of grid g (on its
+// particles p), a little beyond the (nb + 1)-th so that one at the same distance with a lower id
+// is inside; kAllGas where g holds fewer. Across MPI ranks a source's nb nearest over every
+// rank's gas lie within the radius of its own rank's (feedback/feedback_ranks.cpp, the cold
+// phase).
+constexpr double kAllGas = 1e300;
+std::vector<double> gas_reach(const ParticleView& p, const Box& box, const HostGasGrid& g,
+                              const std::vector<Vec3d>& at, int nb);
+
 // The (receiver, slot s nb + k) pairs of the shares sorted by receiver, then slot: receiver run r
 // is pairs[first[r] .. first[r + 1]), all with the receiver pairs[first[r]].first.
 struct ReceiverRuns {

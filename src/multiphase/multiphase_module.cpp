@@ -1,11 +1,14 @@
 #include "multiphase/multiphase_module.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "cooling/cooling_params.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "core/module_ranks.hpp"
 #include "core/units.hpp"
+#include "feedback/gas_neighbours.hpp"
 #include "gravity/gravity_kern.hpp"
 #include "gravity/gravity_params.hpp"
 #include "multiphase/cloud_gas_exchange.hpp"
@@ -70,10 +73,9 @@ class MultiphaseModule final : public PhysicsModule {
       limit_cloud_steps(a.p, a.active, begin, end);
       return;
     }
-    const bool viscosity = model_->interaction == CloudInteraction::Viscosity;
 #ifdef MPSPH_HAVE_CUDA
     if (gpu_) {
-      if (viscosity)
+      if (model_->interaction == CloudInteraction::Viscosity)
         gpu_->viscosity(a.p, a.active, a.box, begin, end, a.tick_len);
       else
         gpu_->collide(a.p, a.active, a.box, begin, end, a.step, a.tick_len);
@@ -82,21 +84,18 @@ class MultiphaseModule final : public PhysicsModule {
       return;
     }
 #endif
-    if (viscosity)
-      interaction_ = cloud_viscosity(a.p, a.active, a.box, model_->viscosity, begin, end,
-                                     a.tick_len, viscosity_scratch_);
-    else
-      interaction_ = collide_cloud_set(a.p, a.active, a.box, model_->collision, begin, end, a.step,
-                                       a.tick_len, scratch_)
-                         .radiated;
-    if (model_->couples_gas()) {
-      const CloudGasStats st = exchange_cloud_gas(a.p, a.active, a.box, model_->exchange, timing(),
-                                                  model_->gas_neighbours, begin, end, a.tick_len);
-      evaporation_ = st.evaporation;
-      drag_ = st.drag_work;
-      drag_heat_ = -st.drag_heat;
+    if (a.ranks) {
+      interact_across_ranks(a);
+    } else {
+      interact(a);
     }
     formation_ = form_clouds(a.p, a.active, model_->formation, a.tick_len).thermal_energy;
+  }
+  // Across ranks: the clouds' interactions gathered on rank 0 (interact_across_ranks), the warm
+  // -> cold conversion on each particle, the stage steps on each particle, the phase masses
+  // summed by the rank backend.
+  bool runs_across_ranks() const override {
+    return true;
   }
   std::vector<EnergyTerm> energy_terms() const override {
     if (!model_) return {};
@@ -165,6 +164,51 @@ class MultiphaseModule final : public PhysicsModule {
   }
 
  private:
+  // The clouds' interactions with each other (collisions or viscosity) and with the gas
+  // (evaporation, condensation, drag), on the CPU.
+  void interact(const StageArgs& a) {
+    const std::size_t begin = a.type_begin[kCloud], end = a.type_begin[kCloud + 1];
+    if (model_->interaction == CloudInteraction::Viscosity)
+      interaction_ = cloud_viscosity(a.p, a.active, a.box, model_->viscosity, begin, end,
+                                     a.tick_len, viscosity_scratch_);
+    else
+      interaction_ = collide_cloud_set(a.p, a.active, a.box, model_->collision, begin, end, a.step,
+                                       a.tick_len, scratch_)
+                         .radiated;
+    if (model_->couples_gas()) {
+      const CloudGasStats st = exchange_cloud_gas(a.p, a.active, a.box, model_->exchange, timing(),
+                                                  model_->gas_neighbours, begin, end, a.tick_len);
+      evaporation_ = st.evaporation;
+      drag_ = st.drag_work;
+      drag_heat_ = -st.drag_heat;
+    }
+  }
+  // interact() on rank 0 with every particle it reads or writes (ModuleRanks::run_on_root): every
+  // cloud (a collision partner or a viscosity neighbour may be any cloud) and, when the clouds
+  // exchange mass and momentum with the gas, the gas within each active cloud's N_B + 1 nearest
+  // gas particles of its own rank (the other ranks' can only come closer: its N_B nearest over all
+  // the gas lie within). Its energy accounts are rank 0's; the other ranks' are 0 for the step.
+  void interact_across_ranks(const StageArgs& a) {
+    interaction_ = evaporation_ = drag_ = drag_heat_ = 0.0;
+    const ParticleView& p = a.p;
+    std::vector<uint32_t> members;
+    for (std::size_t i = 0; i < p.n; ++i)
+      if (p.type[i] == kCloud) members.push_back(uint32_t(i));
+    if (model_->couples_gas()) {
+      std::vector<Vec3d> centre;
+      std::vector<double> reach;
+      const std::size_t begin = a.type_begin[kCloud], end = a.type_begin[kCloud + 1];
+      for (std::size_t i = begin; i < end; ++i)
+        if (p.type[i] == kCloud && a.active.contains(p.ti_end, i)) centre.push_back(p.pos[i]);
+      reach = gas_reach(p, a.box, build_gas_grid(p, a.box), centre, model_->gas_neighbours);
+      const std::vector<Vec3d> all = a.ranks->gather_points(centre);
+      const std::vector<double> all_reach = a.ranks->gather_values(reach);
+      const std::vector<uint32_t> gas = particles_near(p, 0, p.n_gas, kGas, all, all_reach, a.box);
+      members.insert(members.end(), gas.begin(), gas.end());
+      std::sort(members.begin(), members.end());
+    }
+    a.ranks->run_on_root(a, members, [&](const StageArgs& w) { interact(w); });
+  }
   FeedbackTiming timing() const {
     FeedbackTiming ft;
     ft.gamma = params_.gamma;

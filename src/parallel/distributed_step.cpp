@@ -47,16 +47,17 @@ void DistributedStepper::order_and_forces(ParticleStore& store, bool first) {
 }
 
 void DistributedStepper::decompose_and_order(ParticleStore& store, bool first) {
-  // New particles would need ids unique over all ranks: refused (star formation from clouds, the
-  // one module that asks for them, needs the cold phase, which does not run across ranks yet).
-  // Removed particles (a sink's accreted gas, a merged sink) sort last in the order stage and are
-  // dropped there, as on one process (run/cpu_backend.cpp).
+  // Spawn requests are applied before, with ids unique over the ranks (the rank backend's order
+  // stage, run/mpi/rank_backend.cpp); one left here is refused. Removed particles (a sink's
+  // accreted gas, a merged sink) sort last in the order stage and are dropped there, as on one
+  // process (run/cpu_backend.cpp).
   bool spawns = false;
   const std::ptrdiff_t n = std::ptrdiff_t(store.size());
 #pragma omp parallel for schedule(static) reduction(|| : spawns)
   for (std::ptrdiff_t i = 0; i < n; ++i) spawns = spawns || store.spawn_mass[std::size_t(i)] != 0.0;
   if (comm_.any(spawns))
-    throw Error("MPI: particle creation across ranks is not supported yet (docs/mpi.md)");
+    throw Error(
+        "MPI: spawn requests must be applied before the order stage across ranks (docs/mpi.md)");
   // The cost of a gas particle is its last neighbour count (1 before the first SPH pass).
   // The migration leaves the store uncompacted: the order stage's one permute both drops the
   // particles that left and orders those held (the store of a compaction and an order_particles,

@@ -21,6 +21,10 @@ std::vector<Vec3d> MpiModuleRanks::gather_points(const std::vector<Vec3d>& local
   return comm_.all_gather(local, nullptr);
 }
 
+std::vector<double> MpiModuleRanks::gather_values(const std::vector<double>& local) const {
+  return comm_.all_gather(local, nullptr);
+}
+
 void MpiModuleRanks::check_view(const ParticleView& local) const {
   if (local.mass != store_.mass.data() || local.n != store_.size())
     throw Error("MpiModuleRanks: the stage's particles are not this rank's store");

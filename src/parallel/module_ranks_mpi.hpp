@@ -17,6 +17,7 @@ class MpiModuleRanks final : public ModuleRanks {
   double max(double local) const override;
   double sum(double local) const override;
   std::vector<Vec3d> gather_points(const std::vector<Vec3d>& local) const override;
+  std::vector<double> gather_values(const std::vector<double>& local) const override;
   // mpsph::Error when local.p is not the view of `store` (also for fetch).
   void run_on_root(const StageArgs& local, const std::vector<uint32_t>& members,
                    const std::function<void(const StageArgs&)>& stage) const override;

@@ -21,8 +21,9 @@ namespace mpsph {
 
 struct CheckpointState;
 
-// A feature the run asks for that does not work across ranks yet (gravity, block time steps,
-// physics modules, the GPU backend); the CLI exits with code 2, as for a usage error.
+// A feature the run asks for that does not work across ranks yet (gravity by direct summation or
+// in a periodic box, a physics module that does not run across ranks); the CLI exits with code 2,
+// as for a usage error.
 struct NotAcrossRanks : Error {
   using Error::Error;
 };
@@ -41,8 +42,9 @@ class Ranks {
   virtual void broadcast(std::string& text) const = 0;
   // True on every rank when `flag` is true on any (collective).
   virtual bool any(bool flag) const = 0;
-  // The backend of the ranks (collective), for the CPU; NotAcrossRanks on every rank for what it
-  // cannot run: `requested` gpu, a module whose model is not `none`, and what its stepper refuses.
+  // The backend of the ranks (collective), CPU or GPU ranks (`requested`); NotAcrossRanks on every
+  // rank for what it cannot run: a module that does not run across ranks
+  // (PhysicsModule::runs_across_ranks), and what its stepper refuses.
   virtual std::unique_ptr<StepBackend> make_backend(
       const StepContext& ctx, Device requested,
       const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiParams& mpi) const = 0;

@@ -11,6 +11,7 @@
 #include "core/particle_order.hpp"
 #include "parallel/distributed_step.hpp"
 #include "parallel/module_ranks_mpi.hpp"
+#include "run/particle_changes.hpp"
 #include "run/ranks.hpp"
 #include "timestep/block_timeline_kern.hpp"
 #include "timestep/integrator.hpp"
@@ -59,7 +60,9 @@ class RankBackend final : public StepBackend {
   // removed a particle on any rank (sinks); otherwise inside a segment every particle keeps its
   // rank and its store place. Then the active particles of this rank.
   void order() override {
-    if (sort_pending_ || !block_ || now_ == kAllActive || comm_.any(layout_needs_sort(c_.store))) {
+    const bool spawned = spawn_across_ranks();
+    if (sort_pending_ || !block_ || now_ == kAllActive || spawned ||
+        comm_.any(layout_needs_sort(c_.store))) {
       stepper_->decompose_and_order(c_.store, first_);
       first_ = false;
       sort_pending_ = false;
@@ -110,7 +113,8 @@ class RankBackend final : public StepBackend {
   void end_force() override { stepper_->end_force(c_.store, active_); }
   // Only modules that run across ranks (PhysicsModule::runs_across_ranks) pass
   // make_rank_backend: particle-local ones (cooling) on this rank's particles alone, the others
-  // (sinks) through StageArgs::ranks.
+  // (the cold phase, star formation, feedback, sinks) through StageArgs::ranks. The modules are
+  // the CPU's on GPU ranks too (kind() is Cpu: the rank's particles are on the host).
   void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
     module_ranks_.set_order_keys(&stepper_->order_keys());
     m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, active_, tick_len_,
@@ -122,8 +126,12 @@ class RankBackend final : public StepBackend {
     m.run_stage(index, StageArgs{c_.store.view(), c_.box, time, step, ActiveSet{}, tick_len_,
                                  type_begin_, block_, &accounts, &module_ranks_});
   }
+  // The modules' energy.csv columns are sums over the particles (the phase masses): summed over
+  // the ranks.
   std::vector<double> module_diagnostics(PhysicsModule& m) override {
-    return m.diagnostic_values(c_.store.view());
+    std::vector<double> v = m.diagnostic_values(c_.store.view());
+    comm_.sum(v);
+    return v;
   }
   void correct(bool integrate_u) override {
     correct_active(c_.store, active_, tick_len_, c_.box, integrate_u);
@@ -262,6 +270,26 @@ class RankBackend final : public StepBackend {
       throw NotAcrossRanks(e.what());
     }
   }
+  // The children of every rank's spawn requests (run/particle_changes.hpp: stars of the clouds
+  // model of star formation), with ids unique over the ranks: next_id_ (the same on every rank) for
+  // the first child of rank 0, each rank's in its store order after those of the ranks below it.
+  // One process numbers them in its store order, by (type, key): with parents of one type (the
+  // clouds) that is the ranks' order too, whose domains are key ranges in rank order, and the ids
+  // are one process's (mpi run: multiphase). True on every rank when any rank made one
+  // (collective).
+  bool spawn_across_ranks() {
+    uint64_t mine = 0;
+    for (double m : c_.store.spawn_mass) mine += m > 0.0;
+    uint64_t below = 0;
+    MPI_Exscan(&mine, &below, 1, MPI_UINT64_T, MPI_SUM, comm_.get());
+    if (comm_.rank() == 0) below = 0;  // MPI_Exscan leaves rank 0's result undefined
+    const uint64_t all = comm_.sum(mine);
+    if (all == 0) return false;
+    uint64_t id = next_id_ + below;
+    spawn_particles(c_.store, id);
+    next_id_ += all;
+    return true;
+  }
   // The particle counts of the whole run (collective); the CLI's progress line and the timer read
   // them on rank 0 only.
   void count() {
@@ -322,10 +350,9 @@ std::unique_ptr<StepBackend> make_rank_backend(
   }
   for (const auto& m : modules)
     if (m->model() != "none" && !m->runs_across_ranks())
-      throw NotAcrossRanks(
-          "MPI: physics modules across ranks are not supported yet, except cooling, sinks, star "
-          "formation and feedback (docs/mpi.md); set " +
-          m->section() + ".model: none (it is " + m->model() + ") or run on one rank");
+      throw NotAcrossRanks("MPI: " + m->section() + ".model " + m->model() +
+                           " does not run across ranks (docs/mpi.md); set " + m->section() +
+                           ".model: none or run on one rank");
   // The stepper's refusals that do not depend on the box (direct gravity) come now, before the
   // initial conditions are made; the driver calls check_box() again once the run's box is known.
   DecompositionParams decomposition;

@@ -25,7 +25,8 @@ namespace mpsph {
 // run on a GPU of its host (rank among the host's ranks modulo its GPUs) on device copies of the
 // rank's particles, the rest on the host (parallel/distributed_step.hpp). NotAcrossRanks
 // (run/ranks.hpp) on every rank for what cannot run across ranks yet: a module whose model is not
-// `none` and not particle-local, and what DistributedStepper refuses (direct or periodic gravity).
+// `none` and that does not run across ranks (PhysicsModule::runs_across_ranks; every module of
+// today does), and what DistributedStepper refuses (direct or periodic gravity).
 std::unique_ptr<StepBackend> make_rank_backend(
     const StepContext& ctx, Device requested,
     const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiParams& mpi,
