@@ -468,6 +468,60 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
           "%.1e of |E|" % (n2, m2, n1, m1, de))
     if n1 < 1 or n2 != n1 or dm > SINK_MASS_TOL or de > SINK_ENERGY_TOL:
         sys.exit("FAILED: sinks on 2 GPU ranks differ from one GPU's beyond the tree's scatter")
+    modules_on_gpu_ranks(tmp, mpsph, mpsph_mpi, launch)
+
+
+def largest_differences(ref, other, columns):
+    """max over the rows of both at the same time (the global scheme's steps differ between the
+    backends; the first and the last rows, at 0 and t_end, are common) of |other - ref| /
+    |E_total(0)| of ref, per column."""
+    _, a = energy_rows(ref)
+    _, b = energy_rows(other)
+    at = {x["time"]: x for x in b}
+    pairs = [(x, at[x["time"]]) for x in a if x["time"] in at]
+    if len(pairs) < 2 or pairs[-1][0] is not a[-1]:
+        sys.exit("FAILED: %s and %s: energy.csv rows have no common end" % (ref, other))
+    e0 = abs(a[0]["E_total"])
+    return {c: max(abs(x[c] - y[c]) for x, y in pairs) / e0 for c in columns}
+
+
+def modules_on_gpu_ranks(tmp, mpsph, mpsph_mpi, launch):
+    """The cold phase and feedback on 2 GPU ranks, whose module stages run on the host (ModuleRanks)
+    beside the GPU's SPH passes, against one process on the GPU, whose stages run on the GPU: no
+    further from it than twice what the CPU and GPU backends differ by on one process (each
+    energy.csv column, over |E_total(0)|; the columns of the module too; for E_total, twice the sum
+    of the backends' differences in E_kinetic and E_thermal, which bounds theirs in the sum)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    cases = (("multiphase_box", open(os.path.join(root, "setups", "multiphase_box.yaml")).read()
+              .replace("  t_end: 3\n", "  t_end: 0.5\n"),
+              ("E_kinetic", "E_thermal", "E_total", "M_hot", "M_warm", "M_cold")),
+             ("feedback", FEEDBACK, ("E_kinetic", "E_thermal", "E_total", "E_feedback")))
+    for name, text, columns in cases:
+        cfg = os.path.join(tmp, name + "_gpu.yaml")
+        with open(cfg, "w") as f:
+            f.write(text)
+        dirs = {}
+        for what, cmd in (("cpu1", [mpsph, "run", cfg, "--quiet", "--device", "cpu"]),
+                          ("gpu1", [mpsph, "run", cfg, "--quiet", "--device", "gpu"])):
+            out = os.path.join(tmp, "%s_%s" % (name, what))
+            run(cmd + ["--output-dir", os.path.join(tmp, "out")])
+            os.rename(os.path.join(tmp, "out"), out)
+            dirs[what] = out
+        dirs["gpu2"] = os.path.join(tmp, name + "_gpu2")
+        ranks(launch, 2, mpsph_mpi, [cfg, "--quiet", "--device", "gpu"], dirs["gpu2"])
+        backends = largest_differences(os.path.join(dirs["gpu1"], "energy.csv"),
+                                       os.path.join(dirs["cpu1"], "energy.csv"), columns)
+        rank = largest_differences(os.path.join(dirs["gpu1"], "energy.csv"),
+                                   os.path.join(dirs["gpu2"], "energy.csv"), columns)
+        print("%s, 2 GPU ranks against one GPU (one CPU process against one GPU), / |E0|: %s" %
+              (name, ", ".join("%s %.1e (%.1e)" % (c, rank[c], backends[c]) for c in columns)))
+        # E_total is the sum of the energies: what the backends' energies differ by bounds it.
+        bound = dict(backends)
+        bound["E_total"] = sum(backends[c] for c in ("E_kinetic", "E_thermal"))
+        bad = [c for c in columns if rank[c] > 2.0 * bound[c] + 1e-12]
+        if bad:
+            sys.exit("FAILED: %s on 2 GPU ranks: %s differ from one GPU by more than twice the "
+                     "CPU-GPU difference" % (name, bad))
 
 
 def final_sinks(run_dir):
