@@ -13,7 +13,15 @@ namespace {
 // L-stable substep. Error-controlled cooling from 1e7 K to the floor takes a few hundred.
 constexpr int kMaxSubsteps = 10000;
 // Fewer gas particles than this are cooled by one thread: a fork/join costs more than their work.
-constexpr long kMinParallel = 1000;
+// A particle's implicit integration takes from one to hundreds of substeps (hot gas cooling
+// through the peak of the curve: tens of microseconds), so a few dozen of them already outweigh
+// a fork/join, and the threads take them a few at a time. (Until 2026-11-27: 1 000 and chunks of
+// 256; a block substep with a few hundred active gas particles ran on one thread, and the
+// cooling stage took 70% of the ISM disk galaxy on 16 threads, docs/PERFORMANCE.md.)
+constexpr long kMinParallel = 32;
+constexpr int kChunk = 4;
+// The temperatures of the output: a few operations per particle.
+constexpr long kMinParallelCheap = 1000;
 }  // namespace
 
 CoolingModel::CoolingModel(const CoolingParams& params, const UnitSystem& units)
@@ -65,7 +73,7 @@ CoolingStepResult apply_cooling(const ParticleView& v, const CoolingModel& model
   double radiated = 0.0;
   long substeps = 0;
   int max_sub = 0;
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : radiated, substeps) \
+#pragma omp parallel for schedule(dynamic, kChunk) reduction(+ : radiated, substeps) \
     reduction(max : max_sub) if (n_gas >= kMinParallel)
   for (long i = 0; i < n_gas; ++i) {
     int n = 0;
@@ -83,7 +91,7 @@ CoolingStepResult apply_cooling(const ParticleView& v, const CoolingModel& model
   double radiated = 0.0;
   long substeps = 0;
   int max_sub = 0;
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : radiated, substeps) \
+#pragma omp parallel for schedule(dynamic, kChunk) reduction(+ : radiated, substeps) \
     reduction(max : max_sub) if (n_gas >= kMinParallel)
   for (long k = 0; k < n_gas; ++k) {
     const std::size_t i = active[std::size_t(k)];
@@ -97,7 +105,7 @@ CoolingStepResult apply_cooling(const ParticleView& v, const CoolingModel& model
 
 void compute_temperature(ParticleStore& s, const CoolingModel& model) {
   const long n_gas = long(s.n_gas());
-#pragma omp parallel for if (n_gas >= kMinParallel)
+#pragma omp parallel for if (n_gas >= kMinParallelCheap)
   for (long i = 0; i < n_gas; ++i) s.temperature[i] = float(model.temperature(s.u[i]));
 }
 
