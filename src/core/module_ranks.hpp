@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "core/box.hpp"
@@ -61,9 +62,11 @@ class ModuleRanks {
   virtual uint64_t order_key(std::size_t i) const = 0;
   // Copies of every other rank's particles of `type` (in the gas range [0, n_gas) for gas)
   // within radius[c] of any of this rank's centres[c] (nearest image), each once, by owner rank
-  // then owner store index (collective).
+  // then owner store index (collective). `fields`: the members (core/particle_fields.hpp) to copy,
+  // the others zero (empty: every field).
   virtual Ghosts fetch(const ParticleView& local, const Box& box, const std::vector<Vec3d>& centres,
-                       const std::vector<double>& radius, uint8_t type) const = 0;
+                       const std::vector<double>& radius, uint8_t type,
+                       const std::vector<std::string>& fields = {}) const = 0;
   // Records for remote particles back to their owners (collective): record k of `records`
   // (record_bytes each) is for ghost ghost_of[k] of `g`. Returns the records that came for this
   // rank's particles, by source rank then in their order there, with each one's store index in

@@ -52,7 +52,9 @@ FeedbackStepResult apply_feedback_across_ranks(const ParticleView& p, const Acti
   std::vector<Vec3d> centre(ns);
   for (std::size_t s = 0; s < ns; ++s) centre[s] = p.pos[stars[s]];
   const std::vector<double> reach = gas_reach(p, box, build_gas_grid(p, box), centre, nb);
-  const Ghosts ghosts = ranks.fetch(p, box, centre, reach, kGas);
+  // What the neighbour search and the weights read of the gas.
+  const Ghosts ghosts =
+      ranks.fetch(p, box, centre, reach, kGas, {"type", "pos", "id", "mass", "h"});
   // --- this rank's gas, the ghosts and the stars in one set of arrays (what the neighbour search
   // and the weights read: type, position, id, mass, h)
   std::vector<uint32_t> gas;  // work index -> store index of this rank's gas

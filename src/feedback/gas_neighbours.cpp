@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
+#include "core/parallel_sort.hpp"
 #include "feedback/feedback_kern.hpp"
 
 namespace mpsph {
@@ -34,7 +36,7 @@ HostGasGrid build_gas_grid(const ParticleView& p, const Box& box, double cell,
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t k = 0; k < ng; ++k)
     kv[std::size_t(k)] = {feedback_key(g.grid, p.pos[gas[std::size_t(k)]]), gas[std::size_t(k)]};
-  std::sort(kv.begin(), kv.end());
+  parallel_sort(kv.begin(), kv.end(), std::less<>());
   g.keys.resize(kv.size());
   g.idx.resize(kv.size());
   for (std::size_t k = 0; k < kv.size(); ++k) g.keys[k] = kv[k].first, g.idx[k] = kv[k].second;

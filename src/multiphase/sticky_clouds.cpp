@@ -1,10 +1,12 @@
 #include "multiphase/sticky_clouds.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "core/parallel_sort.hpp"
 #include "core/units.hpp"
 #include "multiphase/cloud_pairing_kern.hpp"
 #include "timestep/block_step_kern.hpp"
@@ -90,7 +92,7 @@ CloudCollisionStats collide_cloud_set(const ParticleView& p, const ActiveSet& ac
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t k = 0; k < sn; ++k)
     order[std::size_t(k)] = {cloud_key(set.grid, p.pos[begin + std::size_t(k)]), uint32_t(k)};
-  std::sort(order.begin(), order.end());
+  parallel_sort(order.begin(), order.end(), std::less<>());
   for (std::size_t k = 0; k < n; ++k) {
     scratch.keys[k] = order[k].first;
     scratch.local[k] = order[k].second;
@@ -139,7 +141,7 @@ double cloud_viscosity(const ParticleView& p, const ActiveSet& active, const Box
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t q = 0; q < sn; ++q)
     order[std::size_t(q)] = {cloud_key(grid, p.pos[begin + std::size_t(q)]), uint32_t(q)};
-  std::sort(order.begin(), order.end());
+  parallel_sort(order.begin(), order.end(), std::less<>());
   sc.keys.resize(n);
   sc.local.resize(n);
   for (std::size_t q = 0; q < n; ++q) sc.keys[q] = order[q].first, sc.local[q] = order[q].second;

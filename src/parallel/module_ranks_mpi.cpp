@@ -36,7 +36,7 @@ uint64_t MpiModuleRanks::order_key(std::size_t i) const {
 
 Ghosts MpiModuleRanks::fetch(const ParticleView& local, const Box& box,
                              const std::vector<Vec3d>& centres, const std::vector<double>& radius,
-                             uint8_t type) const {
+                             uint8_t type, const std::vector<std::string>& fields) const {
   check_view(local);
   const int P = comm_.size();
   std::vector<std::size_t> off;
@@ -57,7 +57,7 @@ Ghosts MpiModuleRanks::fetch(const ParticleView& local, const Box& box,
   g.particles.resize(plan.n_recv());
   std::vector<std::size_t> slot(plan.n_recv());
   std::iota(slot.begin(), slot.end(), std::size_t(0));
-  exchange_fields(store_, plan, FieldSet{}, g.particles, slot, comm_);
+  exchange_fields(store_, plan, FieldSet{fields}, g.particles, slot, comm_);
   g.index = exchange_values<uint32_t>(plan, comm_, [](uint32_t i) { return i; });
   g.owner.resize(plan.n_recv());
   for (int r = 0; r < P; ++r)

@@ -27,7 +27,8 @@ class MpiModuleRanks final : public ModuleRanks {
   void set_order_keys(const std::vector<uint64_t>* keys) { keys_ = keys; }
   uint64_t order_key(std::size_t i) const override;
   Ghosts fetch(const ParticleView& local, const Box& box, const std::vector<Vec3d>& centres,
-               const std::vector<double>& radius, uint8_t type) const override;
+               const std::vector<double>& radius, uint8_t type,
+               const std::vector<std::string>& fields = {}) const override;
   std::vector<unsigned char> send_to_owners(const Ghosts& g, const std::vector<uint32_t>& ghost_of,
                                             const std::vector<unsigned char>& records,
                                             std::size_t record_bytes,
