@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/parallel_sort.hpp"
 #include "feedback/gas_neighbours.hpp"
 #include "timestep/block_step_kern.hpp"
 #include "timestep/block_timeline_kern.hpp"
@@ -97,6 +98,8 @@ FeedbackStepResult apply_feedback_across_ranks(const ParticleView& p, const Acti
   std::vector<uint32_t> at;
   std::vector<uint32_t> ghost_of;
   std::vector<unsigned char> records;
+  mine.reserve(ns * std::size_t(nb));
+  at.reserve(ns * std::size_t(nb));
   for (std::size_t s = 0; s < ns; ++s) {
     if (sh.n_recv[s] == 0) continue;
     lose_ejecta(p, stars[s], rel[s].dm);
@@ -131,7 +134,8 @@ FeedbackStepResult apply_feedback_across_ranks(const ParticleView& p, const Acti
   // --- each receiver takes its shares in one process's order of the stars
   std::vector<std::size_t> order(mine.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+  // (Receiver, star) pairs are distinct: the same order in any thread order.
+  parallel_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
     return at[x] != at[y] ? at[x] < at[y] : before(mine[x], mine[y]);
   });
   std::vector<std::size_t> first;
