@@ -8,6 +8,18 @@
 
 namespace mpsph {
 
+void give_up_ejecta(const ParticleView& p, const std::vector<uint32_t>& stars,
+                    const std::vector<StarRelease>& rel, const GasShares& sh,
+                    FeedbackStepResult& res) {
+  for (std::size_t s = 0; s < stars.size(); ++s) {
+    if (sh.n_recv[s] == 0) continue;
+    lose_ejecta(p, stars[s], rel[s].dm);
+    res.energy += rel[s].de;
+    res.mass += rel[s].dm;
+    ++res.stars;
+  }
+}
+
 FeedbackStepResult apply_feedback(const ParticleView& p, const ActiveSet& a, const Box& box,
                                   const FeedbackKernParams& kp, const FeedbackTiming& ft,
                                   double time, double tick_len) {
@@ -35,14 +47,7 @@ FeedbackStepResult apply_feedback(const ParticleView& p, const ActiveSet& a, con
   }
   GasShares sh;
   find_gas_shares(p, box, gg, stars.data(), need.data(), ns, nb, sh);
-  // --- the stars lose their ejecta; the account in star order (deterministic)
-  for (std::size_t s = 0; s < ns; ++s) {
-    if (sh.n_recv[s] == 0) continue;
-    lose_ejecta(p, stars[s], rel[s].dm);
-    res.energy += rel[s].de;
-    res.mass += rel[s].dm;
-    ++res.stars;
-  }
+  give_up_ejecta(p, stars, rel, sh, res);
   // --- each receiver takes its shares in star order
   const ReceiverRuns runs = receiver_runs(sh);
   res.receivers = runs.count();

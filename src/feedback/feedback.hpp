@@ -6,11 +6,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "core/active_set.hpp"
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
 #include "feedback/feedback_kern.hpp"
+#include "feedback/gas_neighbours.hpp"
 
 namespace mpsph {
 
@@ -26,6 +29,13 @@ struct FeedbackTiming {
   double gamma = 5.0 / 3.0;  // adiabatic index: the receivers' new sound speed
   double courant = 0.1;      // C of the time-step criteria: the wake-up rung of C h / c
 };
+
+// Stars stars[s] with receivers (sh.n_recv[s] > 0) lose the ejecta of their releases rel[s]; res
+// counts them and sums their energy and mass, in star order (the same total in any thread order).
+// Shared by apply_feedback and its MPI ranks' version (feedback_ranks.hpp).
+void give_up_ejecta(const ParticleView& p, const std::vector<uint32_t>& stars,
+                    const std::vector<StarRelease>& rel, const GasShares& sh,
+                    FeedbackStepResult& res);
 
 // Feedback of the active stars of `a` at code time `time` (their step ends there; under the
 // global scheme every star with the step kTicks tick_len). Receivers get their new sound speed in

@@ -93,19 +93,15 @@ FeedbackStepResult apply_feedback_across_ranks(const ParticleView& p, const Acti
   const HostGasGrid grid = build_gas_grid(w, box);
   GasShares sh;
   find_gas_shares(w, box, grid, src.data(), nullptr, ns, nb, sh);
-  // --- the stars lose their ejecta; the account in star order
+  // --- the stars lose their ejecta (the account in star order); their shares
   std::vector<Share> mine;  // shares for this rank's gas, with the store index in `at`
   std::vector<uint32_t> at;
   std::vector<uint32_t> ghost_of;
   std::vector<unsigned char> records;
   mine.reserve(ns * std::size_t(nb));
   at.reserve(ns * std::size_t(nb));
+  give_up_ejecta(p, stars, rel, sh, res);
   for (std::size_t s = 0; s < ns; ++s) {
-    if (sh.n_recv[s] == 0) continue;
-    lose_ejecta(p, stars[s], rel[s].dm);
-    res.energy += rel[s].de;
-    res.mass += rel[s].dm;
-    ++res.stars;
     for (int k = 0; k < sh.n_recv[s]; ++k) {
       const std::size_t slot = s * std::size_t(nb) + std::size_t(k);
       const Share x{p.type[stars[s]], ranks.order_key(stars[s]), p.id[stars[s]], rel[s],

@@ -46,6 +46,32 @@ HostGasGrid build_gas_grid(const ParticleView& p, const Box& box, double cell,
   return g;
 }
 
+namespace {
+
+// Calls f(s, set) with the nb + 1 nearest gas particles of grid g (on its particles p) of each
+// point s < ns, at(s) its position (at(s, x) false: skip s), on the threads.
+template <class At, class F>
+void nearest_gas(const ParticleView& p, const Box& box, const HostGasGrid& g, std::size_t ns,
+                 int nb, At&& at, F&& f) {
+  const auto nsi = static_cast<std::ptrdiff_t>(ns);
+#pragma omp parallel
+  {
+    std::vector<double> d2(std::size_t(nb) + 1);
+    std::vector<uint32_t> jj(std::size_t(nb) + 1);
+    std::vector<uint64_t> ids(std::size_t(nb) + 1);
+#pragma omp for schedule(dynamic, 16)
+    for (std::ptrdiff_t s = 0; s < nsi; ++s) {
+      Vec3d x;
+      if (!at(std::size_t(s), x)) continue;
+      NeighbourSet set{0, nb + 1, d2.data(), jj.data(), ids.data()};
+      feedback_neighbours(g.grid, box, p.pos, p.id, x, set);
+      f(std::size_t(s), set);
+    }
+  }
+}
+
+}  // namespace
+
 void find_gas_shares(const ParticleView& p, const Box& box, const HostGasGrid& g,
                      const uint32_t* src, const uint8_t* need, std::size_t ns, int nb,
                      GasShares& out) {
@@ -56,42 +82,32 @@ void find_gas_shares(const ParticleView& p, const Box& box, const HostGasGrid& g
   out.rho.assign(ns, 0.0);
   out.h.assign(ns, 0.0);
   if (g.grid.n == 0) return;
-  const auto nsi = static_cast<std::ptrdiff_t>(ns);
-#pragma omp parallel
-  {
-    std::vector<double> d2(std::size_t(nb) + 1);
-    std::vector<uint32_t> jj(std::size_t(nb) + 1);
-    std::vector<uint64_t> ids(std::size_t(nb) + 1);
-#pragma omp for schedule(dynamic, 16)
-    for (std::ptrdiff_t s = 0; s < nsi; ++s) {
-      if (need && !need[s]) continue;
-      NeighbourSet set{0, nb + 1, d2.data(), jj.data(), ids.data()};
-      feedback_neighbours(g.grid, box, p.pos, p.id, p.pos[src[s]], set);
-      const std::size_t base = std::size_t(s) * std::size_t(nb);
-      const int n = feedback_weights(p, set, nb, &out.weight[base], &out.rho[std::size_t(s)],
-                                     &out.h[std::size_t(s)]);
-      for (int k = 0; k < n; ++k) out.recv[base + std::size_t(k)] = set.j[k];
-      out.n_recv[std::size_t(s)] = n;
-    }
-  }
+  nearest_gas(
+      p, box, g, ns, nb,
+      [&](std::size_t s, Vec3d& x) {
+        x = p.pos[src[s]];
+        return !need || need[s];
+      },
+      [&](std::size_t s, const NeighbourSet& set) {
+        const std::size_t base = s * std::size_t(nb);
+        const int n = feedback_weights(p, set, nb, &out.weight[base], &out.rho[s], &out.h[s]);
+        for (int k = 0; k < n; ++k) out.recv[base + std::size_t(k)] = set.j[k];
+        out.n_recv[s] = n;
+      });
 }
 
 std::vector<double> gas_reach(const ParticleView& p, const Box& box, const HostGasGrid& g,
                               const std::vector<Vec3d>& at, int nb) {
   std::vector<double> reach(at.size(), kAllGas);
-  const auto ns = static_cast<std::ptrdiff_t>(at.size());
-#pragma omp parallel
-  {
-    std::vector<double> d2(std::size_t(nb) + 1);
-    std::vector<uint32_t> jj(std::size_t(nb) + 1);
-    std::vector<uint64_t> ids(std::size_t(nb) + 1);
-#pragma omp for schedule(dynamic, 16)
-    for (std::ptrdiff_t s = 0; s < ns; ++s) {
-      NeighbourSet set{0, nb + 1, d2.data(), jj.data(), ids.data()};
-      feedback_neighbours(g.grid, box, p.pos, p.id, at[std::size_t(s)], set);
-      if (set.n == nb + 1) reach[std::size_t(s)] = std::sqrt(set.d2[nb]) * (1.0 + 1e-12);
-    }
-  }
+  nearest_gas(
+      p, box, g, at.size(), nb,
+      [&](std::size_t s, Vec3d& x) {
+        x = at[s];
+        return true;
+      },
+      [&](std::size_t s, const NeighbourSet& set) {
+        if (set.n == nb + 1) reach[s] = std::sqrt(set.d2[nb]) * (1.0 + 1e-12);
+      });
   return reach;
 }
 

@@ -27,34 +27,42 @@ HostGasGrid build_sink_grid(const ParticleView& p, const Box& box, double h_acc,
   return build_gas_grid(p, box, feedback_range_cell(h_acc), only);
 }
 
-std::vector<uint32_t> sink_group(const ParticleView& p, const HostGasGrid& g, std::size_t i,
-                                 const Box& box, double h_acc) {
-  std::vector<uint32_t> out;
-  if (g.grid.n == 0) return out;
-  const double h2 = h_acc * h_acc;
+namespace {
+
+// Calls f(j) for every gas particle j of grid g in the cells next to or at the cell of x (every
+// particle within h_acc of x on a sink grid), until f returns false; returns whether none did.
+template <class F>
+bool visit_near_cells(const HostGasGrid& g, const Vec3d& x, F&& f) {
+  if (g.grid.n == 0) return true;
   uint64_t key[27];
-  const int nc = feedback_cells_near(g.grid, p.pos[i], key);
+  const int nc = feedback_cells_near(g.grid, x, key);
   for (int c = 0; c < nc; ++c)
     for (std::size_t k = lower_bound_key(g.grid.keys, g.grid.n, key[c]);
          k < g.grid.n && g.grid.keys[k] == key[c]; ++k)
-      if (sink_group_member(p, i, g.grid.idx[k], box, h2)) out.push_back(g.grid.idx[k]);
+      if (!f(g.grid.idx[k])) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<uint32_t> sink_group(const ParticleView& p, const HostGasGrid& g, std::size_t i,
+                                 const Box& box, double h_acc) {
+  std::vector<uint32_t> out;
+  const double h2 = h_acc * h_acc;
+  visit_near_cells(g, p.pos[i], [&](uint32_t j) {
+    if (sink_group_member(p, i, j, box, h2)) out.push_back(j);
+    return true;
+  });
   std::sort(out.begin(), out.end());
   return out;
 }
 
 bool sink_potential_minimum_on_grid(const ParticleView& p, const HostGasGrid& g, std::size_t i,
                                     const Box& box, double h_acc) {
-  if (g.grid.n == 0) return true;
   const double h2 = h_acc * h_acc;
-  uint64_t key[27];
-  const int nc = feedback_cells_near(g.grid, p.pos[i], key);
-  for (int c = 0; c < nc; ++c)
-    for (std::size_t k = lower_bound_key(g.grid.keys, g.grid.n, key[c]);
-         k < g.grid.n && g.grid.keys[k] == key[c]; ++k) {
-      const uint32_t j = g.grid.idx[k];
-      if (p.pot[j] < p.pot[i] && sink_group_member(p, i, j, box, h2)) return false;
-    }
-  return true;
+  return visit_near_cells(g, p.pos[i], [&](uint32_t j) {
+    return !(p.pot[j] < p.pot[i] && sink_group_member(p, i, j, box, h2));
+  });
 }
 
 uint32_t sink_creation_failures(const ParticleView& p, std::size_t i, const Box& box,

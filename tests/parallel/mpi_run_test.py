@@ -238,9 +238,9 @@ def write_config(tmp):
 
 # Every run writes into <tmp>/out (the resolved config in each file names it) and is moved away
 # after it.
-def single(mpsph, args, out):
+def single(mpsph, args, out, device="cpu"):
     work = os.path.join(os.path.dirname(out), "out")
-    run([mpsph, "run"] + args + ["--quiet", "--device", "cpu", "--output-dir", work])
+    run([mpsph, "run"] + args + ["--quiet", "--device", device, "--output-dir", work])
     os.rename(work, out)
 
 
@@ -439,9 +439,7 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
     with open(cfg, "w") as f:
         f.write(EVRARD_BLOCK)
     one, two = os.path.join(tmp, "block_gpu1"), os.path.join(tmp, "block_gpu2")
-    run([mpsph, "run", cfg, "--quiet", "--device", "gpu", "--output-dir",
-         os.path.join(tmp, "out")])
-    os.rename(os.path.join(tmp, "out"), one)
+    single(mpsph, [cfg], one, "gpu")
     ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"] + gpu, two)
     compare_gravity_energies(os.path.join(one, "energy.csv"), os.path.join(two, "energy.csv"),
                              "Evrard, block steps, 2 GPU ranks against one process on the GPU",
@@ -458,9 +456,7 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
     with open(cfg, "w") as f:
         f.write(SINK_COLLAPSE)
     one, two = os.path.join(tmp, "sinks_gpu1"), os.path.join(tmp, "sinks_gpu2")
-    run([mpsph, "run", cfg, "--quiet", "--device", "gpu", "--output-dir",
-         os.path.join(tmp, "out")])
-    os.rename(os.path.join(tmp, "out"), one)
+    single(mpsph, [cfg], one, "gpu")
     ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"] + gpu, two)
     (n1, m1, e1), (n2, m2, e2) = final_sinks(one), final_sinks(two)
     dm, de = abs(m2 - m1) / m1 if m1 > 0 else 1.0, abs(e2 - e1) / abs(e1)
@@ -500,14 +496,9 @@ def modules_on_gpu_ranks(tmp, mpsph, mpsph_mpi, launch):
         cfg = os.path.join(tmp, name + "_gpu.yaml")
         with open(cfg, "w") as f:
             f.write(text)
-        dirs = {}
-        for what, cmd in (("cpu1", [mpsph, "run", cfg, "--quiet", "--device", "cpu"]),
-                          ("gpu1", [mpsph, "run", cfg, "--quiet", "--device", "gpu"])):
-            out = os.path.join(tmp, "%s_%s" % (name, what))
-            run(cmd + ["--output-dir", os.path.join(tmp, "out")])
-            os.rename(os.path.join(tmp, "out"), out)
-            dirs[what] = out
-        dirs["gpu2"] = os.path.join(tmp, name + "_gpu2")
+        dirs = {w: os.path.join(tmp, "%s_%s" % (name, w)) for w in ("cpu1", "gpu1", "gpu2")}
+        single(mpsph, [cfg], dirs["cpu1"], "cpu")
+        single(mpsph, [cfg], dirs["gpu1"], "gpu")
         ranks(launch, 2, mpsph_mpi, [cfg, "--quiet", "--device", "gpu"], dirs["gpu2"])
         backends = largest_differences(os.path.join(dirs["gpu1"], "energy.csv"),
                                        os.path.join(dirs["cpu1"], "energy.csv"), columns)
