@@ -42,9 +42,13 @@ struct Ghosts {
 class ModuleRanks {
  public:
   virtual ~ModuleRanks() = default;
+  // This rank's index (0 ... number of ranks - 1).
+  virtual int rank() const = 0;
   // The largest of every rank's `local`, and their sum (collective).
   virtual double max(double local) const = 0;
   virtual double sum(double local) const = 0;
+  // Element-wise minima of every rank's `v` (the same size on every rank; collective).
+  virtual void min(std::vector<double>& v) const = 0;
   // Every rank's `local` points or values, rank 0's first (collective).
   virtual std::vector<Vec3d> gather_points(const std::vector<Vec3d>& local) const = 0;
   virtual std::vector<double> gather_values(const std::vector<double>& local) const = 0;

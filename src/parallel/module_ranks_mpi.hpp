@@ -14,8 +14,10 @@ class MpiModuleRanks final : public ModuleRanks {
   // `store`: this rank's particles, the arrays of the StageArgs::p that the stages get; it must
   // outlive this object.
   MpiModuleRanks(ParticleStore& store, const MpiComm& comm) : store_(store), comm_(comm) {}
+  int rank() const override { return comm_.rank(); }
   double max(double local) const override;
   double sum(double local) const override;
+  void min(std::vector<double>& v) const override { comm_.min(v); }
   std::vector<Vec3d> gather_points(const std::vector<Vec3d>& local) const override;
   std::vector<double> gather_values(const std::vector<double>& local) const override;
   // mpsph::Error when local.p is not the view of `store` (also for fetch).

@@ -1,6 +1,7 @@
 #include "sinks/sink_module.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -13,6 +14,7 @@
 #include "sinks/sink_csv.hpp"
 #include "sinks/sink_merge_csv.hpp"
 #include "sinks/sink_params.hpp"
+#include "sinks/sink_timestep_kern.hpp"
 #include "sinks/sinks.hpp"
 #include "timestep/block_timeline_kern.hpp"
 #include "timestep/timestep_params.hpp"
@@ -118,34 +120,49 @@ class SinkModule final : public PhysicsModule {
   }
 
  private:
-  // The one-process stage on rank 0 with every particle it reads or writes (ModuleRanks::
-  // run_on_root): the sinks and the gas within reach of a centre - for creation and accretion
-  // every sink and every active gas particle that passes the tests of the particle alone (a
-  // possible new sink), for the sink steps every sink. The reach bounds where the stage looks:
-  // h_acc around a centre (a candidate's group, the gas a sink may accrete), and the wake radius
-  // around a sink where it ends the stage, which accretion (by at most h_acc: the sink moves to the
-  // centre of mass of itself and gas within h_acc of where it was) and a merge (by at most r_merge)
-  // may have moved.
+  // Creation, accretion, merging and wake-up, and sinks.csv: the one-process stage on rank 0 with
+  // every particle it reads or writes (ModuleRanks::run_on_root) - every sink and the gas within
+  // reach of a centre: every sink and every active gas particle that passes the tests of the
+  // particle alone (a possible new sink). The reach bounds where the stage looks: h_acc around a
+  // centre (a candidate's group, the gas a sink may accrete), and the wake radius around a sink
+  // where it ends the stage, which accretion (by at most h_acc: the sink moves to the centre of
+  // mass of itself and gas within h_acc of where it was) and a merge (by at most r_merge) may have
+  // moved. The sinks' steps: every rank finds the shortest step of its gas near every sink, and
+  // the minima over the ranks are one process's (no gather).
   void run_across_ranks(std::size_t index, const StageArgs& a) {
     const ModuleRanks& ranks = *a.ranks;
     const ParticleView& p = a.p;
     std::vector<uint32_t> sinks;
     for (std::size_t i = 0; i < p.n; ++i)
       if (p.type[i] == kSink) sinks.push_back(uint32_t(i));
+    if (index == 2) {  // the sinks' steps: the minima over every rank's gas near each sink
+      std::vector<Vec3d> at;
+      for (uint32_t s : sinks) at.push_back(p.pos[s]);
+      const std::vector<double> counts = ranks.gather_values({double(sinks.size())});
+      const std::vector<Vec3d> all = ranks.gather_points(at);
+      if (all.empty()) return;
+      const double length = a.tick_len * double(kTicks);
+      std::vector<double> dt = shortest_gas_steps_near(
+          p, a.active, a.box, params_.wake_radius * params_.h_acc, length, all);
+      ranks.min(dt);
+      std::size_t mine = 0;  // this rank's first sink in `all` (rank order)
+      for (int r = 0; r < ranks.rank(); ++r) mine += std::size_t(counts[std::size_t(r)]);
+      for (std::size_t k = 0; k < sinks.size(); ++k)
+        if (dt[mine + k] < HUGE_VAL)
+          follow_gas_step(p, sinks[k], dt[mine + k], a.active.tick, length);
+      return;
+    }
     std::vector<uint32_t> members = sinks;
-    if (index != 1) {  // sinks.csv (index 1) needs the sinks alone
+    if (index == 0) {  // (sinks.csv, index 1, needs the sinks alone)
+      if (kp_.rho_sink == 0.0) resolve_threshold(ranks.max(max_gas_mass(p)));
       const double wake = params_.wake_radius * params_.h_acc;
-      double reach = wake;
+      const double reach = std::max(params_.h_acc, wake + params_.h_acc + mp_.r_merge);
       std::vector<Vec3d> centres;
       for (uint32_t s : sinks) centres.push_back(p.pos[s]);
-      if (index == 0) {
-        if (kp_.rho_sink == 0.0) resolve_threshold(ranks.max(max_gas_mass(p)));
-        reach = std::max(params_.h_acc, wake + params_.h_acc + mp_.r_merge);
-        const std::size_t n_gas_active = a.active.gas_count(p.n_gas);
-        for (std::size_t k = 0; k < n_gas_active; ++k) {
-          const std::size_t i = a.active[k];
-          if (p.type[i] == kGas && sink_local_criteria(p, i, kp_) == 0) centres.push_back(p.pos[i]);
-        }
+      const std::size_t n_gas_active = a.active.gas_count(p.n_gas);
+      for (std::size_t k = 0; k < n_gas_active; ++k) {
+        const std::size_t i = a.active[k];
+        if (p.type[i] == kGas && sink_local_criteria(p, i, kp_) == 0) centres.push_back(p.pos[i]);
       }
       const std::vector<Vec3d> all = ranks.gather_points(centres);
       if (all.empty()) return;  // no sink and no candidate on any rank: nothing happens

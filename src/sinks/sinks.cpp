@@ -235,27 +235,34 @@ std::size_t wake_near_sinks(const ParticleView& p, const ActiveSet& a, const Box
   return woken;
 }
 
-void follow_gas_steps(const ParticleView& p, const ActiveSet& a, const Box& box, double radius,
-                      double length) {
-  std::vector<uint32_t> sinks;
-  for (std::size_t i = 0; i < p.n; ++i)
-    if (p.type[i] == kSink) sinks.push_back(uint32_t(i));
-  if (sinks.empty()) return;
+std::vector<double> shortest_gas_steps_near(const ParticleView& p, const ActiveSet& a,
+                                            const Box& box, double radius, double length,
+                                            const std::vector<Vec3d>& at) {
   const double r2 = radius * radius;
   const int64_t now = a.tick;  // kAllActive when every particle is active
-  std::vector<double> dt_gas(sinks.size(), HUGE_VAL);
-  const auto ns = static_cast<std::ptrdiff_t>(sinks.size());
+  std::vector<double> dt_gas(at.size(), HUGE_VAL);
+  const auto ns = static_cast<std::ptrdiff_t>(at.size());
 #pragma omp parallel for schedule(dynamic)
   for (std::ptrdiff_t q = 0; q < ns; ++q) {
-    const std::size_t s = sinks[std::size_t(q)];
     double dt = HUGE_VAL;
     for (std::size_t j = 0; j < p.n_gas; ++j)
-      if (p.type[j] == kGas && norm2(min_image(p.pos[j] - p.pos[s], box)) < r2)
+      if (p.type[j] == kGas && norm2(min_image(p.pos[j] - at[std::size_t(q)], box)) < r2)
         dt = std::min(dt, gas_step_near_sink(p, j, now, length));
     dt_gas[std::size_t(q)] = dt;
   }
+  return dt_gas;
+}
+
+void follow_gas_steps(const ParticleView& p, const ActiveSet& a, const Box& box, double radius,
+                      double length) {
+  std::vector<uint32_t> sinks;
+  std::vector<Vec3d> at;
+  for (std::size_t i = 0; i < p.n; ++i)
+    if (p.type[i] == kSink) sinks.push_back(uint32_t(i)), at.push_back(p.pos[i]);
+  if (sinks.empty()) return;
+  const std::vector<double> dt_gas = shortest_gas_steps_near(p, a, box, radius, length, at);
   for (std::size_t q = 0; q < sinks.size(); ++q)
-    if (dt_gas[q] < HUGE_VAL) follow_gas_step(p, sinks[q], dt_gas[q], now, length);
+    if (dt_gas[q] < HUGE_VAL) follow_gas_step(p, sinks[q], dt_gas[q], a.tick, length);
 }
 
 }  // namespace mpsph

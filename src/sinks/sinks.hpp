@@ -74,4 +74,11 @@ std::size_t wake_near_sinks(const ParticleView& p, const ActiveSet& a, const Box
 void follow_gas_steps(const ParticleView& p, const ActiveSet& a, const Box& box, double radius,
                       double length);
 
+// The shortest gas_step_near_sink (sink_timestep_kern.hpp) of the gas [0, n_gas) of p within
+// `radius` of each point at[q] (HUGE_VAL where there is none): follow_gas_steps' part that reads
+// the gas, which the MPI ranks reduce over every rank's gas (minima: one process's values).
+std::vector<double> shortest_gas_steps_near(const ParticleView& p, const ActiveSet& a,
+                                            const Box& box, double radius, double length,
+                                            const std::vector<Vec3d>& at);
+
 }  // namespace mpsph
