@@ -183,17 +183,23 @@ class MultiphaseModule final : public PhysicsModule {
       drag_heat_ = -st.drag_heat;
     }
   }
-  // interact() on rank 0 with every particle it reads or writes (ModuleRanks::run_on_root): every
-  // cloud (a collision partner or a viscosity neighbour may be any cloud) and, when the clouds
-  // exchange mass and momentum with the gas, the gas within each active cloud's N_B + 1 nearest
-  // gas particles of its own rank (the other ranks' can only come closer: its N_B nearest over all
-  // the gas lie within). Its energy accounts are rank 0's; the other ranks' are 0 for the step.
+  // interact() on rank 0 with every particle it reads or writes (ModuleRanks::run_on_root): the
+  // active clouds (collisions) or every cloud (a viscosity neighbour may be any cloud) and, when
+  // the clouds exchange mass and momentum with the gas, the gas within each active cloud's N_B + 1
+  // nearest gas particles of its own rank (the other ranks' can only come closer: its N_B nearest
+  // over all the gas lie within). Its energy accounts are rank 0's; the other ranks' are 0 for the
+  // step.
   void interact_across_ranks(const StageArgs& a) {
     interaction_ = evaporation_ = drag_ = drag_heat_ = 0.0;
     const ParticleView& p = a.p;
+    // Collisions pair active clouds only (cloud_collides_now), and the grid they are found on
+    // only chooses which pairs are tested: the active clouds suffice (under block steps a small
+    // part of them). The viscosity's smoothing lengths and densities take every cloud.
+    const bool all_clouds = model_->interaction == CloudInteraction::Viscosity;
     std::vector<uint32_t> members;
     for (std::size_t i = 0; i < p.n; ++i)
-      if (p.type[i] == kCloud) members.push_back(uint32_t(i));
+      if (p.type[i] == kCloud && (all_clouds || a.active.contains(p.ti_end, i)))
+        members.push_back(uint32_t(i));
     if (model_->couples_gas()) {
       std::vector<Vec3d> centre;
       std::vector<double> reach;
