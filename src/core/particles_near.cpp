@@ -50,12 +50,9 @@ struct PointGrid {
   }
 };
 
-// Marks near[i - begin] for the particles of `type` in [begin, end) within radius[q] of a point
-// q of `pick` (indices into points), on a grid of cells at least `cell` >= every radius[q] wide.
-void mark_near(const ParticleView& p, std::size_t begin, std::size_t end, uint8_t type,
-               const std::vector<Vec3d>& points, const std::vector<double>& radius,
-               const std::vector<uint32_t>& pick, double cell, const Box& box,
-               std::vector<char>& near) {
+// The grid over the points `pick` of `points` with cells at least `cell` wide.
+PointGrid make_point_grid(const std::vector<Vec3d>& points, const std::vector<uint32_t>& pick,
+                          double cell, const Box& box) {
   PointGrid g;
   g.box = box;
   const double size[3] = {box.size.x, box.size.y, box.size.z};
@@ -68,29 +65,46 @@ void mark_near(const ParticleView& p, std::size_t begin, std::size_t end, uint8_
     }
   }
   for (uint32_t q : pick) g.cells[g.key(g.cell_of(points[q]))].push_back(q);
+  return g;
+}
+
+// Calls f(q) for every point q in the cells next to or at the cell of x (each cell once), until f
+// returns false.
+template <class F>
+void visit_near(const PointGrid& g, const Vec3d& x, F&& f) {
+  const std::array<int64_t, 3> c = g.cell_of(x);
+  uint64_t seen[27];
+  int n_seen = 0;
+  for (int dx = -1; dx <= 1; ++dx)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dz = -1; dz <= 1; ++dz) {
+        const uint64_t k = g.key({c[0] + dx, c[1] + dy, c[2] + dz});
+        // With fewer than 3 periodic cells on an axis, neighbours repeat: visit each once.
+        if (std::find(seen, seen + n_seen, k) != seen + n_seen) continue;
+        seen[n_seen++] = k;
+        const auto it = g.cells.find(k);
+        if (it == g.cells.end()) continue;
+        for (uint32_t q : it->second)
+          if (!f(q)) return;
+      }
+}
+
+// Marks near[i - begin] for the particles of `type` in [begin, end) within radius[q] of a point
+// q of `pick` (indices into points), on a grid of cells at least `cell` >= every radius[q] wide.
+void mark_near(const ParticleView& p, std::size_t begin, std::size_t end, uint8_t type,
+               const std::vector<Vec3d>& points, const std::vector<double>& radius,
+               const std::vector<uint32_t>& pick, double cell, const Box& box,
+               std::vector<char>& near) {
+  const PointGrid g = make_point_grid(points, pick, cell, box);
   const auto lo = static_cast<std::ptrdiff_t>(begin), hi = static_cast<std::ptrdiff_t>(end);
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = lo; i < hi; ++i) {
     if (p.type[i] != type || near[std::size_t(i - lo)]) continue;
-    const std::array<int64_t, 3> c = g.cell_of(p.pos[i]);
-    uint64_t seen[27];
-    int n_seen = 0;
     bool hit = false;
-    for (int dx = -1; dx <= 1 && !hit; ++dx)
-      for (int dy = -1; dy <= 1 && !hit; ++dy)
-        for (int dz = -1; dz <= 1 && !hit; ++dz) {
-          const uint64_t k = g.key({c[0] + dx, c[1] + dy, c[2] + dz});
-          // With fewer than 3 periodic cells on an axis, neighbours repeat: visit each once.
-          if (std::find(seen, seen + n_seen, k) != seen + n_seen) continue;
-          seen[n_seen++] = k;
-          const auto it = g.cells.find(k);
-          if (it == g.cells.end()) continue;
-          for (uint32_t q : it->second)
-            if (norm2(min_image(p.pos[i] - points[q], box)) <= radius[q] * radius[q]) {
-              hit = true;
-              break;
-            }
-        }
+    visit_near(g, p.pos[i], [&](uint32_t q) {
+      hit = norm2(min_image(p.pos[i] - points[q], box)) <= radius[q] * radius[q];
+      return !hit;
+    });
     near[std::size_t(i - lo)] = hit;
   }
 }
@@ -127,6 +141,36 @@ std::vector<uint32_t> particles_near(const ParticleView& p, std::size_t begin, s
     mark_near(p, begin, end, type, points, radius, pick, cell, box, near);
   }
   return collect(near, begin);
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> pairs_near(const ParticleView& p, std::size_t begin,
+                                                      std::size_t end, uint8_t type,
+                                                      const std::vector<Vec3d>& points,
+                                                      double radius, const Box& box) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  if (points.empty() || begin >= end || !(radius > 0.0)) return out;
+  std::vector<uint32_t> all(points.size());
+  for (std::size_t q = 0; q < all.size(); ++q) all[q] = uint32_t(q);
+  const PointGrid g = make_point_grid(points, all, radius, box);
+  const double r2 = radius * radius;
+  const auto lo = static_cast<std::ptrdiff_t>(begin), hi = static_cast<std::ptrdiff_t>(end);
+  // Each thread's pairs, joined in any order: the sort below makes the order.
+#pragma omp parallel
+  {
+    std::vector<std::pair<uint32_t, uint32_t>> mine;
+#pragma omp for schedule(static) nowait
+    for (std::ptrdiff_t i = lo; i < hi; ++i) {
+      if (p.type[i] != type) continue;
+      visit_near(g, p.pos[i], [&](uint32_t q) {
+        if (norm2(min_image(p.pos[i] - points[q], box)) <= r2) mine.push_back({uint32_t(i), q});
+        return true;
+      });
+    }
+#pragma omp critical(mpsph_pairs_near)
+    out.insert(out.end(), mine.begin(), mine.end());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace mpsph

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/box.hpp"
@@ -24,5 +25,12 @@ std::vector<uint32_t> particles_near(const ParticleView& p, std::size_t begin, s
 std::vector<uint32_t> particles_near(const ParticleView& p, std::size_t begin, std::size_t end,
                                      uint8_t type, const std::vector<Vec3d>& points,
                                      const std::vector<double>& radius, const Box& box);
+
+// Every pair (particle i of `type` in [begin, end), point q) with |x_i - points[q]| <= radius
+// (nearest image), ascending.
+std::vector<std::pair<uint32_t, uint32_t>> pairs_near(const ParticleView& p, std::size_t begin,
+                                                      std::size_t end, uint8_t type,
+                                                      const std::vector<Vec3d>& points,
+                                                      double radius, const Box& box);
 
 }  // namespace mpsph

@@ -241,15 +241,11 @@ std::vector<double> shortest_gas_steps_near(const ParticleView& p, const ActiveS
   const double r2 = radius * radius;
   const int64_t now = a.tick;  // kAllActive when every particle is active
   std::vector<double> dt_gas(at.size(), HUGE_VAL);
-  const auto ns = static_cast<std::ptrdiff_t>(at.size());
-#pragma omp parallel for schedule(dynamic)
-  for (std::ptrdiff_t q = 0; q < ns; ++q) {
-    double dt = HUGE_VAL;
-    for (std::size_t j = 0; j < p.n_gas; ++j)
-      if (p.type[j] == kGas && norm2(min_image(p.pos[j] - at[std::size_t(q)], box)) < r2)
-        dt = std::min(dt, gas_step_near_sink(p, j, now, length));
-    dt_gas[std::size_t(q)] = dt;
-  }
+  // The gas near each point from a grid over the points (was a scan of all the gas per point);
+  // the distance test is the scan's (strict), and minima do not depend on the order.
+  for (const auto& [j, q] : pairs_near(p, 0, p.n_gas, kGas, at, radius, box))
+    if (norm2(min_image(p.pos[j] - at[q], box)) < r2)
+      dt_gas[q] = std::min(dt_gas[q], gas_step_near_sink(p, j, now, length));
   return dt_gas;
 }
 

@@ -79,3 +79,29 @@ TEST_CASE("particles_near finds exactly the particles within the radius of a poi
     CHECK(want.size() > 100);
   }
 }
+
+TEST_CASE("pairs_near finds exactly the (particle, point) pairs within the radius",
+          "[core][particles_near]") {
+  const std::size_t n = 3000;
+  ParticleStore s;
+  s.resize(n);
+  auto u = [](std::size_t i, uint32_t k) { return random_uniform(i, 11, kStreamSetup, k); };
+  for (std::size_t i = 0; i < n; ++i) {
+    s.pos[i] = {u(i, 0), u(i, 1), u(i, 2)};
+    s.type[i] = u(i, 3) < 0.9 ? kGas : kSink;
+  }
+  std::vector<Vec3d> points;
+  for (std::size_t q = 0; q < 25; ++q) points.push_back({u(n + q, 0), u(n + q, 1), u(n + q, 2)});
+  points.push_back(points[3]);  // two points at one place: a particle pairs with both
+  for (const Box& box : {Box{}, Box{true, {0, 0, 0}, {1, 1, 1}}})
+    for (const double radius : {0.06, 0.2, 0.6}) {
+      std::vector<std::pair<uint32_t, uint32_t>> want;
+      for (std::size_t i = 10; i < n; ++i)
+        for (std::size_t q = 0; q < points.size(); ++q)
+          if (s.type[i] == kGas && norm2(min_image(s.pos[i] - points[q], box)) <= radius * radius)
+            want.push_back({uint32_t(i), uint32_t(q)});
+      INFO("periodic " << box.periodic << ", radius " << radius);
+      CHECK(pairs_near(s.view(), 10, n, kGas, points, radius, box) == want);
+      CHECK(want.size() > points.size());
+    }
+}
