@@ -28,6 +28,46 @@ bool before(const Share& a, const Share& b) {
   return a.id < b.id;
 }
 
+// The shares of the stars (find_gas_shares) over this rank's gas and the ghosts, in one set of
+// arrays of what the neighbour search and the weights read (type, position, id, mass, h): gas
+// (work index -> store index of this rank's gas) first, the ghosts after it, the stars last.
+void shares_with_ghosts(const ParticleView& p, const Box& box, const Ghosts& ghosts,
+                        const std::vector<uint32_t>& stars, int nb, std::vector<uint32_t>& gas,
+                        GasShares& sh) {
+  for (std::size_t j = 0; j < p.n_gas; ++j)
+    if (p.type[j] == kGas) gas.push_back(uint32_t(j));
+  const std::size_t ns = stars.size(), n_local = gas.size(), n_ghost = ghosts.particles.size();
+  const std::size_t nw = n_local + n_ghost + ns;
+  std::vector<uint8_t> type(nw, kGas);
+  std::vector<Vec3d> pos(nw);
+  std::vector<uint64_t> id(nw);
+  std::vector<double> mass(nw);
+  std::vector<float> h(nw);
+  for (std::size_t k = 0; k < n_local; ++k)
+    pos[k] = p.pos[gas[k]], id[k] = p.id[gas[k]], mass[k] = p.mass[gas[k]], h[k] = p.h[gas[k]];
+  const ParticleStore& g = ghosts.particles;
+  for (std::size_t m = 0; m < n_ghost; ++m) {
+    const std::size_t k = n_local + m;
+    pos[k] = g.pos[m], id[k] = g.id[m], mass[k] = g.mass[m], h[k] = g.h[m];
+  }
+  std::vector<uint32_t> src(ns);
+  for (std::size_t s = 0; s < ns; ++s) {
+    const std::size_t k = n_local + n_ghost + s;
+    src[s] = uint32_t(k);
+    type[k] = p.type[stars[s]];
+    pos[k] = p.pos[stars[s]], id[k] = p.id[stars[s]], mass[k] = p.mass[stars[s]], h[k] = 0.0f;
+  }
+  ParticleView w{};
+  w.n = nw;
+  w.n_gas = n_local + n_ghost;
+  w.type = type.data();
+  w.pos = pos.data();
+  w.id = id.data();
+  w.mass = mass.data();
+  w.h = h.data();
+  find_gas_shares(w, box, build_gas_grid(w, box), src.data(), nullptr, ns, nb, sh);
+}
+
 }  // namespace
 
 FeedbackStepResult apply_feedback_across_ranks(const ParticleView& p, const ActiveSet& a,
@@ -49,50 +89,21 @@ FeedbackStepResult apply_feedback_across_ranks(const ParticleView& p, const Acti
     if (r.dm > 0.0 || r.de > 0.0) stars.push_back(uint32_t(i)), rel.push_back(r);
   }
   const std::size_t ns = stars.size();
-  // --- the radius of each star's N_B + 1 nearest gas particles of this rank
+  // --- the radius of each star's N_B + 1 nearest gas particles of this rank (no grid when this
+  // rank has no releasing star: the fetch and the return below are collective all the same)
   std::vector<Vec3d> centre(ns);
   for (std::size_t s = 0; s < ns; ++s) centre[s] = p.pos[stars[s]];
-  const std::vector<double> reach = gas_reach(p, box, build_gas_grid(p, box), centre, nb);
+  const std::vector<double> reach =
+      ns > 0 ? gas_reach(p, box, build_gas_grid(p, box), centre, nb) : std::vector<double>{};
   // What the neighbour search and the weights read of the gas.
   const Ghosts ghosts =
       ranks.fetch(p, box, centre, reach, kGas, {"type", "pos", "id", "mass", "h"});
-  // --- this rank's gas, the ghosts and the stars in one set of arrays (what the neighbour search
-  // and the weights read: type, position, id, mass, h)
-  std::vector<uint32_t> gas;  // work index -> store index of this rank's gas
-  for (std::size_t j = 0; j < p.n_gas; ++j)
-    if (p.type[j] == kGas) gas.push_back(uint32_t(j));
-  const std::size_t n_local = gas.size(), n_ghost = ghosts.particles.size();
-  const std::size_t nw = n_local + n_ghost + ns;
-  std::vector<uint8_t> type(nw, kGas);
-  std::vector<Vec3d> pos(nw);
-  std::vector<uint64_t> id(nw);
-  std::vector<double> mass(nw);
-  std::vector<float> h(nw);
-  for (std::size_t k = 0; k < n_local; ++k)
-    pos[k] = p.pos[gas[k]], id[k] = p.id[gas[k]], mass[k] = p.mass[gas[k]], h[k] = p.h[gas[k]];
-  const ParticleStore& g = ghosts.particles;
-  for (std::size_t m = 0; m < n_ghost; ++m) {
-    const std::size_t k = n_local + m;
-    pos[k] = g.pos[m], id[k] = g.id[m], mass[k] = g.mass[m], h[k] = g.h[m];
-  }
-  std::vector<uint32_t> src(ns);
-  for (std::size_t s = 0; s < ns; ++s) {
-    const std::size_t k = n_local + n_ghost + s;
-    src[s] = uint32_t(k);
-    type[k] = p.type[stars[s]];
-    pos[k] = centre[s], id[k] = p.id[stars[s]], mass[k] = p.mass[stars[s]], h[k] = 0.0f;
-  }
-  ParticleView w{};
-  w.n = nw;
-  w.n_gas = n_local + n_ghost;
-  w.type = type.data();
-  w.pos = pos.data();
-  w.id = id.data();
-  w.mass = mass.data();
-  w.h = h.data();
-  const HostGasGrid grid = build_gas_grid(w, box);
+  // --- the stars' N_B nearest among this rank's gas and the ghosts: receivers r < n_local are
+  // this rank's gas[r], the others ghost r - n_local
+  std::vector<uint32_t> gas;
   GasShares sh;
-  find_gas_shares(w, box, grid, src.data(), nullptr, ns, nb, sh);
+  if (ns > 0) shares_with_ghosts(p, box, ghosts, stars, nb, gas, sh);
+  const std::size_t n_local = gas.size();
   // --- the stars lose their ejecta (the account in star order); their shares
   std::vector<Share> mine;  // shares for this rank's gas, with the store index in `at`
   std::vector<uint32_t> at;

@@ -202,11 +202,15 @@ class MultiphaseModule final : public PhysicsModule {
         members.push_back(uint32_t(i));
     if (model_->couples_gas()) {
       std::vector<Vec3d> centre;
-      std::vector<double> reach;
       const std::size_t begin = a.type_begin[kCloud], end = a.type_begin[kCloud + 1];
       for (std::size_t i = begin; i < end; ++i)
         if (p.type[i] == kCloud && a.active.contains(p.ti_end, i)) centre.push_back(p.pos[i]);
-      reach = gas_reach(p, a.box, build_gas_grid(p, a.box), centre, model_->gas_neighbours);
+      // No grid over this rank's gas when none of its clouds is active (the gathers are
+      // collective all the same).
+      const std::vector<double> reach =
+          centre.empty()
+              ? std::vector<double>{}
+              : gas_reach(p, a.box, build_gas_grid(p, a.box), centre, model_->gas_neighbours);
       const std::vector<Vec3d> all = a.ranks->gather_points(centre);
       const std::vector<double> all_reach = a.ranks->gather_values(reach);
       const std::vector<uint32_t> gas = particles_near(p, 0, p.n_gas, kGas, all, all_reach, a.box);
