@@ -5,9 +5,11 @@
 #include <cstdio>
 
 #include "app/cli.hpp"
+#include "app/heap_policy.hpp"
 #include "run/mpi/mpi_ranks.hpp"
 
 int main(int argc, char** argv) {
+  mpsph::keep_freed_heap_memory();
   // OpenMP threads inside a rank; only the thread that initialised MPI calls it.
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
