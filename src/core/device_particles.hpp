@@ -76,6 +76,28 @@ class DeviceParticles {
                void* scratch = nullptr);
   static std::size_t permute_scratch_bytes();  // per particle
 
+  // --- Parts of the store (the device-resident MPI ranks, run/gpu_ranks.hpp) ---
+  // Host <-> device copies of the listed fields (all when the list is empty) of `count`
+  // particles: host entries [host_first, host_first + count) of `s` (which must hold them) and
+  // device entries [device_first, device_first + count). Fields not held are skipped.
+  void upload_range(const ParticleStore& s, std::size_t host_first, std::size_t count,
+                    std::size_t device_first, std::initializer_list<Field> fields = {});
+  void download_range(ParticleStore& s, std::size_t device_first, std::size_t count,
+                      std::size_t host_first, std::initializer_list<Field> fields = {}) const;
+  // Device -> device: the listed fields of `from`'s [from_first, from_first + count) into this
+  // store's [first, first + count) (asynchronous on the default stream; fields that either store
+  // does not hold are skipped).
+  void copy_range(const DeviceParticles& from, std::size_t from_first, std::size_t count,
+                  std::size_t first, std::initializer_list<Field> fields = {});
+  // Particles as records of every held field, one after the other in table order
+  // (record_bytes() each): what moves a particle to another rank. pack() writes the records of
+  // device entries index[0..] to `out` (host), unpack() writes `count` records from host memory
+  // into device entries [first, first + count) (within size()).
+  std::size_t record_bytes() const;
+  std::size_t record_offset(Field f) const;  // of a held field within a record
+  void pack(const std::vector<uint32_t>& index, std::vector<unsigned char>& out) const;
+  void unpack(const unsigned char* records, std::size_t count, std::size_t first);
+
   // Device pointers for kernels (n and n_gas filled in).
   ParticleView view() const { return view_; }
 

@@ -275,4 +275,148 @@ void DeviceParticles::permute(const uint32_t* device_perm, std::initializer_list
 #undef MPSPH_FIELD_PERMUTE
 }
 
+void DeviceParticles::upload_range(const ParticleStore& s, std::size_t host_first,
+                                   std::size_t count, std::size_t device_first,
+                                   std::initializer_list<Field> fields) {
+  if (count == 0) return;
+  if (device_first + count > n_ || host_first + count > s.size())
+    throw Error("DeviceParticles::upload_range: entries beyond the stores");
+#define MPSPH_FIELD_UP_RANGE(name, T, ...)                                                     \
+  if (listed(fields, Field::name) && holds(Field::name))                                       \
+    check(cudaMemcpy(view_.name + device_first, s.name.data() + host_first, count * sizeof(T), \
+                     cudaMemcpyHostToDevice),                                                  \
+          "upload of particle field '" #name "'");
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_UP_RANGE)
+#undef MPSPH_FIELD_UP_RANGE
+}
+
+void DeviceParticles::download_range(ParticleStore& s, std::size_t device_first, std::size_t count,
+                                     std::size_t host_first,
+                                     std::initializer_list<Field> fields) const {
+  if (count == 0) return;
+  if (device_first + count > n_ || host_first + count > s.size())
+    throw Error("DeviceParticles::download_range: entries beyond the stores");
+#define MPSPH_FIELD_DOWN_RANGE(name, T, ...)                                                   \
+  if (listed(fields, Field::name) && holds(Field::name))                                       \
+    check(cudaMemcpy(s.name.data() + host_first, view_.name + device_first, count * sizeof(T), \
+                     cudaMemcpyDeviceToHost),                                                  \
+          "download of particle field '" #name "'");
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_DOWN_RANGE)
+#undef MPSPH_FIELD_DOWN_RANGE
+}
+
+void DeviceParticles::copy_range(const DeviceParticles& from, std::size_t from_first,
+                                 std::size_t count, std::size_t first,
+                                 std::initializer_list<Field> fields) {
+  if (count == 0) return;
+  if (first + count > n_ || from_first + count > from.n_)
+    throw Error("DeviceParticles::copy_range: entries beyond the stores");
+#define MPSPH_FIELD_COPY_RANGE(name, T, ...)                                                   \
+  if (listed(fields, Field::name) && holds(Field::name) && from.holds(Field::name))            \
+    check(cudaMemcpyAsync(view_.name + first, from.view_.name + from_first, count * sizeof(T), \
+                          cudaMemcpyDeviceToDevice),                                           \
+          "copy of particle field '" #name "'");
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_COPY_RANGE)
+#undef MPSPH_FIELD_COPY_RANGE
+}
+
+namespace {
+
+// Field bytes of particles index[k] into records of `stride` bytes at `offset` (pack), or back.
+template <class T>
+__global__ void pack_kernel(unsigned char* __restrict__ out, const T* __restrict__ in,
+                            const uint32_t* __restrict__ index, std::size_t n, std::size_t stride,
+                            std::size_t offset) {
+  const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (k >= n) return;
+  const unsigned char* src = reinterpret_cast<const unsigned char*>(in + index[k]);
+  unsigned char* dst = out + k * stride + offset;
+  for (std::size_t b = 0; b < sizeof(T); ++b) dst[b] = src[b];
+}
+
+template <class T>
+__global__ void unpack_kernel(T* __restrict__ out, const unsigned char* __restrict__ in,
+                              std::size_t n, std::size_t stride, std::size_t offset) {
+  const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (k >= n) return;
+  const unsigned char* src = in + k * stride + offset;
+  unsigned char* dst = reinterpret_cast<unsigned char*>(out + k);
+  for (std::size_t b = 0; b < sizeof(T); ++b) dst[b] = src[b];
+}
+
+// A device buffer for one pack or unpack.
+struct TransferBuffer {
+  void* p = nullptr;
+  explicit TransferBuffer(std::size_t bytes) {
+    if (bytes > 0 && cudaMalloc(&p, bytes) != cudaSuccess) {
+      cudaGetLastError();
+      throw Error("out of GPU memory allocating " + std::to_string(bytes) +
+                  " bytes for particles moving between ranks");
+    }
+  }
+  ~TransferBuffer() { cudaFree(p); }
+};
+
+}  // namespace
+
+std::size_t DeviceParticles::record_bytes() const {
+  return held_bytes_per_particle();
+}
+
+std::size_t DeviceParticles::record_offset(Field f) const {
+  std::size_t off = 0;
+#define MPSPH_FIELD_OFFSET(name, T, ...) \
+  if (Field::name == f) return off;      \
+  if (holds(Field::name)) off += sizeof(T);
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_OFFSET)
+#undef MPSPH_FIELD_OFFSET
+  return off;
+}
+
+void DeviceParticles::pack(const std::vector<uint32_t>& index,
+                           std::vector<unsigned char>& out) const {
+  const std::size_t n = index.size(), stride = record_bytes();
+  out.resize(n * stride);
+  if (n == 0) return;
+  TransferBuffer idx(n * sizeof(uint32_t)), buf(n * stride);
+  check(cudaMemcpy(idx.p, index.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice),
+        "upload of the particles to pack");
+  const unsigned threads = 256;
+  const unsigned blocks = static_cast<unsigned>((n + threads - 1) / threads);
+  std::size_t offset = 0;
+#define MPSPH_FIELD_PACK(name, T, ...)                                                           \
+  if (holds(Field::name)) {                                                                      \
+    pack_kernel<T><<<blocks, threads>>>(static_cast<unsigned char*>(buf.p), view_.name,          \
+                                        static_cast<const uint32_t*>(idx.p), n, stride, offset); \
+    check(cudaGetLastError(), "pack of particle field '" #name "'");                             \
+    offset += sizeof(T);                                                                         \
+  }
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_PACK)
+#undef MPSPH_FIELD_PACK
+  check(cudaMemcpy(out.data(), buf.p, n * stride, cudaMemcpyDeviceToHost),
+        "download of packed particles");
+}
+
+void DeviceParticles::unpack(const unsigned char* records, std::size_t count, std::size_t first) {
+  if (count == 0) return;
+  if (first + count > n_) throw Error("DeviceParticles::unpack: entries beyond the store");
+  const std::size_t stride = record_bytes();
+  TransferBuffer buf(count * stride);
+  check(cudaMemcpy(buf.p, records, count * stride, cudaMemcpyHostToDevice),
+        "upload of packed particles");
+  const unsigned threads = 256;
+  const unsigned blocks = static_cast<unsigned>((count + threads - 1) / threads);
+  std::size_t offset = 0;
+#define MPSPH_FIELD_UNPACK(name, T, ...)                                                      \
+  if (holds(Field::name)) {                                                                   \
+    unpack_kernel<T><<<blocks, threads>>>(                                                    \
+        view_.name + first, static_cast<const unsigned char*>(buf.p), count, stride, offset); \
+    check(cudaGetLastError(), "unpack of particle field '" #name "'");                        \
+    offset += sizeof(T);                                                                      \
+  }
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_UNPACK)
+#undef MPSPH_FIELD_UNPACK
+  check(cudaDeviceSynchronize(), "unpack of particles");
+}
+
 }  // namespace mpsph

@@ -16,6 +16,8 @@
 
 namespace mpsph {
 
+class DeviceParticles;
+
 class TreeWithSources {
  public:
   virtual ~TreeWithSources() = default;
@@ -47,5 +49,12 @@ std::unique_ptr<TreeWithSources> make_cpu_tree_with_sources();
 // Defined in CUDA builds; a CPU-only build throws mpsph::Error saying so. Uses the current CUDA
 // device.
 std::unique_ptr<TreeWithSources> make_gpu_tree_with_sources();
+// The tree of a device-resident MPI rank (run/gpu_ranks.hpp): its particles are `local` itself,
+// in the order of the host store that build() and walk() are given, which must hold their pos,
+// mass and type (the locally essential trees are selected from them) and, for the relative
+// criterion, acc_grav. walk() writes acc_grav and pot of `local` only, on the device, for every
+// particle (no subset: global time steps). Defined in CUDA builds; a CPU-only build throws
+// mpsph::Error saying so.
+std::unique_ptr<TreeWithSources> make_resident_gpu_tree_with_sources(DeviceParticles& local);
 
 }  // namespace mpsph

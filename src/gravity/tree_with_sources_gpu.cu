@@ -4,10 +4,12 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
+#include "core/error.hpp"
 #include "gravity/gravity_gpu.hpp"
 #include "gravity/tree_with_sources.hpp"
 
@@ -114,10 +116,62 @@ class GpuTreeWithSources final : public TreeWithSources {
   std::size_t capacity_ = 0;
 };
 
+// The tree of a device-resident rank: `local` is the particles; nothing is copied to the device.
+class ResidentGpuTreeWithSources final : public TreeWithSources {
+ public:
+  explicit ResidentGpuTreeWithSources(DeviceParticles& local) : local_(local) {}
+  const char* name() const override { return "gpu (device-resident)"; }
+  OctreeView build(const ParticleStore& s, const GravityParams& p, const Vec3d& cube_lo,
+                   double cube_size, bool relative, TreeUpdate) override {
+    const std::size_t n = local_.size();
+    if (s.size() != n)
+      throw Error("gravity: the host store of a device-resident rank holds " +
+                  std::to_string(s.size()) + " particles, the device " + std::to_string(n));
+    gravity_.build_in_cube(local_.view(), p, relative, cube_lo, cube_size);
+    gravity_.download_tree(nodes_, order_);
+    pos_.resize(n);
+    mass_.resize(n);
+    eps_.resize(n);
+    const std::ptrdiff_t n_signed = std::ptrdiff_t(n);
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t k = 0; k < n_signed; ++k) {
+      const uint32_t i = order_[std::size_t(k)];
+      pos_[k] = s.pos[i];
+      mass_[k] = s.mass[i];
+      eps_[k] = float(p.softening[s.type[i]]);
+    }
+    return OctreeView{nodes_.data(), int32_t(nodes_.size()),
+                      TreeParticles{pos_.data(), mass_.data(), eps_.data(), int32_t(n)},
+                      order_.data()};
+  }
+  bool walks_subsets() const override {
+    return false;
+  }
+  TreeWalkStats walk(ParticleStore&, const GravityParams& p, double G, const double*,
+                     const OctreeView* sources, int n_sources, const uint8_t* active) override {
+    if (active)
+      throw Error("gravity: the device-resident ranks walk every particle (global time steps)");
+    return gravity_.walk_with_sources(local_.view(), p, G, forest_of(sources, n_sources));
+  }
+
+ private:
+  DeviceParticles& local_;
+  GpuGravity gravity_;
+  std::vector<OctreeNode> nodes_;
+  std::vector<uint32_t> order_;
+  std::vector<Vec3d> pos_;
+  std::vector<double> mass_;
+  std::vector<float> eps_;
+};
+
 }  // namespace
 
 std::unique_ptr<TreeWithSources> make_gpu_tree_with_sources() {
   return std::make_unique<GpuTreeWithSources>();
+}
+
+std::unique_ptr<TreeWithSources> make_resident_gpu_tree_with_sources(DeviceParticles& local) {
+  return std::make_unique<ResidentGpuTreeWithSources>(local);
 }
 
 }  // namespace mpsph

@@ -5,6 +5,7 @@
 #include <limits>
 #include <queue>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/wall_clock.hpp"
@@ -187,6 +188,9 @@ void build_let(const OctreeView& t, const GravityBox* b0, const GravityBox* b1,
 DistributedGravity::DistributedGravity(Backend backend)
     : tree_(backend == Backend::Gpu ? make_gpu_tree_with_sources() : make_cpu_tree_with_sources()) {
 }
+
+DistributedGravity::DistributedGravity(std::unique_ptr<TreeWithSources> tree)
+    : tree_(std::move(tree)) {}
 
 DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const GravityParams& p,
                                                      double G, const MpiComm& comm,

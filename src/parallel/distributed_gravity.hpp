@@ -77,6 +77,8 @@ class DistributedGravity {
   // particles are copied to the device for them); the selection and exchange of the locally
   // essential trees on the host, the same for both.
   explicit DistributedGravity(Backend backend = Backend::Cpu);
+  // With a given tree (the device-resident ranks' make_resident_gpu_tree_with_sources).
+  explicit DistributedGravity(std::unique_ptr<TreeWithSources> tree);
   // Writes acc_grav[i] and pot[i] (G applied; potential per unit mass without the
   // self-interaction) of every local particle of `active` (block time steps; default: all), from
   // the particles of all ranks (collective); the others keep theirs. Every rank's tree holds all

@@ -155,10 +155,9 @@ std::vector<double> sph_cost_weights(const ParticleStore& store) {
   return w;
 }
 
-DecompositionReport DomainDecomposition::update(ParticleStore& store, const Box& box,
+DecompositionReport DomainDecomposition::assign(const ParticleStore& store, const Box& box,
                                                 const std::vector<double>& weights,
-                                                const MpiComm& comm,
-                                                std::vector<std::size_t>* held) {
+                                                const MpiComm& comm, std::vector<int>& dest) {
   // A wrong count on one rank is an error on every rank (none is left in a collective call).
   if (comm.any(!weights.empty() && weights.size() != store.size()))
     throw Error("decomposition: the weights of some rank do not match its particles (this rank: " +
@@ -171,7 +170,6 @@ DecompositionReport DomainDecomposition::update(ParticleStore& store, const Box&
   rep.imbalance_before = load_imbalance(now);
 
   std::vector<uint64_t> keys;
-  std::vector<int> dest;
   std::vector<double> loads;
   rep.recut = !has_cuts();
   if (!rep.recut) {
@@ -188,6 +186,17 @@ DecompositionReport DomainDecomposition::update(ParticleStore& store, const Box&
     loads = loads_of(dest, weights, comm);
   }
   rep.imbalance = load_imbalance(loads);
+  const int me = comm.rank();
+  rep.sent = std::size_t(std::count_if(dest.begin(), dest.end(), [me](int r) { return r != me; }));
+  return rep;
+}
+
+DecompositionReport DomainDecomposition::update(ParticleStore& store, const Box& box,
+                                                const std::vector<double>& weights,
+                                                const MpiComm& comm,
+                                                std::vector<std::size_t>* held) {
+  std::vector<int> dest;
+  DecompositionReport rep = assign(store, box, weights, comm, dest);
   rep.sent = migrate_particles(store, dest, comm, held);
   return rep;
 }

@@ -87,6 +87,14 @@ class DomainDecomposition {
                              const std::vector<double>& weights, const MpiComm& comm,
                              std::vector<std::size_t>* held = nullptr);
 
+  // The decision of update() without the migration: dest[i] is the rank that owns local particle
+  // i's key (collective); `sent` counts those owned by other ranks. For a caller that moves the
+  // particles itself (the device-resident GPU ranks, run/mpi/gpu_rank_link.hpp). Reads only the
+  // store's pos (and type for a periodic box's wrap, as sfc_keys does).
+  DecompositionReport assign(const ParticleStore& store, const Box& box,
+                             const std::vector<double>& weights, const MpiComm& comm,
+                             std::vector<int>& dest);
+
   bool has_cuts() const { return !cuts_.begin.empty(); }
   const DomainCuts& cuts() const { return cuts_; }
   const KeyCube& cube() const { return cube_; }

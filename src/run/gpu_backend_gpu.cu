@@ -8,6 +8,11 @@
 // Block scheme: the active set is selected on the device after the order stage (a list of store
 // indices, its size known from that transfer); begin_segment() adds one synchronisation per
 // segment (the first substep's tick and the too-short check).
+// As one of several MPI ranks (make_gpu_backend with a GpuRanks, run/gpu_ranks.hpp) the same
+// stages run on this rank's particles, which stay on its GPU; the order stage migrates particles
+// between ranks before its sort, the SPH and gravity stages reach the other ranks' particles
+// through the GpuRanks, and the step's reduction is reduced over the ranks (global time steps,
+// no physics modules).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -15,13 +20,16 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
 #include "core/error.hpp"
 #include "core/particle_order_gpu.hpp"
+#include "core/wall_clock.hpp"
 #include "gravity/gravity_gpu.hpp"
 #include "run/end_force_kern.hpp"
+#include "run/gpu_ranks.hpp"
 #include "run/particle_changes_gpu.hpp"
 #include "run/step_backend.hpp"
 #include "run/step_reduction_gpu.hpp"
@@ -46,8 +54,13 @@ __global__ void clear_hydro_kernel(ParticleView s, ActiveSet a, std::size_t n) {
 
 class GpuBackend final : public StepBackend {
  public:
-  explicit GpuBackend(const StepContext& ctx)
-      : c_(ctx), block_(ctx.tstep.scheme == TimestepScheme::Block) {
+  explicit GpuBackend(const StepContext& ctx, std::unique_ptr<GpuRanks> ranks = nullptr)
+      : c_(ctx), block_(ctx.tstep.scheme == TimestepScheme::Block), ranks_(std::move(ranks)) {
+    if (ranks_ && block_)
+      throw Error(
+          "the device-resident GPU ranks run global time steps only (timestep.scheme: global)");
+    // Every field group on every rank: a particle keeps all its fields when it migrates.
+    if (ranks_) c_.device_field_groups = kAllFieldGroups;
     for (const EnergyTerm& t : ctx.energy_terms) energy_ptrs_.push_back(t.last_step);
     // The stages whose temporaries never overlap share one buffer: the order stage's sort and
     // reorder buffers, the SPH leaf lists (density -> forces), the gravity tree's sort and - under
@@ -56,7 +69,9 @@ class GpuBackend final : public StepBackend {
     sph_.set_scratch(&scratch_);
     gravity_.set_scratch(&scratch_, !block_);
   }
-  const char* name() const override { return "gpu"; }
+  const char* name() const override {
+    return ranks_ ? "gpu (MPI ranks; particles on the device)" : "gpu";
+  }
   Backend kind() const override { return Backend::Gpu; }
 
   bool begin_segment(double length, bool single_rung) override {
@@ -85,6 +100,7 @@ class GpuBackend final : public StepBackend {
   }
   std::size_t active_count() const override { return active_.count(d_.size()); }
   void order() override {
+    order_wall_.push_back(wall_seconds());
     // The counts of the last synchronisation describe the arrays as the stages left them.
     if (!counts_valid_) count_on_host();
     std::size_t spawned = 0, kinds = 0;
@@ -96,6 +112,12 @@ class GpuBackend final : public StepBackend {
     for (int t = 0; t <= kNumTypes; ++t)
       kinds +=
           type_counts_[std::size_t(t)] + (t < kNumTypes ? spawn_counts_[std::size_t(t)] : 0) > 0;
+    // Across ranks: the particles other ranks own leave (marked kRemoved), theirs arrive.
+    if (ranks_) {
+      ranks_->migrate(d_, type_counts_);
+      kinds = 0;
+      for (int t = 0; t <= kNumTypes; ++t) kinds += type_counts_[std::size_t(t)] > 0;
+    }
     // The order-stage rule of the CPU backend: sort at the first substep of a segment (global
     // scheme: every step) and when particles were created, removed or changed type.
     const bool sort = sort_pending_ || !block_ || now_ == kAllActive || spawned > 0 ||
@@ -118,7 +140,13 @@ class GpuBackend final : public StepBackend {
     spawn_counts_ = {};
     type_descents_ = 0;
     d_.set_counts(n, type_counts_[kGas]);
-    hydro_ = c_.sph.enough_gas(type_counts_[kGas]);
+    hydro_ = c_.sph.enough_gas(ranks_ ? std::size_t(ranks_->sum(type_counts_[kGas]))
+                                      : type_counts_[kGas]);
+    if (ranks_) {
+      ranks_->after_order(d_);
+      n_all_ = std::size_t(ranks_->sum(n));
+      n_gas_all_ = std::size_t(ranks_->sum(type_counts_[kGas]));
+    }
     type_begin_[0] = 0;
     for (int t = 0; t < kNumTypes; ++t)
       type_begin_[std::size_t(t) + 1] = type_begin_[std::size_t(t)] + type_counts_[std::size_t(t)];
@@ -145,15 +173,25 @@ class GpuBackend final : public StepBackend {
   // Too few gas particles for SPH (N_B or fewer; the rest went into sinks): they move without
   // pressure forces, and no limiter acts (there are no pair lists).
   void smoothing_lengths() override {
-    if (hydro_) sph_.smoothing_lengths(d_.view(), c_.box, c_.sph, active_);
+    if (!hydro_) return;
+    if (ranks_)
+      ranks_->smoothing_lengths(d_);
+    else
+      sph_.smoothing_lengths(d_.view(), c_.box, c_.sph, active_);
   }
+  // Across ranks the density stage runs the EOS and the SPH forces too (their halos).
   void density() override {
-    if (hydro_) sph_.density(d_.view(), c_.box, c_.sph, active_);
+    if (!hydro_) return;
+    if (ranks_)
+      ranks_->density_and_forces(d_);
+    else
+      sph_.density(d_.view(), c_.box, c_.sph, active_);
   }
   void prepare_force() override {
-    if (hydro_) sph_.prepare_force(d_.view(), c_.eos, c_.sph, active_);
+    if (hydro_ && !ranks_) sph_.prepare_force(d_.view(), c_.eos, c_.sph, active_);
   }
   void sph_forces() override {
+    if (hydro_ && ranks_) return;
     if (hydro_) {
       sph_.forces(d_.view(), c_.box, c_.sph, active_);
       return;
@@ -166,6 +204,10 @@ class GpuBackend final : public StepBackend {
   }
   void gravity() override {
     if (!c_.grav.enabled) return;
+    if (ranks_) {
+      ranks_->gravity(d_);
+      return;
+    }
     // The octree is rebuilt after a sort, refitted to the drifted particles otherwise.
     gravity_.compute(d_.view(), c_.grav, c_.G, active_,
                      tree_stale_ ? TreeUpdate::Rebuild : TreeUpdate::Refit);
@@ -247,11 +289,16 @@ class GpuBackend final : public StepBackend {
     if (!have_scalars_) reduce(BlockStepInfo{});
     return scalars_.health;
   }
-  std::size_t gas_count() const override { return d_.view().n_gas; }
-  std::size_t particle_count() const override { return d_.size(); }
+  // Across ranks: of every rank, as of the last order stage.
+  std::size_t gas_count() const override { return ranks_ ? n_gas_all_ : d_.view().n_gas; }
+  std::size_t particle_count() const override { return ranks_ ? n_all_ : d_.size(); }
   uint64_t next_id() const override { return next_id_; }
-  void set_next_id(uint64_t id) override { next_id_ = id; }
-  void assume_previous_gravity() override { gravity_.assume_previous(); }
+  // Across ranks the largest of the ranks' values (rank 0 alone holds the initial conditions).
+  void set_next_id(uint64_t id) override { next_id_ = ranks_ ? ranks_->max(id) : id; }
+  void assume_previous_gravity() override {
+    gravity_.assume_previous();
+    if (ranks_) ranks_->assume_previous_gravity();
+  }
   void sync_to_host() override {
     if (!host_stale_) return;
     d_.download(c_.store);
@@ -269,10 +316,30 @@ class GpuBackend final : public StepBackend {
     tree_stale_ = true;
     active_ = ActiveSet{};
     count_on_host();
+    if (ranks_) {
+      n_all_ = std::size_t(ranks_->sum(d_.size()));
+      n_gas_all_ = std::size_t(ranks_->sum(type_counts_[kGas]));
+    }
+  }
+  void check_box() override {
+    if (ranks_) ranks_->check_box();
   }
   void fence() override { cuda_check(cudaDeviceSynchronize(), "a stage (run.timing_sync)"); }
   // The device memory of the step's main parts, per particle (issue #16 item 4).
-  std::string timing_notes(long /*steps*/) override {
+  std::string timing_notes(long steps) override {
+    std::string ranks = ranks_ ? ranks_->timing_notes(steps) : std::string();
+    // The steps after the start-up (the first forces find every h from scratch and, across
+    // ranks, scatter the particles from rank 0), from the wall clock at each order stage: the
+    // stage table's averages include the start-up.
+    if (order_wall_.size() >= 4) {
+      const std::size_t k = order_wall_.size() - 2;  // order stages 2 .. last
+      char steady[200];
+      std::snprintf(steady, sizeof steady,
+                    "\nsteady steps: %.3f ms per step, wall time between the order stages of "
+                    "steps 2 to %zu\n",
+                    1e3 * (order_wall_.back() - order_wall_[2]) / double(k - 1), k);
+      ranks += steady;
+    }
     const std::size_t n = std::max<std::size_t>(d_.size(), 1);
     const double fields = double(d_.device_bytes()), scratch = double(scratch_.bytes());
     const double sph = double(sph_.device_bytes()), grav = double(gravity_.device_bytes());
@@ -290,7 +357,7 @@ class GpuBackend final : public StepBackend {
                   d_.held_bytes_per_particle(), DeviceParticles::bytes_per_particle(),
                   groups.empty() ? "none" : groups.c_str(), scratch / double(n), sph / double(n),
                   grav / double(n), gravity_.tree_nodes(), gravity_.tree_node_capacity());
-    return line;
+    return ranks + line;
   }
 
  private:
@@ -318,6 +385,7 @@ class GpuBackend final : public StepBackend {
   void reduce(const BlockStepInfo& block) {
     scalars_ = reduction_.run(d_.view(), c_.tstep, c_.grav.enabled, sph_.device_error_flags(),
                               energy_ptrs_, block);
+    if (ranks_) ranks_->reduce(scalars_);
     have_scalars_ = true;
     type_counts_ = scalars_.type_counts;
     spawn_counts_ = scalars_.spawn_counts;
@@ -331,6 +399,9 @@ class GpuBackend final : public StepBackend {
 
   StepContext c_;
   bool block_;
+  std::unique_ptr<GpuRanks> ranks_;        // null on one process
+  std::size_t n_all_ = 0, n_gas_all_ = 0;  // across ranks: particles of every rank
+  std::vector<double> order_wall_;         // wall clock at each order stage (timing_notes)
   bool hydro_ = true;  // enough gas for SPH (more than N_B particles): the SPH stages run
   DeviceParticles d_;
   DeviceScratch scratch_;  // lent to order_, sph_ and gravity_ in turn (core/device_scratch.hpp)
@@ -363,6 +434,11 @@ class GpuBackend final : public StepBackend {
 
 std::unique_ptr<StepBackend> make_gpu_backend(const StepContext& ctx) {
   return std::make_unique<GpuBackend>(ctx);
+}
+
+std::unique_ptr<StepBackend> make_gpu_backend(const StepContext& ctx,
+                                              std::unique_ptr<GpuRanks> ranks) {
+  return std::make_unique<GpuBackend>(ctx, std::move(ranks));
 }
 
 }  // namespace mpsph

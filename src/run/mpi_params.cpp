@@ -1,5 +1,7 @@
 #include "run/mpi_params.hpp"
 
+#include <string>
+
 #include "core/config.hpp"
 #include "core/param_format.hpp"
 
@@ -19,11 +21,39 @@ void add_mpi_params(Schema& s) {
          "mpsph-mpi: new domain cuts when the largest rank's cost (1 + N_ngb per gas particle, 1 "
          "per other) exceeds the mean by more than this fraction; larger = fewer re-cuts and "
          "migrations, more imbalance (single-process runs ignore it)"});
+  s.add({"mpi.gpu_ranks",
+         ParamType::Choice,
+         gpu_ranks_name(d.gpu_ranks),
+         0,
+         0,
+         false,
+         false,
+         {"auto", "device", "host"},
+         "",
+         "mpsph-mpi on GPUs: where a rank's particles live - device: on its GPU for the whole run "
+         "(global time steps, no physics module); host: on the host, with the SPH passes and the "
+         "gravity tree on the GPU (every feature); auto: device when the run allows it "
+         "(docs/mpi.md)"});
+}
+
+const char* gpu_ranks_name(GpuRanksMode m) {
+  switch (m) {
+    case GpuRanksMode::Device:
+      return "device";
+    case GpuRanksMode::Host:
+      return "host";
+    default:
+      return "auto";
+  }
 }
 
 MpiParams mpi_params_from(const Config& c) {
   MpiParams p;
   p.max_imbalance = c.get_double("mpi.max_imbalance");
+  const std::string g = c.get_string("mpi.gpu_ranks");
+  p.gpu_ranks = g == "device" ? GpuRanksMode::Device
+                : g == "host" ? GpuRanksMode::Host
+                              : GpuRanksMode::Auto;
   return p;
 }
 

@@ -26,6 +26,8 @@
 
 namespace mpsph {
 
+class GpuRanks;
+
 // What every stage may read; the referenced objects outlive the backend.
 struct StepContext {
   ParticleStore& store;  // host particles (authoritative on the CPU backend)
@@ -146,5 +148,11 @@ class StepBackend {
 std::unique_ptr<StepBackend> make_cpu_backend(const StepContext& ctx);
 // Defined in CUDA builds; a CPU-only build throws mpsph::Error saying so.
 std::unique_ptr<StepBackend> make_gpu_backend(const StepContext& ctx);
+// The GPU backend as one of several MPI ranks, its particles on this process's GPU for the whole
+// run (run/gpu_ranks.hpp: `ranks` runs the stages that cross ranks). Global time steps only, no
+// physics module: mpsph::Error otherwise (the host-staged ranks, run/mpi/rank_backend.hpp, run
+// those).
+std::unique_ptr<StepBackend> make_gpu_backend(const StepContext& ctx,
+                                              std::unique_ptr<GpuRanks> ranks);
 
 }  // namespace mpsph

@@ -412,11 +412,20 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
     if p.returncode != 0:
         sys.exit("FAILED: mpsph --device gpu: exit code %d\n%s" % (p.returncode, p.stderr))
     gpu = ["--device", "gpu"]
+    # Global steps and no module: the ranks keep their particles on the device (mpi.gpu_ranks
+    # auto); the host-staged ranks run the same collapse with mpi.gpu_ranks: host.
     q = ranks(launch, 2, mpsph_mpi, [cfg] + gpu, two)
-    if "gpu (MPI ranks" not in q.stdout:
-        sys.exit("FAILED: the log does not name the GPU ranks:\n" + q.stdout[-2000:])
+    if "gpu (MPI ranks; particles on the device)" not in q.stdout:
+        sys.exit("FAILED: the log does not name the device-resident GPU ranks:\n" +
+                 q.stdout[-2000:])
     compare_gravity_energies(os.path.join(one, "energy.csv"), os.path.join(two, "energy.csv"),
-                             "Evrard, 2 GPU ranks against one process on the GPU")
+                             "Evrard, 2 device-resident GPU ranks against one process on the GPU")
+    staged = os.path.join(tmp, "two_host")
+    q = ranks(launch, 2, mpsph_mpi, [cfg, "--set", "mpi.gpu_ranks=host"] + gpu, staged)
+    if "host-staged" not in q.stdout:
+        sys.exit("FAILED: the log does not name the host-staged GPU ranks:\n" + q.stdout[-2000:])
+    compare_gravity_energies(os.path.join(one, "energy.csv"), os.path.join(staged, "energy.csv"),
+                             "Evrard, 2 host-staged GPU ranks against one process on the GPU")
     stopped = os.path.join(tmp, "stopped")
     ranks(launch, 2, mpsph_mpi, [cfg, "--quiet", "--set", "run.max_steps=20"] + gpu, stopped,
           expect=3)

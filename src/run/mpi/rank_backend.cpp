@@ -9,8 +9,10 @@
 
 #include "core/active_set.hpp"
 #include "core/particle_order.hpp"
+#include "core/wall_clock.hpp"
 #include "parallel/distributed_step.hpp"
 #include "parallel/module_ranks_mpi.hpp"
+#include "run/mpi/gpu_rank_link.hpp"
 #include "run/particle_changes.hpp"
 #include "run/ranks.hpp"
 #include "timestep/block_timeline_kern.hpp"
@@ -60,6 +62,7 @@ class RankBackend final : public StepBackend {
   // removed a particle on any rank (sinks); otherwise inside a segment every particle keeps its
   // rank and its store place. Then the active particles of this rank.
   void order() override {
+    order_wall_.push_back(wall_seconds());
     const bool spawned = spawn_across_ranks();
     if (sort_pending_ || !block_ || now_ == kAllActive || spawned ||
         comm_.any(layout_needs_sort(c_.store))) {
@@ -244,7 +247,17 @@ class RankBackend final : public StepBackend {
                   "  particles migrated per step, all ranks: %.4g\n",
                   recuts_, decompositions_, decomposition_.max_imbalance, imbalance_max_,
                   steps > 0 ? migrated / double(steps) : 0.0);
-    return out + line;
+    out += line;
+    // As the GPU backend reports it (run/gpu_backend_gpu.cu): the steps after the start-up.
+    if (order_wall_.size() >= 4) {
+      const std::size_t k = order_wall_.size() - 2;
+      std::snprintf(line, sizeof line,
+                    "\nsteady steps: %.3f ms per step, wall time between the order stages of "
+                    "steps 2 to %zu\n",
+                    1e3 * (order_wall_.back() - order_wall_[2]) / double(k - 1), k);
+      out += line;
+    }
+    return out;
   }
   // The initial conditions or the checkpoint are in place, and with them the box (which the
   // stepper keeps a copy of).
@@ -322,6 +335,7 @@ class RankBackend final : public StepBackend {
   std::size_t n_active_ = 0;     // active particles of every rank
   std::size_t n_gas_ = 0, n_total_ = 0;
   uint64_t next_id_ = 1;
+  std::vector<double> order_wall_;  // wall clock at each order stage (timing_notes)
   // Seconds of the stages' parts on this rank, summed over this run (timing_notes).
   struct {
     double decomposition = 0, order = 0, h = 0, h_passes = 0, pairs = 0, pairs_passes = 0;
@@ -353,10 +367,26 @@ std::unique_ptr<StepBackend> make_rank_backend(
       throw NotAcrossRanks("MPI: " + m->section() + ".model " + m->model() +
                            " does not run across ranks (docs/mpi.md); set " + m->section() +
                            ".model: none or run on one rank");
-  // The stepper's refusals that do not depend on the box (direct gravity) come now, before the
-  // initial conditions are made; the driver calls check_box() again once the run's box is known.
   DecompositionParams decomposition;
   decomposition.max_imbalance = mpi.max_imbalance;
+  // GPU ranks keep their particles on the device (mpi.gpu_ranks: device, or auto) when the run
+  // has global time steps and no physics module; otherwise on the host.
+  if (passes == Backend::Gpu && mpi.gpu_ranks != GpuRanksMode::Host) {
+    std::string why;
+    if (ctx.tstep.scheme != TimestepScheme::Global) why = "block time steps";
+    for (const auto& m : modules)
+      if (m->model() != "none" && why.empty()) why = m->section() + ".model " + m->model();
+    if (ctx.grav.enabled && ctx.grav.method != GravityMethod::Tree)
+      throw NotAcrossRanks(
+          "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
+          "gravity.method: tree or run on one rank");
+    if (why.empty()) return make_gpu_backend(ctx, make_gpu_rank_link(ctx, comm, decomposition));
+    if (mpi.gpu_ranks == GpuRanksMode::Device)
+      throw NotAcrossRanks("mpi.gpu_ranks: device needs global time steps and no physics module (" +
+                           why + "); set mpi.gpu_ranks: host or auto (docs/mpi.md)");
+  }
+  // The stepper's refusals that do not depend on the box (direct gravity) come now, before the
+  // initial conditions are made; the driver calls check_box() again once the run's box is known.
   auto backend = std::make_unique<RankBackend>(ctx, comm, passes, decomposition);
   backend->check_box();
   return backend;

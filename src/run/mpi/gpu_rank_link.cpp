@@ -1,0 +1,325 @@
+#include "run/mpi/gpu_rank_link.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/wall_clock.hpp"
+#include "parallel/distributed_gravity.hpp"
+#include "parallel/distributed_sph.hpp"
+#include "run/ranks.hpp"
+
+#ifdef MPSPH_HAVE_CUDA
+#include "core/device_particles.hpp"
+#include "run/step_reduction_gpu.hpp"
+#endif
+
+namespace mpsph {
+
+#ifdef MPSPH_HAVE_CUDA
+
+namespace {
+
+// Most bytes of particle records one rank sends in one MPI_Alltoallv (its int counts end at
+// 2^31 - 1): the first decomposition scatters every particle from rank 0.
+constexpr std::size_t kMaxExchangeBytes = std::size_t(1) << 30;
+
+class GpuRankLink final : public GpuRanks {
+ public:
+  GpuRankLink(const StepContext& ctx, const MpiComm& comm, const DecompositionParams& d)
+      : box_(ctx.box),
+        sph_(ctx.sph),
+        eos_(ctx.eos),
+        grav_(ctx.grav),
+        G_(ctx.G),
+        comm_(comm),
+        decomposition_(d),
+        params_(d) {}
+
+  void check_box() override {
+    if (grav_.enabled && box_.periodic)
+      throw NotAcrossRanks(
+          "MPI: gravity in a periodic box is not supported across ranks (docs/mpi.md); set "
+          "gravity.enabled: false or run on one rank");
+  }
+
+  void migrate(DeviceParticles& d, std::array<std::size_t, kNumTypes + 1>& counts) override {
+    // The parts from the order stage of step 2 on (the third order stage: the start-up's and
+    // step 1's scatter the particles and find every h from scratch).
+    if (++orders_ == 3) t_steady_ = t_;
+    const double t0 = wall_seconds();
+    const std::size_t n = d.size();
+    mirror_.resize(n);
+    d.download_range(mirror_, 0, n, 0, {Field::pos, Field::type, Field::nngb});
+    std::vector<int> dest;
+    const DecompositionReport rep = decomposition_.assign(
+        mirror_, box_, first_ ? std::vector<double>{} : sph_cost_weights(mirror_), comm_, dest);
+    first_ = false;
+    recuts_ += rep.recut ? 1.0 : 0.0;
+    decompositions_ += 1.0;
+    migrated_ += double(rep.sent);
+    imbalance_max_ = std::max(imbalance_max_, rep.imbalance);
+
+    // The leaving particles by destination rank, in store order within each.
+    const int P = comm_.size(), me = comm_.rank();
+    std::vector<std::size_t> off(std::size_t(P) + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
+      if (dest[i] != me) ++off[std::size_t(dest[i]) + 1];
+    for (int r = 0; r < P; ++r) off[std::size_t(r) + 1] += off[std::size_t(r)];
+    std::vector<uint32_t> leave(off.back());
+    {
+      std::vector<std::size_t> at(off.begin(), off.end() - 1);
+      for (std::size_t i = 0; i < n; ++i)
+        if (dest[i] != me) leave[at[std::size_t(dest[i])]++] = uint32_t(i);
+    }
+    counts = {};
+    for (std::size_t i = 0; i < n; ++i)
+      ++counts[dest[i] == me ? std::min<std::size_t>(mirror_.type[i], kNumTypes) : kNumTypes];
+    if (comm_.sum(uint64_t(leave.size())) > 0) {
+      std::vector<unsigned char> records;
+      d.pack(leave, records);
+      for (const uint32_t i : leave) mirror_.type[i] = kRemoved;
+      if (!leave.empty()) d.upload_range(mirror_, 0, n, 0, {Field::type});
+      // The arrivals go after the rank's particles, round by round.
+      const std::size_t stride = d.record_bytes(), type_at = d.record_offset(Field::type);
+      std::size_t at = n;
+      exchange_records(records, off, stride, [&](const std::vector<unsigned char>& in) {
+        const std::size_t n_in = in.size() / stride;
+        d.resize(at + n_in);
+        d.unpack(in.data(), n_in, at);
+        at += n_in;
+        for (std::size_t k = 0; k < n_in; ++k)
+          ++counts[std::min<std::size_t>(in[k * stride + type_at], kNumTypes)];
+      });
+    }
+    t_.decomposition += wall_seconds() - t0;
+  }
+
+  void after_order(const DeviceParticles& d) override {
+    const double t0 = wall_seconds();
+    const std::size_t n = d.size(), n_gas = d.view().n_gas;
+    mirror_.resize(n);
+    d.download_range(mirror_, 0, n, 0, {Field::pos, Field::mass, Field::type});
+    gas_.resize(n_gas);
+    d.download_range(gas_, 0, n_gas, 0,
+                     {Field::pos, Field::vel, Field::mass, Field::h, Field::id, Field::type});
+    gas_order_ = sph_order(gas_, box_, comm_);
+    t_.order += wall_seconds() - t0;
+  }
+
+  void smoothing_lengths(DeviceParticles& d) override {
+    sph_report_ = DistributedSphReport{};
+    distributed_smoothing_lengths(gas_, box_, gas_order_, sph_, comm_, passes(d), sph_report_);
+    t_.h += sph_report_.h_s;
+    t_.h_passes += sph_report_.h_passes_s;
+    h_rounds_ += double(sph_report_.h_rounds);
+  }
+
+  void density_and_forces(DeviceParticles& d) override {
+    distributed_density_forces(gas_, box_, gas_order_, sph_, eos_, comm_, passes(d), sph_report_);
+    t_.pairs += sph_report_.pairs_s;
+    t_.pairs_passes += sph_report_.pairs_passes_s;
+    ghosts_ += double(sph_report_.ghosts_pairs);
+    local_gas_ += double(sph_report_.n_local_gas);
+  }
+
+  void gravity(DeviceParticles& d) override {
+    if (!gravity_) gravity_.emplace(make_resident_gpu_tree_with_sources(d));
+    if (assume_previous_) gravity_->assume_previous();
+    assume_previous_ = false;
+    // The relative criterion's |a_old| of the target boxes (the first call uses the geometric one;
+    // the host copy is then not read).
+    if (grav_.criterion == OpeningCriterion::Relative)
+      d.download_range(mirror_, 0, d.size(), 0, {Field::acc_grav});
+    const DistributedGravityReport r = gravity_->compute(mirror_, grav_, G_, comm_);
+    t_.tree += r.build_s;
+    t_.let += r.let_s;
+    t_.walk += r.walk_s;
+    let_bytes_ += double(r.let_bytes_sent);
+  }
+
+  void reduce(StepScalars& s) override {
+    s.dt = comm_.min(s.dt);
+    std::vector<double> v = {s.conserved.kinetic,
+                             s.conserved.thermal,
+                             s.conserved.potential,
+                             s.conserved.mass,
+                             s.conserved.momentum.x,
+                             s.conserved.momentum.y,
+                             s.conserved.momentum.z,
+                             s.conserved.angular_momentum.x,
+                             s.conserved.angular_momentum.y,
+                             s.conserved.angular_momentum.z};
+    v.insert(v.end(), s.energy.begin(), s.energy.end());
+    comm_.sum(v);
+    Conserved& c = s.conserved;
+    c.kinetic = v[0], c.thermal = v[1], c.potential = v[2], c.mass = v[3];
+    c.momentum = {v[4], v[5], v[6]};
+    c.angular_momentum = {v[7], v[8], v[9]};
+    std::copy(v.begin() + 10, v.end(), s.energy.begin());
+    uint32_t bits[2] = {s.health.bits, s.error_flags}, all[2] = {0, 0};
+    MPI_Allreduce(bits, all, 2, MPI_UINT32_T, MPI_BOR, comm_.get());
+    s.health.bits = all[0];
+    s.error_flags = all[1];
+  }
+
+  uint64_t sum(uint64_t v) const override { return comm_.sum(v); }
+  uint64_t max(uint64_t v) const override {
+    uint64_t out = 0;
+    MPI_Allreduce(&v, &out, 1, MPI_UINT64_T, MPI_MAX, comm_.get());
+    return out;
+  }
+  void assume_previous_gravity() override { assume_previous_ = true; }
+
+  std::string timing_notes(long steps) override {
+    std::vector<double> v = {t_.decomposition,
+                             t_.order,
+                             t_.h - t_.h_passes,
+                             t_.h_passes,
+                             t_.pairs - t_.pairs_passes,
+                             t_.pairs_passes,
+                             t_.tree,
+                             t_.let,
+                             t_.walk};
+    // The same parts from step 2 on (orders_ - 2 order stages: steps 2 to the last).
+    const long steady_steps = orders_ >= 4 ? long(orders_) - 2 : 0;
+    const std::vector<double> since = {t_steady_.decomposition,
+                                       t_steady_.order,
+                                       t_steady_.h - t_steady_.h_passes,
+                                       t_steady_.h_passes,
+                                       t_steady_.pairs - t_steady_.pairs_passes,
+                                       t_steady_.pairs_passes,
+                                       t_steady_.tree,
+                                       t_steady_.let,
+                                       t_steady_.walk};
+    for (std::size_t k = 0; k < since.size(); ++k) v.push_back(v[k] - since[k]);
+    std::vector<double> mx(v.size()), mean = v;
+    MPI_Allreduce(v.data(), mx.data(), int(v.size()), MPI_DOUBLE, MPI_MAX, comm_.get());
+    comm_.sum(mean);
+    for (double& x : mean) x /= double(comm_.size());
+    const double ghosts = comm_.sum(ghosts_), gas = comm_.sum(local_gas_);
+    const double let_bytes = comm_.sum(let_bytes_), migrated = comm_.sum(migrated_);
+    const char* names[] = {"decomposition + migration",
+                           "host copies after the sort",
+                           "smoothing lengths: halos",
+                           "smoothing lengths: passes",
+                           "density + forces: halos",
+                           "density + forces: passes",
+                           "gravity: local tree",
+                           "gravity: LET selection + exchange",
+                           "gravity: walk"};
+    const double per = steps > 0 ? 1e3 / double(steps) : 0.0;
+    const double per_steady = steady_steps > 0 ? 1e3 / double(steady_steps) : 0.0;
+    const std::size_t parts = std::size(names);
+    std::string out = "\nMPI ranks: " + std::to_string(comm_.size()) +
+                      ", particles on the GPU of each rank; stage parts, ms per step, largest over "
+                      "the ranks (mean over them), over all steps and over steps 2 to " +
+                      std::to_string(steady_steps + 1) + ":\n";
+    char line[400];
+    for (std::size_t k = 0; k < parts; ++k) {
+      std::snprintf(line, sizeof line, "  %-36s %12.3f (%.3f)   steps 2+: %10.3f (%.3f)\n",
+                    names[k], mx[k] * per, mean[k] * per, mx[parts + k] * per_steady,
+                    mean[parts + k] * per_steady);
+      out += line;
+    }
+    std::snprintf(line, sizeof line,
+                  "  ghosts per local gas particle (density halo): %.3f\n"
+                  "  smoothing-length halo rounds: %.0f in %ld steps\n"
+                  "  LET bytes sent per step, all ranks: %.4g\n"
+                  "  domain re-cuts: %.0f of %.0f decompositions (mpi.max_imbalance %g); largest "
+                  "cost imbalance after migration: %.4f\n"
+                  "  particles migrated per step, all ranks: %.4g\n",
+                  gas > 0 ? ghosts / gas : 0.0, h_rounds_, steps,
+                  steps > 0 ? let_bytes / double(steps) : 0.0, recuts_, decompositions_,
+                  params_.max_imbalance, imbalance_max_,
+                  steps > 0 ? migrated / double(steps) : 0.0);
+    return out + line;
+  }
+
+ private:
+  SphPasses& passes(DeviceParticles& d) {
+    if (!passes_) passes_ = make_resident_gpu_sph_passes(d);
+    return *passes_;
+  }
+
+  // Records [off[r], off[r + 1]) of `records` (`stride` bytes each) to rank r, in rounds of at
+  // most kMaxExchangeBytes per rank (the same number on every rank); `take` gets the records each
+  // round brought, in rank order (each source's records stay in their order over the rounds).
+  template <class Take>
+  void exchange_records(const std::vector<unsigned char>& records,
+                        const std::vector<std::size_t>& off, std::size_t stride,
+                        Take&& take) const {
+    const int P = comm_.size();
+    const std::size_t per_round =
+        std::max<std::size_t>(1, kMaxExchangeBytes / stride / std::size_t(P));
+    std::size_t most = 0;
+    for (int r = 0; r < P; ++r)
+      most = std::max(most, off[std::size_t(r) + 1] - off[std::size_t(r)]);
+    const uint64_t rounds = max(uint64_t((most + per_round - 1) / per_round));
+    for (uint64_t round = 0; round < rounds; ++round) {
+      std::vector<unsigned char> send;
+      std::vector<std::size_t> send_off(std::size_t(P) + 1, 0);
+      for (int r = 0; r < P; ++r) {
+        const std::size_t b =
+            std::min(off[std::size_t(r)] + round * per_round, off[std::size_t(r) + 1]);
+        const std::size_t e = std::min(b + per_round, off[std::size_t(r) + 1]);
+        send.insert(send.end(), records.begin() + std::ptrdiff_t(b * stride),
+                    records.begin() + std::ptrdiff_t(e * stride));
+        send_off[std::size_t(r) + 1] = send_off[std::size_t(r)] + (e - b) * stride;
+      }
+      std::vector<std::size_t> recv_off;
+      take(comm_.all_to_all(send, send_off, &recv_off));
+    }
+  }
+
+  const Box& box_;
+  SphParams sph_;
+  EosParams eos_;
+  GravityParams grav_;
+  double G_;
+  MpiComm comm_;
+  DomainDecomposition decomposition_;
+  DecompositionParams params_;
+  bool first_ = true;  // the next decomposition is the first: cut by count
+  bool assume_previous_ = false;
+  ParticleStore mirror_;  // host copies of some fields of the rank's particles (device order)
+  ParticleStore gas_;     // the rank's gas, then the halos' ghosts (distributed_sph.hpp)
+  SphOrder gas_order_;
+  DistributedSphReport sph_report_;
+  std::unique_ptr<SphPasses> passes_;
+  std::optional<DistributedGravity> gravity_;
+  struct Parts {
+    double decomposition = 0, order = 0, h = 0, h_passes = 0, pairs = 0, pairs_passes = 0;
+    double tree = 0, let = 0, walk = 0;
+  };
+  Parts t_, t_steady_;  // seconds on this rank: of the run, and up to step 2's order stage
+  std::size_t orders_ = 0;
+  double ghosts_ = 0.0, local_gas_ = 0.0, let_bytes_ = 0.0, h_rounds_ = 0.0;
+  double recuts_ = 0.0, decompositions_ = 0.0, migrated_ = 0.0, imbalance_max_ = 0.0;
+};
+
+}  // namespace
+
+std::unique_ptr<GpuRanks> make_gpu_rank_link(const StepContext& ctx, const MpiComm& comm,
+                                             const DecompositionParams& decomposition) {
+  return std::make_unique<GpuRankLink>(ctx, comm, decomposition);
+}
+
+#else
+
+std::unique_ptr<GpuRanks> make_gpu_rank_link(const StepContext&, const MpiComm&,
+                                             const DecompositionParams&) {
+  throw Error("device-resident GPU ranks: this build has no CUDA (mpi.gpu_ranks: host)");
+}
+
+#endif
+
+}  // namespace mpsph
