@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/select_indices.hpp"
 #include "core/wall_clock.hpp"
 #include "parallel/distributed_gravity.hpp"
 #include "parallel/distributed_sph.hpp"
@@ -68,21 +69,33 @@ class GpuRankLink final : public GpuRanks {
     migrated_ += double(rep.sent);
     imbalance_max_ = std::max(imbalance_max_, rep.imbalance);
 
-    // The leaving particles by destination rank, in store order within each.
+    // The leaving particles by destination rank, in store order within each (the store on the
+    // threads; the leavers, few after the first decomposition, in one pass).
     const int P = comm_.size(), me = comm_.rank();
+    const std::vector<uint32_t> leaving =
+        select_indices<uint32_t>(0, n, [&](std::size_t i) { return dest[i] != me; });
     std::vector<std::size_t> off(std::size_t(P) + 1, 0);
-    for (std::size_t i = 0; i < n; ++i)
-      if (dest[i] != me) ++off[std::size_t(dest[i]) + 1];
+    for (const uint32_t i : leaving) ++off[std::size_t(dest[i]) + 1];
     for (int r = 0; r < P; ++r) off[std::size_t(r) + 1] += off[std::size_t(r)];
-    std::vector<uint32_t> leave(off.back());
+    std::vector<uint32_t> leave(leaving.size());
     {
       std::vector<std::size_t> at(off.begin(), off.end() - 1);
-      for (std::size_t i = 0; i < n; ++i)
-        if (dest[i] != me) leave[at[std::size_t(dest[i])]++] = uint32_t(i);
+      for (const uint32_t i : leaving) leave[at[std::size_t(dest[i])]++] = i;
     }
+    // The counts by type of the particles that stay, the leavers as kRemoved.
     counts = {};
-    for (std::size_t i = 0; i < n; ++i)
-      ++counts[dest[i] == me ? std::min<std::size_t>(mirror_.type[i], kNumTypes) : kNumTypes];
+    counts[kNumTypes] = leaving.size();
+    const std::ptrdiff_t n_signed = std::ptrdiff_t(n);
+#pragma omp parallel
+    {
+      std::array<std::size_t, kNumTypes + 1> mine{};
+#pragma omp for schedule(static) nowait
+      for (std::ptrdiff_t i = 0; i < n_signed; ++i)
+        if (dest[std::size_t(i)] == me)
+          ++mine[std::min<std::size_t>(mirror_.type[std::size_t(i)], kNumTypes)];
+#pragma omp critical
+      for (std::size_t t = 0; t <= kNumTypes; ++t) counts[t] += mine[t];
+    }
     if (comm_.sum(uint64_t(leave.size())) > 0) {
       std::vector<unsigned char> records;
       d.pack(leave, records);
@@ -171,13 +184,17 @@ class GpuRankLink final : public GpuRanks {
     s.error_flags = all[1];
   }
 
-  uint64_t sum(uint64_t v) const override { return comm_.sum(v); }
+  uint64_t sum(uint64_t v) const override {
+    return comm_.sum(v);
+  }
   uint64_t max(uint64_t v) const override {
     uint64_t out = 0;
     MPI_Allreduce(&v, &out, 1, MPI_UINT64_T, MPI_MAX, comm_.get());
     return out;
   }
-  void assume_previous_gravity() override { assume_previous_ = true; }
+  void assume_previous_gravity() override {
+    assume_previous_ = true;
+  }
 
   std::string timing_notes(long steps) override {
     std::vector<double> v = {t_.decomposition,
