@@ -132,9 +132,7 @@ class SinkModule final : public PhysicsModule {
   void run_across_ranks(std::size_t index, const StageArgs& a) {
     const ModuleRanks& ranks = *a.ranks;
     const ParticleView& p = a.p;
-    std::vector<uint32_t> sinks;
-    for (std::size_t i = 0; i < p.n; ++i)
-      if (p.type[i] == kSink) sinks.push_back(uint32_t(i));
+    const std::vector<uint32_t> sinks = sink_indices(p);
     if (index == 2) {  // the sinks' steps: the minima over every rank's gas near each sink
       std::vector<Vec3d> at;
       for (uint32_t s : sinks) at.push_back(p.pos[s]);
@@ -147,9 +145,7 @@ class SinkModule final : public PhysicsModule {
       ranks.min(dt);
       std::size_t mine = 0;  // this rank's first sink in `all` (rank order)
       for (int r = 0; r < ranks.rank(); ++r) mine += std::size_t(counts[std::size_t(r)]);
-      for (std::size_t k = 0; k < sinks.size(); ++k)
-        if (dt[mine + k] < HUGE_VAL)
-          follow_gas_step(p, sinks[k], dt[mine + k], a.active.tick, length);
+      follow_shortest_gas_steps(p, sinks, dt.data() + mine, a.active.tick, length);
       return;
     }
     std::vector<uint32_t> members = sinks;

@@ -249,16 +249,27 @@ std::vector<double> shortest_gas_steps_near(const ParticleView& p, const ActiveS
   return dt_gas;
 }
 
+std::vector<uint32_t> sink_indices(const ParticleView& p) {
+  std::vector<uint32_t> sinks;
+  for (std::size_t i = 0; i < p.n; ++i)
+    if (p.type[i] == kSink) sinks.push_back(uint32_t(i));
+  return sinks;
+}
+
+void follow_shortest_gas_steps(const ParticleView& p, const std::vector<uint32_t>& sinks,
+                               const double* dt_gas, int64_t now, double length) {
+  for (std::size_t q = 0; q < sinks.size(); ++q)
+    if (dt_gas[q] < HUGE_VAL) follow_gas_step(p, sinks[q], dt_gas[q], now, length);
+}
+
 void follow_gas_steps(const ParticleView& p, const ActiveSet& a, const Box& box, double radius,
                       double length) {
-  std::vector<uint32_t> sinks;
-  std::vector<Vec3d> at;
-  for (std::size_t i = 0; i < p.n; ++i)
-    if (p.type[i] == kSink) sinks.push_back(uint32_t(i)), at.push_back(p.pos[i]);
+  const std::vector<uint32_t> sinks = sink_indices(p);
   if (sinks.empty()) return;
+  std::vector<Vec3d> at;
+  for (const uint32_t s : sinks) at.push_back(p.pos[s]);
   const std::vector<double> dt_gas = shortest_gas_steps_near(p, a, box, radius, length, at);
-  for (std::size_t q = 0; q < sinks.size(); ++q)
-    if (dt_gas[q] < HUGE_VAL) follow_gas_step(p, sinks[q], dt_gas[q], a.tick, length);
+  follow_shortest_gas_steps(p, sinks, dt_gas.data(), a.tick, length);
 }
 
 }  // namespace mpsph

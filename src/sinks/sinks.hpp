@@ -74,6 +74,14 @@ std::size_t wake_near_sinks(const ParticleView& p, const ActiveSet& a, const Box
 void follow_gas_steps(const ParticleView& p, const ActiveSet& a, const Box& box, double radius,
                       double length);
 
+// The store indices of the sinks of p, ascending.
+std::vector<uint32_t> sink_indices(const ParticleView& p);
+
+// follow_gas_steps' last part: sink sinks[q] follows dt_gas[q], the shortest step of the gas near
+// it (HUGE_VAL: none near), at tick `now` of a segment of `length`.
+void follow_shortest_gas_steps(const ParticleView& p, const std::vector<uint32_t>& sinks,
+                               const double* dt_gas, int64_t now, double length);
+
 // The shortest gas_step_near_sink (sink_timestep_kern.hpp) of the gas [0, n_gas) of p within
 // `radius` of each point at[q] (HUGE_VAL where there is none): follow_gas_steps' part that reads
 // the gas, which the MPI ranks reduce over every rank's gas (minima: one process's values).

@@ -426,6 +426,13 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
         sys.exit("FAILED: the log does not name the host-staged GPU ranks:\n" + q.stdout[-2000:])
     compare_gravity_energies(os.path.join(one, "energy.csv"), os.path.join(staged, "energy.csv"),
                              "Evrard, 2 host-staged GPU ranks against one process on the GPU")
+    # Device-resident ranks asked for where they cannot run: refused, saying why.
+    q = ranks(launch, 2, mpsph_mpi, [cfg, "--set", "mpi.gpu_ranks=device", "--set",
+                                     "timestep.scheme=block"] + gpu,
+              os.path.join(tmp, "refused"), expect=2)
+    if "mpi.gpu_ranks: device needs global time steps" not in q.stderr + q.stdout:
+        sys.exit("FAILED: mpi.gpu_ranks: device with block steps was not refused as such:\n" +
+                 (q.stderr + q.stdout)[-2000:])
     stopped = os.path.join(tmp, "stopped")
     ranks(launch, 2, mpsph_mpi, [cfg, "--quiet", "--set", "run.max_steps=20"] + gpu, stopped,
           expect=3)
@@ -444,12 +451,7 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
                              columns=("E_kinetic", "E_thermal", "E_total"))
     # Block steps on GPU ranks: the Evrard collapse of `block` on 2 GPU ranks against one process
     # on the GPU.
-    cfg = os.path.join(tmp, "evrard_block.yaml")
-    with open(cfg, "w") as f:
-        f.write(EVRARD_BLOCK)
-    one, two = os.path.join(tmp, "block_gpu1"), os.path.join(tmp, "block_gpu2")
-    single(mpsph, [cfg], one, "gpu")
-    ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"] + gpu, two)
+    one, two = one_gpu_and_two_ranks(tmp, "block", EVRARD_BLOCK, mpsph, mpsph_mpi, launch)
     compare_gravity_energies(os.path.join(one, "energy.csv"), os.path.join(two, "energy.csv"),
                              "Evrard, block steps, 2 GPU ranks against one process on the GPU",
                              tol=GRAVITY_BLOCK_TOL)
@@ -461,12 +463,7 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
     # Sinks on GPU ranks (their stages run on the host, through ModuleRanks): the collapse of
     # `sinks` on 2 GPU ranks against one process on the GPU (whose sink stages run on the GPU),
     # with the tolerances of `sinks` (read from sinks.csv and energy.csv: no h5py here).
-    cfg = os.path.join(tmp, "sinks.yaml")
-    with open(cfg, "w") as f:
-        f.write(SINK_COLLAPSE)
-    one, two = os.path.join(tmp, "sinks_gpu1"), os.path.join(tmp, "sinks_gpu2")
-    single(mpsph, [cfg], one, "gpu")
-    ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"] + gpu, two)
+    one, two = one_gpu_and_two_ranks(tmp, "sinks", SINK_COLLAPSE, mpsph, mpsph_mpi, launch)
     (n1, m1, e1), (n2, m2, e2) = final_sinks(one), final_sinks(two)
     dm, de = abs(m2 - m1) / m1 if m1 > 0 else 1.0, abs(e2 - e1) / abs(e1)
     print("sinks, 2 GPU ranks: %d sinks of mass %.6g (one GPU: %d of %.6g), E_total within "
@@ -474,6 +471,18 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
     if n1 < 1 or n2 != n1 or dm > SINK_MASS_TOL or de > SINK_ENERGY_TOL:
         sys.exit("FAILED: sinks on 2 GPU ranks differ from one GPU's beyond the tree's scatter")
     modules_on_gpu_ranks(tmp, mpsph, mpsph_mpi, launch)
+
+
+def one_gpu_and_two_ranks(tmp, name, text, mpsph, mpsph_mpi, launch):
+    """Config `text` as <tmp>/<name>.yaml, run by one process on the GPU and by 2 GPU ranks
+    (mpi.gpu_ranks auto); their output directories."""
+    cfg = os.path.join(tmp, name + ".yaml")
+    with open(cfg, "w") as f:
+        f.write(text)
+    one, two = os.path.join(tmp, name + "_gpu1"), os.path.join(tmp, name + "_gpu2")
+    single(mpsph, [cfg], one, "gpu")
+    ranks(launch, 2, mpsph_mpi, [cfg, "--quiet", "--device", "gpu"], two)
+    return one, two
 
 
 def largest_differences(ref, other, columns):
@@ -502,13 +511,10 @@ def modules_on_gpu_ranks(tmp, mpsph, mpsph_mpi, launch):
               ("E_kinetic", "E_thermal", "E_total", "M_hot", "M_warm", "M_cold")),
              ("feedback", FEEDBACK, ("E_kinetic", "E_thermal", "E_total", "E_feedback")))
     for name, text, columns in cases:
-        cfg = os.path.join(tmp, name + "_gpu.yaml")
-        with open(cfg, "w") as f:
-            f.write(text)
-        dirs = {w: os.path.join(tmp, "%s_%s" % (name, w)) for w in ("cpu1", "gpu1", "gpu2")}
-        single(mpsph, [cfg], dirs["cpu1"], "cpu")
-        single(mpsph, [cfg], dirs["gpu1"], "gpu")
-        ranks(launch, 2, mpsph_mpi, [cfg, "--quiet", "--device", "gpu"], dirs["gpu2"])
+        dirs = {"cpu1": os.path.join(tmp, name + "_cpu1")}
+        dirs["gpu1"], dirs["gpu2"] = one_gpu_and_two_ranks(tmp, name, text, mpsph, mpsph_mpi,
+                                                           launch)
+        single(mpsph, [os.path.join(tmp, name + ".yaml")], dirs["cpu1"], "cpu")
         backends = largest_differences(os.path.join(dirs["gpu1"], "energy.csv"),
                                        os.path.join(dirs["cpu1"], "energy.csv"), columns)
         rank = largest_differences(os.path.join(dirs["gpu1"], "energy.csv"),

@@ -45,3 +45,14 @@ TEST_CASE("mpi.max_imbalance: default 0.05, positive, strict", "[run][config]") 
     found = found || p.path == "mpi.max_imbalance";
   CHECK(found);
 }
+
+TEST_CASE("mpi.gpu_ranks: default auto, one of auto, device, host", "[run][config]") {
+  CHECK(mpi_of("{}").gpu_ranks == GpuRanksMode::Auto);
+  CHECK(mpi_of("mpi: {gpu_ranks: device}").gpu_ranks == GpuRanksMode::Device);
+  CHECK(mpi_of("mpi: {gpu_ranks: host}").gpu_ranks == GpuRanksMode::Host);
+  CHECK(mpi_of("mpi: {gpu_ranks: auto}").gpu_ranks == GpuRanksMode::Auto);
+  CHECK(test::contains(test::error_message([] { mpi_of("mpi: {gpu_ranks: gpu}"); }),
+                       "mpi.gpu_ranks"));
+  CHECK(std::string(gpu_ranks_name(GpuRanksMode::Host)) == "host");
+  CHECK(std::string(gpu_ranks_name(GpuRanksMode::Device)) == "device");
+}
