@@ -1,5 +1,6 @@
 #include "feedback/feedback.hpp"
 
+#include <utility>
 #include <vector>
 
 #include "feedback/gas_neighbours.hpp"
@@ -51,20 +52,13 @@ FeedbackStepResult apply_feedback(const ParticleView& p, const ActiveSet& a, con
   // --- each receiver takes its shares in star order
   const ReceiverRuns runs = receiver_runs(sh);
   res.receivers = runs.count();
-  const auto nr = static_cast<std::ptrdiff_t>(res.receivers);
-  const int64_t now = a.tick;
-  const double length = double(kTicks) * tick_len;
-  std::size_t woken = 0;
-#pragma omp parallel for schedule(dynamic, 64) reduction(+ : woken)
-  for (std::ptrdiff_t g = 0; g < nr; ++g) {
-    const std::size_t j = runs.pairs[runs.first[std::size_t(g)]].first;
-    for (std::size_t k = runs.first[std::size_t(g)]; k < runs.first[std::size_t(g) + 1]; ++k) {
-      const uint64_t slot = runs.pairs[k].second;
-      receive_feedback(p, j, rel[slot / uint64_t(nb)], sh.weight[slot]);
-    }
-    woken += feedback_sync(p, j, ft.gamma, ft.courant, now, length, a.all());
-  }
-  res.woken = woken;
+  res.woken = take_shares(
+      p, runs.first, [&](std::size_t k) { return std::size_t(runs.pairs[k].first); },
+      [&](std::size_t k) {
+        const uint64_t slot = runs.pairs[k].second;
+        return std::make_pair(&rel[slot / uint64_t(nb)], sh.weight[slot]);
+      },
+      ft, a.tick, double(kTicks) * tick_len, a.all());
   return res;
 }
 

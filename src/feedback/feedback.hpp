@@ -37,6 +37,30 @@ void give_up_ejecta(const ParticleView& p, const std::vector<uint32_t>& stars,
                     const std::vector<StarRelease>& rel, const GasShares& sh,
                     FeedbackStepResult& res);
 
+// The receivers take their shares (shared by apply_feedback and its MPI ranks' version): run r of
+// shares [first[r], first[r + 1]) goes to gas particle receiver(first[r]), which adds share k =
+// (release, weight) = share(k) for each k of the run in that order (receive_feedback), then is
+// synchronised (feedback_sync at tick `now` of a segment of `length`; `all`: every particle is
+// active). The runs run on the threads, each in its own order: the result does not depend on the
+// number of threads. Returns the receivers woken onto shorter rungs.
+template <class Receiver, class ShareOf>
+std::size_t take_shares(const ParticleView& p, const std::vector<std::size_t>& first,
+                        Receiver receiver, ShareOf share, const FeedbackTiming& ft, int64_t now,
+                        double length, bool all) {
+  const auto nr = static_cast<std::ptrdiff_t>(first.empty() ? 0 : first.size() - 1);
+  std::size_t woken = 0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : woken)
+  for (std::ptrdiff_t r = 0; r < nr; ++r) {
+    const std::size_t j = receiver(first[std::size_t(r)]);
+    for (std::size_t k = first[std::size_t(r)]; k < first[std::size_t(r) + 1]; ++k) {
+      const auto [rel, weight] = share(k);
+      receive_feedback(p, j, *rel, weight);
+    }
+    woken += feedback_sync(p, j, ft.gamma, ft.courant, now, length, all);
+  }
+  return woken;
+}
+
 // Feedback of the active stars of `a` at code time `time` (their step ends there; under the
 // global scheme every star with the step kTicks tick_len). Receivers get their new sound speed in
 // `csound` (the next time-step criteria see it) and, under block steps, an inactive receiver is

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "core/parallel_sort.hpp"
@@ -150,18 +151,10 @@ FeedbackStepResult apply_feedback_across_ranks(const ParticleView& p, const Acti
     if (k == 0 || at[order[k]] != at[order[k - 1]]) first.push_back(k);
   first.push_back(order.size());
   res.receivers = first.size() - 1;
-  const auto nr = static_cast<std::ptrdiff_t>(res.receivers);
-  const int64_t now = a.tick;
-  const double length = double(kTicks) * tick_len;
-  std::size_t woken = 0;
-#pragma omp parallel for schedule(dynamic, 64) reduction(+ : woken)
-  for (std::ptrdiff_t r = 0; r < nr; ++r) {
-    const std::size_t j = at[order[first[std::size_t(r)]]];
-    for (std::size_t k = first[std::size_t(r)]; k < first[std::size_t(r) + 1]; ++k)
-      receive_feedback(p, j, mine[order[k]].rel, mine[order[k]].weight);
-    woken += feedback_sync(p, j, ft.gamma, ft.courant, now, length, a.all());
-  }
-  res.woken = woken;
+  res.woken = take_shares(
+      p, first, [&](std::size_t k) { return std::size_t(at[order[k]]); },
+      [&](std::size_t k) { return std::make_pair(&mine[order[k]].rel, mine[order[k]].weight); }, ft,
+      a.tick, double(kTicks) * tick_len, a.all());
   return res;
 }
 
