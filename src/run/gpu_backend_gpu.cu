@@ -222,6 +222,7 @@ class GpuBackend final : public StepBackend {
     changed();
   }
   void run_module_stage(PhysicsModule& m, std::size_t index, double time, long step) override {
+    no_module_across_ranks(m);
     m.run_stage(index,
                 StageArgs{d_.view(), c_.box, time, step, active_, tick_len_, type_begin_, block_});
     changed();
@@ -229,10 +230,12 @@ class GpuBackend final : public StepBackend {
   }
   void run_module_output(PhysicsModule& m, std::size_t index, double time, long step,
                          const std::vector<EnergyAccount>& accounts) override {
+    no_module_across_ranks(m);
     m.run_stage(index, StageArgs{d_.view(), c_.box, time, step, ActiveSet{}, tick_len_, type_begin_,
                                  block_, &accounts});
   }
   std::vector<double> module_diagnostics(PhysicsModule& m) override {
+    no_module_across_ranks(m);
     return m.diagnostic_values(d_.view());
   }
   void correct(bool integrate_u) override {
@@ -361,6 +364,13 @@ class GpuBackend final : public StepBackend {
   }
 
  private:
+  // The device-resident ranks run no module (make_rank_backend gives runs with one the
+  // host-staged ranks, whose modules run across ranks on the host): a module stage here is a bug.
+  void no_module_across_ranks(const PhysicsModule& m) const {
+    if (ranks_)
+      throw Error("internal: " + m.section() + ".model " + m.model() +
+                  " reached the device-resident GPU ranks, which run no physics module");
+  }
   void changed() {
     host_stale_ = true;
     have_scalars_ = false;
