@@ -31,6 +31,7 @@
 #include "run/end_force_kern.hpp"
 #include "run/gpu_ranks.hpp"
 #include "run/particle_changes_gpu.hpp"
+#include "run/stage_timer.hpp"
 #include "run/step_backend.hpp"
 #include "run/step_reduction_gpu.hpp"
 #include "sph/sph_gpu.hpp"
@@ -331,18 +332,7 @@ class GpuBackend final : public StepBackend {
   // The device memory of the step's main parts, per particle (issue #16 item 4).
   std::string timing_notes(long steps) override {
     std::string ranks = ranks_ ? ranks_->timing_notes(steps) : std::string();
-    // The steps after the start-up (the first forces find every h from scratch and, across
-    // ranks, scatter the particles from rank 0), from the wall clock at each order stage: the
-    // stage table's averages include the start-up.
-    if (order_wall_.size() >= 4) {
-      const std::size_t k = order_wall_.size() - 2;  // order stages 2 .. last
-      char steady[200];
-      std::snprintf(steady, sizeof steady,
-                    "\nsteady steps: %.3f ms per step, wall time between the order stages of "
-                    "steps 2 to %zu\n",
-                    1e3 * (order_wall_.back() - order_wall_[2]) / double(k - 1), k);
-      ranks += steady;
-    }
+    ranks += steady_steps_line(order_wall_);
     const std::size_t n = std::max<std::size_t>(d_.size(), 1);
     const double fields = double(d_.device_bytes()), scratch = double(scratch_.bytes());
     const double sph = double(sph_.device_bytes()), grav = double(gravity_.device_bytes());

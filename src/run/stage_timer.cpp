@@ -5,6 +5,17 @@
 
 namespace mpsph {
 
+std::string steady_steps_line(const std::vector<double>& order_wall) {
+  if (order_wall.size() < 4) return {};
+  const std::size_t k = order_wall.size() - 2;  // order stages 2 .. last
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "\nsteady steps: %.3f ms per step, wall time between the order stages of steps 2 "
+                "to %zu\n",
+                1e3 * (order_wall.back() - order_wall[2]) / double(k - 1), k);
+  return line;
+}
+
 void StageTimer::add(const std::string& stage, double seconds) {
   for (std::size_t k = 0; k < entries_.size(); ++k) {
     if (entries_[k].name == stage) {

@@ -10,6 +10,12 @@
 
 namespace mpsph {
 
+// timing.txt's "steady steps" line from the wall clock at each order stage of a run (one per step
+// after the start-up's): the mean wall time per step between the order stages of steps 2 to the
+// last but one, which leaves out the start-up (every h from scratch; across ranks, the scatter
+// from rank 0) that the stage table's averages include. Empty below 4 order stages.
+std::string steady_steps_line(const std::vector<double>& order_wall);
+
 class StageTimer {
  public:
   // Runs f() and charges its wall time to `stage` (stages keep their first-seen order).

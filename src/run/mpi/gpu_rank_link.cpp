@@ -16,6 +16,7 @@
 #include "core/wall_clock.hpp"
 #include "parallel/distributed_gravity.hpp"
 #include "parallel/distributed_sph.hpp"
+#include "run/mpi/rank_timing.hpp"
 #include "run/ranks.hpp"
 
 #ifdef MPSPH_HAVE_CUDA
@@ -64,10 +65,10 @@ class GpuRankLink final : public GpuRanks {
     const DecompositionReport rep = decomposition_.assign(
         mirror_, box_, first_ ? std::vector<double>{} : sph_cost_weights(mirror_), comm_, dest);
     first_ = false;
-    recuts_ += rep.recut ? 1.0 : 0.0;
-    decompositions_ += 1.0;
-    migrated_ += double(rep.sent);
-    imbalance_max_ = std::max(imbalance_max_, rep.imbalance);
+    counts_.recuts += rep.recut ? 1.0 : 0.0;
+    counts_.decompositions += 1.0;
+    counts_.migrated += double(rep.sent);
+    counts_.imbalance_max = std::max(counts_.imbalance_max, rep.imbalance);
 
     // The leaving particles by destination rank, in store order within each (the store on the
     // threads; the leavers, few after the first decomposition, in one pass).
@@ -133,15 +134,15 @@ class GpuRankLink final : public GpuRanks {
     distributed_smoothing_lengths(gas_, box_, gas_order_, sph_, comm_, passes(d), sph_report_);
     t_.h += sph_report_.h_s;
     t_.h_passes += sph_report_.h_passes_s;
-    h_rounds_ += double(sph_report_.h_rounds);
+    counts_.h_rounds += double(sph_report_.h_rounds);
   }
 
   void density_and_forces(DeviceParticles& d) override {
     distributed_density_forces(gas_, box_, gas_order_, sph_, eos_, comm_, passes(d), sph_report_);
     t_.pairs += sph_report_.pairs_s;
     t_.pairs_passes += sph_report_.pairs_passes_s;
-    ghosts_ += double(sph_report_.ghosts_pairs);
-    local_gas_ += double(sph_report_.n_local_gas);
+    counts_.ghosts += double(sph_report_.ghosts_pairs);
+    counts_.local_gas += double(sph_report_.n_local_gas);
   }
 
   void gravity(DeviceParticles& d) override {
@@ -156,7 +157,7 @@ class GpuRankLink final : public GpuRanks {
     t_.tree += r.build_s;
     t_.let += r.let_s;
     t_.walk += r.walk_s;
-    let_bytes_ += double(r.let_bytes_sent);
+    counts_.let_bytes += double(r.let_bytes_sent);
   }
 
   void reduce(StepScalars& s) override {
@@ -196,69 +197,13 @@ class GpuRankLink final : public GpuRanks {
     assume_previous_ = true;
   }
 
+  // With the parts from step 2 on beside them (the start-up and step 1 scatter the particles from
+  // rank 0 and find every h from scratch).
   std::string timing_notes(long steps) override {
-    std::vector<double> v = {t_.decomposition,
-                             t_.order,
-                             t_.h - t_.h_passes,
-                             t_.h_passes,
-                             t_.pairs - t_.pairs_passes,
-                             t_.pairs_passes,
-                             t_.tree,
-                             t_.let,
-                             t_.walk};
-    // The same parts from step 2 on (orders_ - 2 order stages: steps 2 to the last).
-    const long steady_steps = orders_ >= 4 ? long(orders_) - 2 : 0;
-    const std::vector<double> since = {t_steady_.decomposition,
-                                       t_steady_.order,
-                                       t_steady_.h - t_steady_.h_passes,
-                                       t_steady_.h_passes,
-                                       t_steady_.pairs - t_steady_.pairs_passes,
-                                       t_steady_.pairs_passes,
-                                       t_steady_.tree,
-                                       t_steady_.let,
-                                       t_steady_.walk};
-    for (std::size_t k = 0; k < since.size(); ++k) v.push_back(v[k] - since[k]);
-    std::vector<double> mx(v.size()), mean = v;
-    MPI_Allreduce(v.data(), mx.data(), int(v.size()), MPI_DOUBLE, MPI_MAX, comm_.get());
-    comm_.sum(mean);
-    for (double& x : mean) x /= double(comm_.size());
-    const double ghosts = comm_.sum(ghosts_), gas = comm_.sum(local_gas_);
-    const double let_bytes = comm_.sum(let_bytes_), migrated = comm_.sum(migrated_);
-    const char* names[] = {"decomposition + migration",
-                           "host copies after the sort",
-                           "smoothing lengths: halos",
-                           "smoothing lengths: passes",
-                           "density + forces: halos",
-                           "density + forces: passes",
-                           "gravity: local tree",
-                           "gravity: LET selection + exchange",
-                           "gravity: walk"};
-    const double per = steps > 0 ? 1e3 / double(steps) : 0.0;
-    const double per_steady = steady_steps > 0 ? 1e3 / double(steady_steps) : 0.0;
-    const std::size_t parts = std::size(names);
-    std::string out = "\nMPI ranks: " + std::to_string(comm_.size()) +
-                      ", particles on the GPU of each rank; stage parts, ms per step, largest over "
-                      "the ranks (mean over them), over all steps and over steps 2 to " +
-                      std::to_string(steady_steps + 1) + ":\n";
-    char line[400];
-    for (std::size_t k = 0; k < parts; ++k) {
-      std::snprintf(line, sizeof line, "  %-36s %12.3f (%.3f)   steps 2+: %10.3f (%.3f)\n",
-                    names[k], mx[k] * per, mean[k] * per, mx[parts + k] * per_steady,
-                    mean[parts + k] * per_steady);
-      out += line;
-    }
-    std::snprintf(line, sizeof line,
-                  "  ghosts per local gas particle (density halo): %.3f\n"
-                  "  smoothing-length halo rounds: %.0f in %ld steps\n"
-                  "  LET bytes sent per step, all ranks: %.4g\n"
-                  "  domain re-cuts: %.0f of %.0f decompositions (mpi.max_imbalance %g); largest "
-                  "cost imbalance after migration: %.4f\n"
-                  "  particles migrated per step, all ranks: %.4g\n",
-                  gas > 0 ? ghosts / gas : 0.0, h_rounds_, steps,
-                  steps > 0 ? let_bytes / double(steps) : 0.0, recuts_, decompositions_,
-                  params_.max_imbalance, imbalance_max_,
-                  steps > 0 ? migrated / double(steps) : 0.0);
-    return out + line;
+    const RankTimingText text{"particles on the GPU of each rank", "host copies after the sort",
+                              "local gas"};
+    return rank_timing_notes(comm_, text, t_, &t_steady_, orders_ >= 4 ? long(orders_) - 2 : 0,
+                             counts_, params_.max_imbalance, steps);
   }
 
  private:
@@ -313,14 +258,9 @@ class GpuRankLink final : public GpuRanks {
   DistributedSphReport sph_report_;
   std::unique_ptr<SphPasses> passes_;
   std::optional<DistributedGravity> gravity_;
-  struct Parts {
-    double decomposition = 0, order = 0, h = 0, h_passes = 0, pairs = 0, pairs_passes = 0;
-    double tree = 0, let = 0, walk = 0;
-  };
-  Parts t_, t_steady_;  // seconds on this rank: of the run, and up to step 2's order stage
+  RankParts t_, t_steady_;  // seconds on this rank: of the run, and up to step 2's order stage
   std::size_t orders_ = 0;
-  double ghosts_ = 0.0, local_gas_ = 0.0, let_bytes_ = 0.0, h_rounds_ = 0.0;
-  double recuts_ = 0.0, decompositions_ = 0.0, migrated_ = 0.0, imbalance_max_ = 0.0;
+  RankCounts counts_;
 };
 
 }  // namespace

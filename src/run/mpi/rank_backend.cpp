@@ -13,8 +13,10 @@
 #include "parallel/distributed_step.hpp"
 #include "parallel/module_ranks_mpi.hpp"
 #include "run/mpi/gpu_rank_link.hpp"
+#include "run/mpi/rank_timing.hpp"
 #include "run/particle_changes.hpp"
 #include "run/ranks.hpp"
+#include "run/stage_timer.hpp"
 #include "timestep/block_timeline_kern.hpp"
 #include "timestep/integrator.hpp"
 
@@ -73,10 +75,10 @@ class RankBackend final : public StepBackend {
       t_.decomposition += stepper_->last_decomposition_s();
       t_.order += stepper_->last_order_s();
       const DecompositionReport& d = stepper_->last_decomposition();
-      recuts_ += d.recut ? 1.0 : 0.0;
-      decompositions_ += 1.0;
-      migrated_ += double(d.sent);
-      imbalance_max_ = std::max(imbalance_max_, d.imbalance);
+      counts_.recuts += d.recut ? 1.0 : 0.0;
+      counts_.decompositions += 1.0;
+      counts_.migrated += double(d.sent);
+      counts_.imbalance_max = std::max(counts_.imbalance_max, d.imbalance);
       find_type_ranges();
     }
     active_ = substep_active_set(c_.store, now_, block_, active_index_);
@@ -88,7 +90,7 @@ class RankBackend final : public StepBackend {
     const DistributedSphReport& r = stepper_->last_sph();
     t_.h += r.h_s;
     t_.h_passes += r.h_passes_s;
-    h_rounds_ += double(r.h_rounds);
+    counts_.h_rounds += double(r.h_rounds);
   }
   // density, EOS, Balsara switch and SPH forces with their halos (the prepare-force and SPH-force
   // stages are part of it).
@@ -100,8 +102,8 @@ class RankBackend final : public StepBackend {
     const DistributedSphReport& r = stepper_->last_sph();
     t_.pairs += r.pairs_s;
     t_.pairs_passes += r.pairs_passes_s;
-    ghosts_ += double(r.ghosts_pairs);
-    local_gas_ += double(r.n_active_gas);
+    counts_.ghosts += double(r.ghosts_pairs);
+    counts_.local_gas += double(r.n_active_gas);
   }
   void prepare_force() override {}
   void sph_forces() override {}
@@ -111,7 +113,7 @@ class RankBackend final : public StepBackend {
     t_.tree += r.build_s;
     t_.let += r.let_s;
     t_.walk += r.walk_s;
-    let_bytes_ += double(r.let_bytes_sent);
+    counts_.let_bytes += double(r.let_bytes_sent);
   }
   void end_force() override { stepper_->end_force(c_.store, active_); }
   // Only modules that run across ranks (PhysicsModule::runs_across_ranks) pass
@@ -197,67 +199,12 @@ class RankBackend final : public StepBackend {
   void sync_to_host() override {}
   // The rank backend's stages split into their parts, per step, the largest over the ranks.
   std::string timing_notes(long steps) override {
-    std::vector<double> v = {t_.decomposition,
-                             t_.order,
-                             t_.h - t_.h_passes,
-                             t_.h_passes,
-                             t_.pairs - t_.pairs_passes,
-                             t_.pairs_passes,
-                             t_.tree,
-                             t_.let,
-                             t_.walk};
-    std::vector<double> mx(v.size()), mean = v;
-    MPI_Allreduce(v.data(), mx.data(), int(v.size()), MPI_DOUBLE, MPI_MAX, comm_.get());
-    comm_.sum(mean);
-    for (double& x : mean) x /= double(comm_.size());
-    const double ghosts = comm_.sum(ghosts_), gas = comm_.sum(local_gas_);
-    const double let_bytes = comm_.sum(let_bytes_);
-    const char* names[] = {"decomposition + migration",
-                           "order",
-                           "smoothing lengths: halos",
-                           "smoothing lengths: passes",
-                           "density + forces: halos",
-                           "density + forces: passes",
-                           "gravity: local tree",
-                           "gravity: LET selection + exchange",
-                           "gravity: walk"};
-    const double per = steps > 0 ? 1e3 / double(steps) : 0.0;
-    std::string out = "\nMPI ranks: " + std::to_string(comm_.size()) +
-                      ", SPH passes and gravity on " +
-                      (passes_ == Backend::Gpu ? "the GPU (host-staged)" : "the CPU") +
-                      "; stage parts, ms per step, largest over the ranks (mean over them):\n";
-    char line[320];
-    for (std::size_t k = 0; k < v.size(); ++k) {
-      std::snprintf(line, sizeof line, "  %-36s %12.3f (%.3f)\n", names[k], mx[k] * per,
-                    mean[k] * per);
-      out += line;
-    }
-    std::snprintf(line, sizeof line,
-                  "  ghosts per active local gas particle (density halo): %.3f\n"
-                  "  smoothing-length halo rounds: %.0f in %ld steps\n"
-                  "  LET bytes sent per step, all ranks: %.4g\n",
-                  gas > 0 ? ghosts / gas : 0.0, h_rounds_, steps,
-                  steps > 0 ? let_bytes / double(steps) : 0.0);
-    out += line;
-    // The re-cut rule's effect (the decisions and the imbalance are the same on every rank).
-    const double migrated = comm_.sum(migrated_);
-    std::snprintf(line, sizeof line,
-                  "  domain re-cuts: %.0f of %.0f decompositions (mpi.max_imbalance %g); largest "
-                  "cost imbalance after migration: %.4f\n"
-                  "  particles migrated per step, all ranks: %.4g\n",
-                  recuts_, decompositions_, decomposition_.max_imbalance, imbalance_max_,
-                  steps > 0 ? migrated / double(steps) : 0.0);
-    out += line;
-    // As the GPU backend reports it (run/gpu_backend_gpu.cu): the steps after the start-up.
-    if (order_wall_.size() >= 4) {
-      const std::size_t k = order_wall_.size() - 2;
-      std::snprintf(line, sizeof line,
-                    "\nsteady steps: %.3f ms per step, wall time between the order stages of "
-                    "steps 2 to %zu\n",
-                    1e3 * (order_wall_.back() - order_wall_[2]) / double(k - 1), k);
-      out += line;
-    }
-    return out;
+    const RankTimingText text{std::string("SPH passes and gravity on ") +
+                                  (passes_ == Backend::Gpu ? "the GPU (host-staged)" : "the CPU"),
+                              "order", "active local gas"};
+    return rank_timing_notes(comm_, text, t_, nullptr, 0, counts_, decomposition_.max_imbalance,
+                             steps) +
+           steady_steps_line(order_wall_);
   }
   // The initial conditions or the checkpoint are in place, and with them the box (which the
   // stepper keeps a copy of).
@@ -336,13 +283,8 @@ class RankBackend final : public StepBackend {
   std::size_t n_gas_ = 0, n_total_ = 0;
   uint64_t next_id_ = 1;
   std::vector<double> order_wall_;  // wall clock at each order stage (timing_notes)
-  // Seconds of the stages' parts on this rank, summed over this run (timing_notes).
-  struct {
-    double decomposition = 0, order = 0, h = 0, h_passes = 0, pairs = 0, pairs_passes = 0;
-    double tree = 0, let = 0, walk = 0;
-  } t_;
-  double ghosts_ = 0.0, local_gas_ = 0.0, let_bytes_ = 0.0, h_rounds_ = 0.0;
-  double recuts_ = 0.0, decompositions_ = 0.0, migrated_ = 0.0, imbalance_max_ = 0.0;
+  RankParts t_;                     // seconds of the stages' parts on this rank (timing_notes)
+  RankCounts counts_;
 };
 
 }  // namespace

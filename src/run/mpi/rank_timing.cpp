@@ -1,0 +1,83 @@
+#include "run/mpi/rank_timing.hpp"
+
+#include <mpi.h>
+
+#include <cstdio>
+#include <vector>
+
+namespace mpsph {
+
+namespace {
+
+std::vector<double> values(const RankParts& t) {
+  return {t.decomposition,
+          t.order,
+          t.h - t.h_passes,
+          t.h_passes,
+          t.pairs - t.pairs_passes,
+          t.pairs_passes,
+          t.tree,
+          t.let,
+          t.walk};
+}
+
+}  // namespace
+
+std::string rank_timing_notes(const MpiComm& comm, const RankTimingText& text,
+                              const RankParts& parts, const RankParts* step2, long steady_steps,
+                              const RankCounts& counts, double max_imbalance, long steps) {
+  const char* names[] = {"decomposition + migration",
+                         text.order_part,
+                         "smoothing lengths: halos",
+                         "smoothing lengths: passes",
+                         "density + forces: halos",
+                         "density + forces: passes",
+                         "gravity: local tree",
+                         "gravity: LET selection + exchange",
+                         "gravity: walk"};
+  std::vector<double> v = values(parts);
+  const std::size_t n_parts = v.size();
+  const bool steady = step2 && steady_steps > 0;
+  if (steady) {
+    const std::vector<double> before = values(*step2);
+    for (std::size_t k = 0; k < n_parts; ++k) v.push_back(v[k] - before[k]);
+  }
+  std::vector<double> mx(v.size()), mean = v;
+  MPI_Allreduce(v.data(), mx.data(), int(v.size()), MPI_DOUBLE, MPI_MAX, comm.get());
+  comm.sum(mean);
+  for (double& x : mean) x /= double(comm.size());
+  const double ghosts = comm.sum(counts.ghosts), gas = comm.sum(counts.local_gas);
+  const double let_bytes = comm.sum(counts.let_bytes), migrated = comm.sum(counts.migrated);
+  const double per = steps > 0 ? 1e3 / double(steps) : 0.0;
+  const double per_steady = steady ? 1e3 / double(steady_steps) : 0.0;
+  std::string out =
+      "\nMPI ranks: " + std::to_string(comm.size()) + ", " + text.title +
+      "; stage parts, ms per step, largest over the ranks (mean over them)" +
+      (steady ? ", over all steps and over steps 2 to " + std::to_string(steady_steps + 1)
+              : std::string()) +
+      ":\n";
+  char line[400];
+  for (std::size_t k = 0; k < n_parts; ++k) {
+    int len = std::snprintf(line, sizeof line, "  %-36s %12.3f (%.3f)", names[k], mx[k] * per,
+                            mean[k] * per);
+    if (steady && len > 0 && std::size_t(len) < sizeof line)
+      std::snprintf(line + len, sizeof line - std::size_t(len), "   steps 2+: %10.3f (%.3f)",
+                    mx[n_parts + k] * per_steady, mean[n_parts + k] * per_steady);
+    out += line;
+    out += "\n";
+  }
+  // The re-cut rule's effect (the decisions and the imbalance are the same on every rank).
+  std::snprintf(line, sizeof line,
+                "  ghosts per %s particle (density halo): %.3f\n"
+                "  smoothing-length halo rounds: %.0f in %ld steps\n"
+                "  LET bytes sent per step, all ranks: %.4g\n"
+                "  domain re-cuts: %.0f of %.0f decompositions (mpi.max_imbalance %g); largest "
+                "cost imbalance after migration: %.4f\n"
+                "  particles migrated per step, all ranks: %.4g\n",
+                text.ghosts_of, gas > 0 ? ghosts / gas : 0.0, counts.h_rounds, steps,
+                steps > 0 ? let_bytes / double(steps) : 0.0, counts.recuts, counts.decompositions,
+                max_imbalance, counts.imbalance_max, steps > 0 ? migrated / double(steps) : 0.0);
+  return out + line;
+}
+
+}  // namespace mpsph

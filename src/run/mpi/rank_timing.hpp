@@ -1,0 +1,38 @@
+// timing.txt's lines of the MPI ranks' backends (run/mpi/rank_backend.cpp, the host-staged and
+// CPU ranks; run/mpi/gpu_rank_link.cpp, the device-resident GPU ranks): their stages split into
+// halos, passes and locally essential trees, and what the halos and the decomposition did.
+#pragma once
+
+#include <string>
+
+#include "parallel/mpi_comm.hpp"
+
+namespace mpsph {
+
+// Seconds of the stages' parts on this rank, summed over the run (the halos of a stage are its
+// total less its passes).
+struct RankParts {
+  double decomposition = 0, order = 0, h = 0, h_passes = 0, pairs = 0, pairs_passes = 0;
+  double tree = 0, let = 0, walk = 0;
+};
+
+// Sums over the run on this rank, and what is the same on every rank (re-cuts, imbalance).
+struct RankCounts {
+  double ghosts = 0, local_gas = 0, let_bytes = 0, h_rounds = 0;
+  double recuts = 0, decompositions = 0, migrated = 0, imbalance_max = 0;
+};
+
+struct RankTimingText {
+  std::string title;       // "MPI ranks: P, <title>; stage parts, ..."
+  const char* order_part;  // the name of the second part (the order stage's work)
+  const char* ghosts_of;   // "active local gas" or "local gas"
+};
+
+// Every part per step over `steps`, the largest over the ranks (mean over them); with `step2`
+// (the parts as they were at the order stage of step 2) and steady_steps > 0, also per step over
+// the steady_steps steps from step 2 on (collective).
+std::string rank_timing_notes(const MpiComm& comm, const RankTimingText& text,
+                              const RankParts& parts, const RankParts* step2, long steady_steps,
+                              const RankCounts& counts, double max_imbalance, long steps);
+
+}  // namespace mpsph
