@@ -105,11 +105,28 @@ class CpuPassesGhostsAfter final : public SphPasses {
   std::unique_ptr<SphPasses> cpu_ = make_cpu_sph_passes();
 };
 
-void run_case(const char* name, ParticleStore all, const Box& box) {
-  const MpiComm comm;
+// Gas `all` with random velocities and internal energies.
+void stir(ParticleStore& all) {
   random_velocities(all, 1.0, 81);
   for (std::size_t i = 0; i < all.size(); ++i)
     all.u[i] = 0.5 + random_uniform(all.id[i], 82, kStreamSetup, 0);
+}
+
+// This rank's share of `all` after a scattered start, the decomposition with migration and the
+// local order stage.
+ParticleStore decomposed_share(const ParticleStore& all, const Box& box, const MpiComm& comm,
+                               DecompositionReport* report = nullptr) {
+  ParticleStore s = scattered_share(all, comm);
+  DomainDecomposition dd;
+  const DecompositionReport dec = dd.update(s, box, {}, comm);
+  if (report) *report = dec;
+  order_particles(s, box);
+  return s;
+}
+
+void run_case(const char* name, ParticleStore all, const Box& box) {
+  const MpiComm comm;
+  stir(all);
   const SphParams sph;
   const EosParams eos;
   ParticleStore ref = all;
@@ -122,10 +139,8 @@ void run_case(const char* name, ParticleStore all, const Box& box) {
   const double t_single = comm.max(MPI_Wtime() - t0);
 
   // Scattered start, decomposition with migration, local order stage, the passes across ranks.
-  ParticleStore s = scattered_share(all, comm);
-  DomainDecomposition dd;
-  const DecompositionReport dec = dd.update(s, box, {}, comm);
-  order_particles(s, box);
+  DecompositionReport dec;
+  ParticleStore s = decomposed_share(all, box, comm, &dec);
   const DistributedSphReport first = distributed_sph_forces(s, box, sph, eos, comm);
   const Agreement a = compare(s, ref, comm);
   CHECK(a.h_differ == 0);
@@ -201,17 +216,12 @@ TEST_CASE("distributed SPH with the GPU ranks' ghost layout: h exact, sums to ro
     if (norm2(x) < 1.0) pos.push_back(x);
   for (const Box& box : {Box{}, periodic_box({-1, -1, -1}, {2, 2, 2})}) {
     ParticleStore all = gas_store(pos, 1.0 / double(pos.size()));
-    random_velocities(all, 1.0, 81);
-    for (std::size_t i = 0; i < all.size(); ++i)
-      all.u[i] = 0.5 + random_uniform(all.id[i], 82, kStreamSetup, 0);
+    stir(all);
     const SphParams sph;
     const EosParams eos;
     ParticleStore ref = all;
     single_process(ref, box, sph, eos);
-    ParticleStore s = scattered_share(all, comm);
-    DomainDecomposition dd;
-    dd.update(s, box, {}, comm);
-    order_particles(s, box);
+    ParticleStore s = decomposed_share(all, box, comm);
     CpuPassesGhostsAfter passes;
     const DistributedSphReport rep = distributed_sph_forces(s, box, sph, eos, comm, &passes);
     const Agreement a = compare(s, ref, comm);
