@@ -185,6 +185,17 @@ void build_let(const OctreeView& t, const GravityBox* b0, const GravityBox* b1,
 
 }  // namespace
 
+void check_gravity_across_ranks(const GravityParams& p, const Box& box) {
+  if (p.enabled && p.method != GravityMethod::Tree)
+    throw Error(
+        "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
+        "gravity.method: tree or run on one rank");
+  if (p.enabled && box.periodic)
+    throw Error(
+        "MPI: gravity in a periodic box is not supported across ranks (docs/mpi.md); set "
+        "gravity.enabled: false or run on one rank");
+}
+
 DistributedGravity::DistributedGravity(Backend backend)
     : tree_(backend == Backend::Gpu ? make_gpu_tree_with_sources() : make_cpu_tree_with_sources()) {
 }
@@ -208,10 +219,7 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
     for (std::size_t k = 0; k < active.n; ++k) active_mask_[active[k]] = 1;
     mask = active_mask_.data();
   }
-  if (p.method != GravityMethod::Tree)
-    throw Error(
-        "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
-        "gravity.method: tree or run on one rank");
+  check_gravity_across_ranks(p, Box{});
   const double t0 = wall_seconds();
   // Keys in the cube the one-process octree builds from all particles (the global bounding cube,
   // widened by 1e-9 as Octree does): every node of a local tree is then a cell of the

@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "core/active_set.hpp"
+#include "core/box.hpp"
 #include "core/particle_store.hpp"
 #include "core/physics_module.hpp"
 #include "gravity/gravity_params.hpp"
@@ -70,6 +71,12 @@ struct DistributedGravityReport {
   TreeWalkStats walk;              // the local walk over own tree + received trees
   double build_s = 0.0, let_s = 0.0, walk_s = 0.0;  // tree build, LET selection + exchange, walk
 };
+
+// mpsph::Error for the gravity that does not run across ranks: the direct method, and any in a
+// periodic `box` (Box{}: open, for a check before the run's box is known). Nothing when gravity
+// is off. The one check of DistributedStepper, DistributedGravity and the device-resident GPU
+// ranks.
+void check_gravity_across_ranks(const GravityParams& p, const Box& box);
 
 class DistributedGravity {
  public:

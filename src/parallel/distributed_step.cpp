@@ -28,14 +28,7 @@ DistributedStepper::DistributedStepper(const Box& box, const SphParams& sph, con
       G_(G),
       passes_(backend == Backend::Gpu ? make_gpu_sph_passes() : make_cpu_sph_passes()),
       gravity_(backend) {
-  if (grav.enabled && grav.method != GravityMethod::Tree)
-    throw Error(
-        "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
-        "gravity.method: tree or run on one rank");
-  if (grav.enabled && box.periodic)
-    throw Error(
-        "MPI: gravity in a periodic box is not supported across ranks (docs/mpi.md); set "
-        "gravity.enabled: false or run on one rank");
+  check_gravity_across_ranks(grav, box);
 }
 
 void DistributedStepper::order_and_forces(ParticleStore& store, bool first) {

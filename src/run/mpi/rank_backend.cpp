@@ -309,6 +309,13 @@ std::unique_ptr<StepBackend> make_rank_backend(
       throw NotAcrossRanks("MPI: " + m->section() + ".model " + m->model() +
                            " does not run across ranks (docs/mpi.md); set " + m->section() +
                            ".model: none or run on one rank");
+  // What does not depend on the box (direct gravity) is refused now, before the initial
+  // conditions are made; the driver calls check_box() once the run's box is known.
+  try {
+    check_gravity_across_ranks(ctx.grav, Box{});
+  } catch (const Error& e) {
+    throw NotAcrossRanks(e.what());
+  }
   DecompositionParams decomposition;
   decomposition.max_imbalance = mpi.max_imbalance;
   // GPU ranks keep their particles on the device (mpi.gpu_ranks: device, or auto) when the run
@@ -318,20 +325,12 @@ std::unique_ptr<StepBackend> make_rank_backend(
     if (ctx.tstep.scheme != TimestepScheme::Global) why = "block time steps";
     for (const auto& m : modules)
       if (m->model() != "none" && why.empty()) why = m->section() + ".model " + m->model();
-    if (ctx.grav.enabled && ctx.grav.method != GravityMethod::Tree)
-      throw NotAcrossRanks(
-          "MPI: gravity.method direct is not supported across ranks (docs/mpi.md); use "
-          "gravity.method: tree or run on one rank");
     if (why.empty()) return make_gpu_backend(ctx, make_gpu_rank_link(ctx, comm, decomposition));
     if (mpi.gpu_ranks == GpuRanksMode::Device)
       throw NotAcrossRanks("mpi.gpu_ranks: device needs global time steps and no physics module (" +
                            why + "); set mpi.gpu_ranks: host or auto (docs/mpi.md)");
   }
-  // The stepper's refusals that do not depend on the box (direct gravity) come now, before the
-  // initial conditions are made; the driver calls check_box() again once the run's box is known.
-  auto backend = std::make_unique<RankBackend>(ctx, comm, passes, decomposition);
-  backend->check_box();
-  return backend;
+  return std::make_unique<RankBackend>(ctx, comm, passes, decomposition);
 }
 
 }  // namespace mpsph
