@@ -16,6 +16,7 @@
 #include "core/wall_clock.hpp"
 #include "parallel/distributed_gravity.hpp"
 #include "parallel/distributed_sph.hpp"
+#include "parallel/particle_exchange.hpp"
 #include "run/mpi/rank_timing.hpp"
 #include "run/ranks.hpp"
 
@@ -47,10 +48,11 @@ class GpuRankLink final : public GpuRanks {
         params_(d) {}
 
   void check_box() override {
-    if (grav_.enabled && box_.periodic)
-      throw NotAcrossRanks(
-          "MPI: gravity in a periodic box is not supported across ranks (docs/mpi.md); set "
-          "gravity.enabled: false or run on one rank");
+    try {
+      check_gravity_across_ranks(grav_, box_);
+    } catch (const Error& e) {
+      throw NotAcrossRanks(e.what());  // every rank alike, before any output is written
+    }
   }
 
   void migrate(DeviceParticles& d, std::array<std::size_t, kNumTypes + 1>& counts) override {
@@ -71,18 +73,14 @@ class GpuRankLink final : public GpuRanks {
     counts_.imbalance_max = std::max(counts_.imbalance_max, rep.imbalance);
 
     // The leaving particles by destination rank, in store order within each (the store on the
-    // threads; the leavers, few after the first decomposition, in one pass).
-    const int P = comm_.size(), me = comm_.rank();
+    // threads; the leavers, few after the first decomposition, in one pass): the plan's
+    // send_index and send_offsets.
+    const int me = comm_.rank();
     const std::vector<uint32_t> leaving =
         select_indices<uint32_t>(0, n, [&](std::size_t i) { return dest[i] != me; });
-    std::vector<std::size_t> off(std::size_t(P) + 1, 0);
-    for (const uint32_t i : leaving) ++off[std::size_t(dest[i]) + 1];
-    for (int r = 0; r < P; ++r) off[std::size_t(r) + 1] += off[std::size_t(r)];
-    std::vector<uint32_t> leave(leaving.size());
-    {
-      std::vector<std::size_t> at(off.begin(), off.end() - 1);
-      for (const uint32_t i : leaving) leave[at[std::size_t(dest[i])]++] = i;
-    }
+    std::vector<std::vector<uint32_t>> to_rank(std::size_t(comm_.size()));
+    for (const uint32_t i : leaving) to_rank[std::size_t(dest[i])].push_back(i);
+    const ExchangePlan plan = make_exchange_plan(to_rank, comm_);
     // The counts by type of the particles that stay, the leavers as kRemoved.
     counts = {};
     counts[kNumTypes] = leaving.size();
@@ -97,22 +95,23 @@ class GpuRankLink final : public GpuRanks {
 #pragma omp critical
       for (std::size_t t = 0; t <= kNumTypes; ++t) counts[t] += mine[t];
     }
-    if (comm_.sum(uint64_t(leave.size())) > 0) {
+    if (comm_.sum(uint64_t(leaving.size())) > 0) {
       std::vector<unsigned char> records;
-      d.pack(leave, records);
-      for (const uint32_t i : leave) mirror_.type[i] = kRemoved;
-      if (!leave.empty()) d.upload_range(mirror_, 0, n, 0, {Field::type});
+      d.pack(plan.send_index, records);
+      for (const uint32_t i : leaving) mirror_.type[i] = kRemoved;
+      if (!leaving.empty()) d.upload_range(mirror_, 0, n, 0, {Field::type});
       // The arrivals go after the rank's particles, round by round.
       const std::size_t stride = d.record_bytes(), type_at = d.record_offset(Field::type);
       std::size_t at = n;
-      exchange_records(records, off, stride, [&](const std::vector<unsigned char>& in) {
-        const std::size_t n_in = in.size() / stride;
-        d.resize(at + n_in);
-        d.unpack(in.data(), n_in, at);
-        at += n_in;
-        for (std::size_t k = 0; k < n_in; ++k)
-          ++counts[std::min<std::size_t>(in[k * stride + type_at], kNumTypes)];
-      });
+      exchange_records(records, plan.send_offsets, stride,
+                       [&](const std::vector<unsigned char>& in) {
+                         const std::size_t n_in = in.size() / stride;
+                         d.resize(at + n_in);
+                         d.unpack(in.data(), n_in, at);
+                         at += n_in;
+                         for (std::size_t k = 0; k < n_in; ++k)
+                           ++counts[std::min<std::size_t>(in[k * stride + type_at], kNumTypes)];
+                       });
     }
     t_.decomposition += wall_seconds() - t0;
   }
