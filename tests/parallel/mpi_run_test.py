@@ -229,11 +229,16 @@ def compare_energy(a_path, b_path, snapshot):
           (len(rows_a) - 1, ", ".join("%s %.1e" % kv for kv in worst.items())))
 
 
-def write_config(tmp):
-    path = os.path.join(tmp, "sod.yaml")
+def config_file(tmp, name, text):
+    """Config `text` written as <tmp>/<name>; its path."""
+    path = os.path.join(tmp, name)
     with open(path, "w") as f:
-        f.write(CONFIG)
+        f.write(text)
     return path
+
+
+def write_config(tmp):
+    return config_file(tmp, "sod.yaml", CONFIG)
 
 
 # Every run writes into <tmp>/out (the resolved config in each file names it) and is moved away
@@ -380,9 +385,7 @@ def compare_gravity_energies(ref, other, what, tol=GRAVITY_TOL,
 
 
 def mode_gravity(tmp, mpsph, mpsph_mpi, launch):
-    cfg = os.path.join(tmp, "evrard.yaml")
-    with open(cfg, "w") as f:
-        f.write(EVRARD)
+    cfg = config_file(tmp, "evrard.yaml", EVRARD)
     one, two, on3 = (os.path.join(tmp, d) for d in ("one", "two", "on3"))
     single(mpsph, [cfg], one)
     ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"], two)
@@ -400,9 +403,8 @@ def mode_gravity(tmp, mpsph, mpsph_mpi, launch):
 
 
 def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
-    cfg = os.path.join(tmp, "evrard.yaml")
-    with open(cfg, "w") as f:
-        f.write(EVRARD.replace("t_end: 0.05", "t_end: 0.04"))  # 40 steps, as measured
+    # 40 steps, as measured
+    cfg = config_file(tmp, "evrard.yaml", EVRARD.replace("t_end: 0.05", "t_end: 0.04"))
     one, two, on3 = (os.path.join(tmp, d) for d in ("one", "two", "on3"))
     p = subprocess.run([mpsph, "run", cfg, "--quiet", "--device", "gpu", "--output-dir", one],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
@@ -476,9 +478,7 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
 def one_gpu_and_two_ranks(tmp, name, text, mpsph, mpsph_mpi, launch):
     """Config `text` as <tmp>/<name>.yaml, run by one process on the GPU and by 2 GPU ranks
     (mpi.gpu_ranks auto); their output directories."""
-    cfg = os.path.join(tmp, name + ".yaml")
-    with open(cfg, "w") as f:
-        f.write(text)
+    cfg = config_file(tmp, name + ".yaml", text)
     one, two = os.path.join(tmp, name + "_gpu1"), os.path.join(tmp, name + "_gpu2")
     single(mpsph, [cfg], one, "gpu")
     ranks(launch, 2, mpsph_mpi, [cfg, "--quiet", "--device", "gpu"], two)
@@ -566,9 +566,7 @@ def mode_cooling(tmp, mpsph, mpsph_mpi, launch):
     # The global scheme, then block steps (the cooling stage then runs on the active particles).
     for scheme, text in (("global", COOLING),
                          ("block", COOLING.replace("scheme: global", "scheme: block\n  dt_max: 0.01"))):
-        cfg = os.path.join(tmp, "sod_cooling_%s.yaml" % scheme)
-        with open(cfg, "w") as f:
-            f.write(text)
+        cfg = config_file(tmp, "sod_cooling_%s.yaml" % scheme, text)
         one, two = os.path.join(tmp, "one_" + scheme), os.path.join(tmp, "two_" + scheme)
         single(mpsph, [cfg], one)
         ranks(launch, 2, mpsph_mpi, [cfg, "--quiet"], two)
@@ -614,9 +612,7 @@ def csv_rows(path):
 def same_as_one_process(tmp, mpsph, mpsph_mpi, launch, text, name, n=2):
     """Runs `text` with mpsph and on n ranks: every snapshot and the checkpoint bit for bit,
     energy.csv as in `equal`. Returns both output directories and the snapshot names."""
-    cfg = os.path.join(tmp, name + ".yaml")
-    with open(cfg, "w") as f:
-        f.write(text)
+    cfg = config_file(tmp, name + ".yaml", text)
     one, many = os.path.join(tmp, "one_" + name), os.path.join(tmp, "ranks_" + name)
     single(mpsph, [cfg], one)
     ranks(launch, n, mpsph_mpi, [cfg, "--quiet"], many)
@@ -706,9 +702,7 @@ def mode_multiphase(tmp, mpsph, mpsph_mpi, launch):
 
 
 def mode_health(tmp, mpsph, mpsph_mpi, launch):
-    cfg = os.path.join(tmp, "plummer_bad.yaml")
-    with open(cfg, "w") as f:
-        f.write(PLUMMER_BAD)
+    cfg = config_file(tmp, "plummer_bad.yaml", PLUMMER_BAD)
     one, two = os.path.join(tmp, "one"), os.path.join(tmp, "two")
     work = os.path.join(tmp, "out")
     p1 = run([mpsph, "run", cfg, "--quiet", "--device", "cpu", "--output-dir", work], expect=4)
@@ -847,9 +841,7 @@ def updates(run_dir):
 
 
 def mode_block(tmp, mpsph, mpsph_mpi, launch):
-    cfg = os.path.join(tmp, "sedov.yaml")
-    with open(cfg, "w") as f:
-        f.write(SEDOV)
+    cfg = config_file(tmp, "sedov.yaml", SEDOV)
     one = os.path.join(tmp, "one")
     single(mpsph, [cfg], one)
     final = sorted(f for f in os.listdir(one) if f.startswith("snapshot_"))[-1]
@@ -887,9 +879,7 @@ def mode_block(tmp, mpsph, mpsph_mpi, launch):
     print("Sedov, block steps: a 2-rank checkpoint restarted on 1 process and on 3 ranks: %s and "
           "the final checkpoint bit for bit" % final)
     # With gravity.
-    cfg = os.path.join(tmp, "evrard.yaml")
-    with open(cfg, "w") as f:
-        f.write(EVRARD_BLOCK)
+    cfg = config_file(tmp, "evrard.yaml", EVRARD_BLOCK)
     one = os.path.join(tmp, "evrard1")
     single(mpsph, [cfg], one)
     for n in (2, 3):
@@ -905,9 +895,7 @@ def mode_block(tmp, mpsph, mpsph_mpi, launch):
     # Several particle types (gas, dark matter, stars): a small disk galaxy on 2 and 3 ranks,
     # where some rank has no active particle at some substeps (an empty active set once counted as
     # "every particle" there: 50% more updates and an energy error 5x the run's own).
-    cfg = os.path.join(tmp, "disk.yaml")
-    with open(cfg, "w") as f:
-        f.write(DISK_BLOCK)
+    cfg = config_file(tmp, "disk.yaml", DISK_BLOCK)
     one = os.path.join(tmp, "disk1")
     single(mpsph, [cfg], one)
     _, rows = energy_rows(os.path.join(one, "energy.csv"))
@@ -975,9 +963,7 @@ def sink_summary(run_dir, what, m0):
 
 
 def mode_sinks(tmp, mpsph, mpsph_mpi, launch):
-    cfg = os.path.join(tmp, "sinks.yaml")
-    with open(cfg, "w") as f:
-        f.write(SINK_COLLAPSE)
+    cfg = config_file(tmp, "sinks.yaml", SINK_COLLAPSE)
     ref = os.path.join(tmp, "ref")
     single(mpsph, [cfg], ref)
     with h5py.File(os.path.join(ref, "snapshot_0000.h5"), "r") as f:  # the initial state
