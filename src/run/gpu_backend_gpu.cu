@@ -141,13 +141,12 @@ class GpuBackend final : public StepBackend {
     spawn_counts_ = {};
     type_descents_ = 0;
     d_.set_counts(n, type_counts_[kGas]);
-    hydro_ = c_.sph.enough_gas(ranks_ ? std::size_t(ranks_->sum(type_counts_[kGas]))
-                                      : type_counts_[kGas]);
     if (ranks_) {
-      ranks_->after_order(d_);
       n_all_ = std::size_t(ranks_->sum(n));
       n_gas_all_ = std::size_t(ranks_->sum(type_counts_[kGas]));
+      ranks_->after_order(d_);
     }
+    hydro_ = c_.sph.enough_gas(ranks_ ? n_gas_all_ : type_counts_[kGas]);
     type_begin_[0] = 0;
     for (int t = 0; t < kNumTypes; ++t)
       type_begin_[std::size_t(t) + 1] = type_begin_[std::size_t(t)] + type_counts_[std::size_t(t)];
