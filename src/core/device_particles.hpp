@@ -89,14 +89,18 @@ class DeviceParticles {
   // does not hold are skipped).
   void copy_range(const DeviceParticles& from, std::size_t from_first, std::size_t count,
                   std::size_t first, std::initializer_list<Field> fields = {});
-  // Particles as records of every held field, one after the other in table order
-  // (record_bytes() each): what moves a particle to another rank. pack() writes the records of
-  // device entries index[0..] to `out` (host), unpack() writes `count` records from host memory
-  // into device entries [first, first + count) (within size()).
-  std::size_t record_bytes() const;
-  std::size_t record_offset(Field f) const;  // of a held field within a record
-  void pack(const std::vector<uint32_t>& index, std::vector<unsigned char>& out) const;
-  void unpack(const unsigned char* records, std::size_t count, std::size_t first);
+  // Particles as records of the listed held fields (every held field when the list is empty),
+  // one after the other in table order (record_bytes(fields) each): what moves a particle to
+  // another rank, or a ghost's fields to a halo. pack() writes the records of device entries
+  // index[0..] to `out` (host), unpack() writes `count` records from host memory into device
+  // entries [first, first + count) (within size()); both sides name the same fields.
+  std::size_t record_bytes(std::initializer_list<Field> fields = {}) const;
+  // Of a held, listed field within a record.
+  std::size_t record_offset(Field f, std::initializer_list<Field> fields = {}) const;
+  void pack(const std::vector<uint32_t>& index, std::vector<unsigned char>& out,
+            std::initializer_list<Field> fields = {}) const;
+  void unpack(const unsigned char* records, std::size_t count, std::size_t first,
+              std::initializer_list<Field> fields = {});
 
   // Device pointers for kernels (n and n_gas filled in).
   ParticleView view() const { return view_; }

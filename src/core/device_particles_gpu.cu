@@ -359,23 +359,28 @@ struct TransferBuffer {
 
 }  // namespace
 
-std::size_t DeviceParticles::record_bytes() const {
-  return held_bytes_per_particle();
+std::size_t DeviceParticles::record_bytes(std::initializer_list<Field> fields) const {
+  std::size_t bytes = 0;
+#define MPSPH_FIELD_RECORD_BYTES(name, T, ...) \
+  if (listed(fields, Field::name) && holds(Field::name)) bytes += sizeof(T);
+  MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_RECORD_BYTES)
+#undef MPSPH_FIELD_RECORD_BYTES
+  return bytes;
 }
 
-std::size_t DeviceParticles::record_offset(Field f) const {
+std::size_t DeviceParticles::record_offset(Field f, std::initializer_list<Field> fields) const {
   std::size_t off = 0;
 #define MPSPH_FIELD_OFFSET(name, T, ...) \
   if (Field::name == f) return off;      \
-  if (holds(Field::name)) off += sizeof(T);
+  if (listed(fields, Field::name) && holds(Field::name)) off += sizeof(T);
   MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_OFFSET)
 #undef MPSPH_FIELD_OFFSET
   return off;
 }
 
-void DeviceParticles::pack(const std::vector<uint32_t>& index,
-                           std::vector<unsigned char>& out) const {
-  const std::size_t n = index.size(), stride = record_bytes();
+void DeviceParticles::pack(const std::vector<uint32_t>& index, std::vector<unsigned char>& out,
+                           std::initializer_list<Field> fields) const {
+  const std::size_t n = index.size(), stride = record_bytes(fields);
   out.resize(n * stride);
   if (n == 0) return;
   TransferBuffer idx(n * sizeof(uint32_t)), buf(n * stride);
@@ -385,7 +390,7 @@ void DeviceParticles::pack(const std::vector<uint32_t>& index,
   const unsigned blocks = static_cast<unsigned>((n + threads - 1) / threads);
   std::size_t offset = 0;
 #define MPSPH_FIELD_PACK(name, T, ...)                                                           \
-  if (holds(Field::name)) {                                                                      \
+  if (listed(fields, Field::name) && holds(Field::name)) {                                       \
     pack_kernel<T><<<blocks, threads>>>(static_cast<unsigned char*>(buf.p), view_.name,          \
                                         static_cast<const uint32_t*>(idx.p), n, stride, offset); \
     check(cudaGetLastError(), "pack of particle field '" #name "'");                             \
@@ -397,10 +402,11 @@ void DeviceParticles::pack(const std::vector<uint32_t>& index,
         "download of packed particles");
 }
 
-void DeviceParticles::unpack(const unsigned char* records, std::size_t count, std::size_t first) {
+void DeviceParticles::unpack(const unsigned char* records, std::size_t count, std::size_t first,
+                             std::initializer_list<Field> fields) {
   if (count == 0) return;
   if (first + count > n_) throw Error("DeviceParticles::unpack: entries beyond the store");
-  const std::size_t stride = record_bytes();
+  const std::size_t stride = record_bytes(fields);
   TransferBuffer buf(count * stride);
   check(cudaMemcpy(buf.p, records, count * stride, cudaMemcpyHostToDevice),
         "upload of packed particles");
@@ -408,7 +414,7 @@ void DeviceParticles::unpack(const unsigned char* records, std::size_t count, st
   const unsigned blocks = static_cast<unsigned>((count + threads - 1) / threads);
   std::size_t offset = 0;
 #define MPSPH_FIELD_UNPACK(name, T, ...)                                                      \
-  if (holds(Field::name)) {                                                                   \
+  if (listed(fields, Field::name) && holds(Field::name)) {                                    \
     unpack_kernel<T><<<blocks, threads>>>(                                                    \
         view_.name + first, static_cast<const unsigned char*>(buf.p), count, stride, offset); \
     check(cudaGetLastError(), "unpack of particle field '" #name "'");                        \

@@ -21,32 +21,17 @@
 
 namespace mpsph {
 
-namespace {
-
-// Rounds of the smoothing-length halo before giving up: each round widens the radius of every
-// particle it could not finish to 1.25 x an upper bound of what it needs, so two rounds settle
-// all but pathological cases.
-constexpr int kMaxHaloRounds = 16;
-
-// Runs f; an mpsph::Error on any rank becomes an Error on every rank (no rank is left waiting in
-// a collective call).
-template <class F>
-void on_every_rank(const MpiComm& comm, F&& f) {
-  std::string err;
-  try {
-    f();
-  } catch (const Error& e) {
-    err = e.what();
-  }
-  if (comm.any(!err.empty()))
-    throw Error(err.empty() ? std::string("sph: failed on another rank (its message says why)")
-                            : err);
+double first_search_radius(const Vec3d& lo, const Vec3d& hi, std::size_t n_gas, std::size_t k) {
+  if (n_gas == 0) return 0.0;
+  const double volume = (hi.x - lo.x) * (hi.y - lo.y) * (hi.z - lo.z);
+  if (!(volume > 0.0)) return 0.0;
+  return 1.25 * std::cbrt(3.0 * double(k) * volume / (4.0 * cgs::kPi * double(n_gas)));
 }
 
-// Search radius for particles without a smoothing length yet: 1.25 x the radius holding N_B + 1
-// particles at this rank's mean gas density (0 when the rank's gas spans no volume).
+namespace {
+
+// The bounds of the gas [0, n_gas) and first_search_radius of it.
 double first_radius(const ParticleStore& store, std::size_t n_gas, std::size_t k) {
-  if (n_gas == 0) return 0.0;
   constexpr double inf = std::numeric_limits<double>::infinity();
   Vec3d lo{inf, inf, inf}, hi{-inf, -inf, -inf};
   for (std::size_t i = 0; i < n_gas; ++i) {
@@ -54,9 +39,7 @@ double first_radius(const ParticleStore& store, std::size_t n_gas, std::size_t k
     lo = {std::min(lo.x, x.x), std::min(lo.y, x.y), std::min(lo.z, x.z)};
     hi = {std::max(hi.x, x.x), std::max(hi.y, x.y), std::max(hi.z, x.z)};
   }
-  const double volume = (hi.x - lo.x) * (hi.y - lo.y) * (hi.z - lo.z);
-  if (!(volume > 0.0)) return 0.0;
-  return 1.25 * std::cbrt(3.0 * double(k) * volume / (4.0 * cgs::kPi * double(n_gas)));
+  return first_search_radius(lo, hi, n_gas, k);
 }
 
 // Receives the ghosts of `plan` with `fields` after the store's n_local particles, with their

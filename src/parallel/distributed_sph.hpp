@@ -42,6 +42,16 @@
 
 namespace mpsph {
 
+// Rounds of the smoothing-length halo before giving up: each round widens the radius of every
+// particle it could not finish to 1.25 x an upper bound of what it needs, so two rounds settle
+// all but pathological cases.
+constexpr int kMaxHaloRounds = 16;
+
+// Search radius for particles without a smoothing length yet: 1.25 x the radius holding k = N_B + 1
+// particles at the mean density of a rank's n_gas gas particles within [lo, hi] (0 when they
+// span no volume).
+double first_search_radius(const Vec3d& lo, const Vec3d& hi, std::size_t n_gas, std::size_t k);
+
 struct DistributedSphReport {
   int h_rounds = 0;              // halo rounds until every h was exact (same on every rank)
   std::size_t ghosts_h = 0;      // ghosts this rank received in the last smoothing-length round

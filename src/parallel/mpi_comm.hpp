@@ -70,6 +70,20 @@ class MpiComm {
   int size_ = 1;
 };
 
+// Runs f; an mpsph::Error on any rank becomes an Error on every rank (no rank is left waiting in
+// a collective call).
+template <class F>
+void on_every_rank(const MpiComm& comm, F&& f) {
+  std::string err;
+  try {
+    f();
+  } catch (const Error& e) {
+    err = e.what();
+  }
+  if (comm.any(!err.empty()))
+    throw Error(err.empty() ? std::string("failed on another rank (its message says why)") : err);
+}
+
 namespace detail {
 // Byte counts and displacements of item ranges [offsets[r], offsets[r + 1]) of `item` bytes each.
 void byte_counts(const std::vector<std::size_t>& offsets, std::size_t item,

@@ -57,55 +57,13 @@ std::vector<SearchBox> search_boxes(const ParticleStore& store, std::size_t n_ga
   return group_boxes(store, nullptr, n_gas, radius.data(), box, group_size(n_gas, max_boxes));
 }
 
-namespace {
-
-// Gap between intervals [a0, a1] and [b0, b1]; periodic with length len: the smallest gap over
-// the images b + k len, k = -1, 0, 1 (both intervals lie in the box after wrapping).
-double gap(double a0, double a1, double b0, double b1, bool periodic, double len) {
-  auto one = [&](double s) { return std::max({0.0, b0 + s - a1, a0 - (b1 + s)}); };
-  double g = one(0.0);
-  if (periodic) g = std::min({g, one(len), one(-len)});
-  return g;
-}
-
-}  // namespace
-
 double box_distance(const Vec3d& a_lo, const Vec3d& a_hi, const Vec3d& b_lo, const Vec3d& b_hi,
                     const Box& box) {
-  const double gx = gap(a_lo.x, a_hi.x, b_lo.x, b_hi.x, box.periodic, box.size.x);
-  const double gy = gap(a_lo.y, a_hi.y, b_lo.y, b_hi.y, box.periodic, box.size.y);
-  const double gz = gap(a_lo.z, a_hi.z, b_lo.z, b_hi.z, box.periodic, box.size.z);
+  const double gx = detail::interval_gap(a_lo.x, a_hi.x, b_lo.x, b_hi.x, box.periodic, box.size.x);
+  const double gy = detail::interval_gap(a_lo.y, a_hi.y, b_lo.y, b_hi.y, box.periodic, box.size.y);
+  const double gz = detail::interval_gap(a_lo.z, a_hi.z, b_lo.z, b_hi.z, box.periodic, box.size.z);
   return std::sqrt(gx * gx + gy * gy + gz * gz);
 }
-
-namespace {
-
-// box_distance(...) <= t without its square root and its calls, axis by axis with an early exit
-// (the halo rule's slack covers the different rounding): the tests of halo_members, which took
-// ~9% of a CPU rank's time with box_distance (Evrard 1e5, block steps, 2 ranks, 2026-11-27).
-// Boxes [a_lo, a_hi] and [b_lo, b_hi] within distance t of each other, t2 = t * t (a point:
-// a_lo = a_hi).
-inline bool boxes_within(const Vec3d& a_lo, const Vec3d& a_hi, const Vec3d& b_lo, const Vec3d& b_hi,
-                         double t2, const Box& box) {
-  auto gap1 = [&](double a0, double a1, double b0, double b1, double len) {
-    double g = std::max(0.0, std::max(b0 - a1, a0 - b1));
-    if (box.periodic) {
-      g = std::min(g, std::max(0.0, std::max(b0 + len - a1, a0 - (b1 + len))));
-      g = std::min(g, std::max(0.0, std::max(b0 - len - a1, a0 - (b1 - len))));
-    }
-    return g;
-  };
-  const double gx = gap1(a_lo.x, a_hi.x, b_lo.x, b_hi.x, box.size.x);
-  double d2 = gx * gx;
-  if (d2 > t2) return false;
-  const double gy = gap1(a_lo.y, a_hi.y, b_lo.y, b_hi.y, box.size.y);
-  d2 += gy * gy;
-  if (d2 > t2) return false;
-  const double gz = gap1(a_lo.z, a_hi.z, b_lo.z, b_hi.z, box.size.z);
-  return d2 + gz * gz <= t2;
-}
-
-}  // namespace
 
 std::vector<std::vector<uint32_t>> halo_members(const ParticleStore& store, std::size_t n_gas,
                                                 const std::vector<double>& radius,

@@ -19,13 +19,9 @@
 #include "core/vec3.hpp"
 #include "parallel/domain_decomposition.hpp"
 #include "parallel/mpi_comm.hpp"
+#include "sph/search_box.hpp"
 
 namespace mpsph {
-
-struct SearchBox {
-  Vec3d lo, hi;   // bounding box of the group's (wrapped) positions
-  double radius;  // largest search radius (or reach) of the group
-};
 
 // Boxes over gas [0, n_gas) in store order, at most max_boxes groups of consecutive particles;
 // radius[i] is particle i's search radius.

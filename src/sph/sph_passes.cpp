@@ -64,9 +64,6 @@ std::unique_ptr<SphPasses> make_cpu_sph_passes() {
 std::unique_ptr<SphPasses> make_gpu_sph_passes() {
   throw_built_without_cuda();
 }
-std::unique_ptr<SphPasses> make_resident_gpu_sph_passes(DeviceParticles&) {
-  throw_built_without_cuda();
-}
 #endif
 
 }  // namespace mpsph

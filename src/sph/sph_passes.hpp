@@ -18,7 +18,6 @@
 namespace mpsph {
 
 class SphNeighbours;
-class DeviceParticles;
 
 class SphPasses {
  public:
@@ -65,15 +64,5 @@ std::unique_ptr<SphPasses> make_cpu_sph_passes();
 // Defined in CUDA builds; a CPU-only build throws mpsph::Error saying so. Uses the current CUDA
 // device.
 std::unique_ptr<SphPasses> make_gpu_sph_passes();
-// The GPU passes of a device-resident MPI rank (run/gpu_ranks.hpp). The rank's gas lives in
-// `local`, its first local.view().n_gas particles; the host store a pass is given holds the same
-// local gas in the same order (only the fields the halos read need to be current there: pos, h,
-// vel, mass) followed by the ghosts. Each pass runs GpuSph on a device work store whose local
-// part is copied on the device from `local` and whose ghosts are uploaded from the host store; it
-// writes its results into `local` and brings to the host store only what the halos read next:
-// h after the smoothing lengths; rho, pressure, csound and balsara after the density. The same
-// h, pair sets and sums as make_gpu_sph_passes() on the same particles. Defined in CUDA builds;
-// a CPU-only build throws mpsph::Error saying so.
-std::unique_ptr<SphPasses> make_resident_gpu_sph_passes(DeviceParticles& local);
 
 }  // namespace mpsph

@@ -128,86 +128,10 @@ class GpuSphPasses final : public SphPasses {
   bool subset_ = false;  // the last begin_pass's active list is a subset of the gas
 };
 
-// The passes of a device-resident rank (sph_passes.hpp): the work store's local gas comes from
-// `local` on the device, its ghosts from the host store.
-class ResidentGpuSphPasses final : public SphPasses {
- public:
-  explicit ResidentGpuSphPasses(DeviceParticles& local) : local_(local) {
-    w_.set_groups(kCoreFields);
-  }
-  const char* name() const override { return "gpu (device-resident)"; }
-  bool sums_in_store_order() const override { return false; }
-
-  void smoothing_lengths(ParticleStore& s, const Box& box, const SphParams& p,
-                         const std::vector<uint32_t>& active, std::vector<double>& next) override {
-    const std::size_t n = begin_pass(s, active), nl = n_local_;
-    w_.copy_range(local_, 0, nl, 0, {Field::pos, Field::h, Field::nngb});
-    w_.upload_range(s, nl, n - nl, nl, {Field::pos, Field::h});
-    next_.reserve(std::max<std::size_t>(n, 1), "d_{N+1} of the smoothing lengths");
-    sph_.smoothing_lengths(w_.view(), box, p, set_, next_.get());
-    sph_.throw_if_errors(p.n_neighbours);
-    local_.copy_range(w_, 0, nl, 0, {Field::h, Field::nngb});
-    w_.download_range(s, 0, nl, 0, {Field::h});
-    std::vector<double> d(nl);
-    copy_to_host(d, next_.get(), nl);
-    next.assign(n, 0.0);
-    for (const uint32_t i : active) next[i] = d[i];
-  }
-
-  void density(ParticleStore& s, const Box& box, const SphParams& p, const EosParams& eos,
-               const std::vector<uint32_t>& active) override {
-    const std::size_t n = begin_pass(s, active), nl = n_local_;
-    w_.copy_range(local_, 0, nl, 0,
-                  {Field::pos, Field::vel, Field::mass, Field::h, Field::u, Field::rho, Field::divv,
-                   Field::curlv, Field::pressure, Field::csound, Field::balsara});
-    w_.upload_range(s, nl, n - nl, nl, {Field::pos, Field::vel, Field::mass, Field::h});
-    sph_.density(w_.view(), box, p, set_);
-    sph_.prepare_force(w_.view(), eos, p, set_);
-    sph_.throw_if_errors(p.n_neighbours);
-    local_.copy_range(w_, 0, nl, 0,
-                      {Field::rho, Field::divv, Field::curlv, Field::pressure, Field::csound,
-                       Field::balsara, Field::u});
-    w_.download_range(s, 0, nl, 0, {Field::rho, Field::pressure, Field::csound, Field::balsara});
-  }
-
-  // The work store and the active list of density(); the ghosts' rho, pressure, csound and
-  // balsara the halo refreshed since.
-  void forces(ParticleStore& s, const Box& box, const SphParams& p,
-              const std::vector<uint32_t>&) override {
-    const std::size_t n = w_.size(), nl = n_local_;
-    if (s.n_gas() != n) throw Error("sph: the forces' store is not the density's");
-    w_.upload_range(s, nl, n - nl, nl,
-                    {Field::rho, Field::pressure, Field::csound, Field::balsara});
-    sph_.forces(w_.view(), box, p, set_);
-    sph_.throw_if_errors(p.n_neighbours);
-    local_.copy_range(w_, 0, nl, 0, {Field::acc, Field::dudt, Field::vsig});
-  }
-
- private:
-  std::size_t begin_pass(const ParticleStore& s, const std::vector<uint32_t>& active) {
-    n_local_ = local_.view().n_gas;
-    if (n_local_ > s.n_gas())
-      throw Error("sph: the host store holds fewer gas particles than the rank's local gas");
-    return work_.begin(s, active);
-  }
-
-  DeviceParticles& local_;
-  PassStore work_;  // local gas and ghosts
-  DeviceParticles& w_ = work_.d;
-  ActiveSet& set_ = work_.set;
-  GpuSph sph_;
-  gpu::DeviceBuffer<double> next_;
-  std::size_t n_local_ = 0;
-};
-
 }  // namespace
 
 std::unique_ptr<SphPasses> make_gpu_sph_passes() {
   return std::make_unique<GpuSphPasses>();
-}
-
-std::unique_ptr<SphPasses> make_resident_gpu_sph_passes(DeviceParticles& local) {
-  return std::make_unique<ResidentGpuSphPasses>(local);
 }
 
 }  // namespace mpsph

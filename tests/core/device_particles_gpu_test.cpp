@@ -84,6 +84,25 @@ TEST_CASE("device particles: packed records move every field of a particle byte 
     CHECK(differing_field(got, i, b, i).empty());
   }
   CHECK_THROWS(e.unpack(records.data(), index.size(), 15));  // beyond the store
+
+  // Records of some fields (a halo's ghosts): those fields only, in table order.
+  std::vector<unsigned char> some;
+  d.pack(index, some, {Field::h, Field::pos});
+  REQUIRE(d.record_bytes({Field::h, Field::pos}) == sizeof(Vec3d) + sizeof(float));
+  REQUIRE(some.size() == index.size() * (sizeof(Vec3d) + sizeof(float)));
+  CHECK(d.record_offset(Field::h, {Field::pos, Field::h}) == sizeof(Vec3d));
+  DeviceParticles f;
+  f.upload(b);
+  f.unpack(some.data(), index.size(), 3, {Field::pos, Field::h});
+  ParticleStore part;
+  f.download(part);
+  for (std::size_t k = 0; k < index.size(); ++k) {
+    INFO("record " << k);
+    CHECK(std::memcmp(&part.pos[3 + k], &a.pos[index[k]], sizeof(Vec3d)) == 0);
+    CHECK(std::memcmp(&part.h[3 + k], &a.h[index[k]], sizeof(float)) == 0);
+    CHECK(std::memcmp(&part.mass[3 + k], &b.mass[3 + k], sizeof(double)) == 0);
+    CHECK(std::memcmp(&part.vel[3 + k], &b.vel[3 + k], sizeof(Vec3d)) == 0);
+  }
 }
 
 TEST_CASE("device particles: range transfers touch exactly the entries asked for",

@@ -17,6 +17,7 @@
 #include "parallel/distributed_gravity.hpp"
 #include "parallel/distributed_sph.hpp"
 #include "parallel/particle_exchange.hpp"
+#include "parallel/resident_sph.hpp"
 #include "run/mpi/rank_timing.hpp"
 #include "run/ranks.hpp"
 
@@ -116,28 +117,24 @@ class GpuRankLink final : public GpuRanks {
     t_.decomposition += wall_seconds() - t0;
   }
 
+  // Gravity's LET selection reads positions, masses and types on the host.
   void after_order(const DeviceParticles& d) override {
     const double t0 = wall_seconds();
-    const std::size_t n = d.size(), n_gas = d.view().n_gas;
-    mirror_.resize(n);
-    d.download_range(mirror_, 0, n, 0, {Field::pos, Field::mass, Field::type});
-    gas_.resize(n_gas);
-    d.download_range(gas_, 0, n_gas, 0,
-                     {Field::pos, Field::vel, Field::mass, Field::h, Field::id, Field::type});
-    gas_order_ = sph_order(gas_, box_, comm_);
+    mirror_.resize(d.size());
+    d.download_range(mirror_, 0, d.size(), 0, {Field::pos, Field::mass, Field::type});
     t_.order += wall_seconds() - t0;
   }
 
   void smoothing_lengths(DeviceParticles& d) override {
     sph_report_ = DistributedSphReport{};
-    distributed_smoothing_lengths(gas_, box_, gas_order_, sph_, comm_, passes(d), sph_report_);
+    resident_smoothing_lengths(sph(d), box_, sph_, comm_, sph_report_);
     t_.h += sph_report_.h_s;
     t_.h_passes += sph_report_.h_passes_s;
     counts_.h_rounds += double(sph_report_.h_rounds);
   }
 
   void density_and_forces(DeviceParticles& d) override {
-    distributed_density_forces(gas_, box_, gas_order_, sph_, eos_, comm_, passes(d), sph_report_);
+    resident_density_forces(sph(d), box_, sph_, eos_, comm_, sph_report_);
     t_.pairs += sph_report_.pairs_s;
     t_.pairs_passes += sph_report_.pairs_passes_s;
     counts_.ghosts += double(sph_report_.ghosts_pairs);
@@ -199,16 +196,16 @@ class GpuRankLink final : public GpuRanks {
   // With the parts from step 2 on beside them (the start-up and step 1 scatter the particles from
   // rank 0 and find every h from scratch).
   std::string timing_notes(long steps) override {
-    const RankTimingText text{"particles on the GPU of each rank", "host copies after the sort",
-                              "local gas"};
+    const RankTimingText text{"particles on the GPU of each rank",
+                              "host copies after the sort (gravity)", "local gas"};
     return rank_timing_notes(comm_, text, t_, &t_steady_, orders_ >= 4 ? long(orders_) - 2 : 0,
                              counts_, params_.max_imbalance, steps);
   }
 
  private:
-  SphPasses& passes(DeviceParticles& d) {
-    if (!passes_) passes_ = make_resident_gpu_sph_passes(d);
-    return *passes_;
+  ResidentSph& sph(DeviceParticles& d) {
+    if (!resident_sph_) resident_sph_ = std::make_unique<ResidentSph>(d);
+    return *resident_sph_;
   }
 
   // Records [off[r], off[r + 1]) of `records` (`stride` bytes each) to rank r, in rounds of at
@@ -252,10 +249,8 @@ class GpuRankLink final : public GpuRanks {
   bool first_ = true;  // the next decomposition is the first: cut by count
   bool assume_previous_ = false;
   ParticleStore mirror_;  // host copies of some fields of the rank's particles (device order)
-  ParticleStore gas_;     // the rank's gas, then the halos' ghosts (distributed_sph.hpp)
-  SphOrder gas_order_;
   DistributedSphReport sph_report_;
-  std::unique_ptr<SphPasses> passes_;
+  std::unique_ptr<ResidentSph> resident_sph_;
   std::optional<DistributedGravity> gravity_;
   RankParts t_, t_steady_;  // seconds on this rank: of the run, and up to step 2's order stage
   std::size_t orders_ = 0;

@@ -1,0 +1,388 @@
+// ResidentSph (resident_sph_gpu.hpp): the halo's per-particle work on the device.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cub/device/device_select.cuh>
+#include <limits>
+#include <vector>
+
+#include "core/active_set.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_particles.hpp"
+#include "gravity/device_buffer.cuh"
+#include "sph/neighbour_search.hpp"  // kTreeRadiusSlack
+#include "sph/resident_sph_gpu.hpp"
+#include "sph/sph_gpu.hpp"
+
+namespace mpsph {
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kFullMask = 0xffffffffu;
+
+__global__ void iota_kernel(uint32_t* out, std::size_t n) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = uint32_t(i);
+}
+
+// radius[i] = factor h_i, or `fallback` where h_i is not set (h <= 0).
+__global__ void radius_kernel(const float* h, std::size_t n, double factor, double fallback,
+                              double* radius) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < n) radius[i] = h[i] > 0.f ? factor * double(h[i]) : fallback;
+}
+
+// Per block: min x, y, z, max x, y, z of the positions and the count of h <= 0 (grid-stride).
+constexpr unsigned kBoundsBlocks = 256;
+__global__ void bounds_kernel(const Vec3d* pos, const float* h, std::size_t n, double* partial) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  double v[7] = {inf, inf, inf, -inf, -inf, -inf, 0.0};
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const Vec3d x = pos[i];
+    v[0] = fmin(v[0], x.x), v[1] = fmin(v[1], x.y), v[2] = fmin(v[2], x.z);
+    v[3] = fmax(v[3], x.x), v[4] = fmax(v[4], x.y), v[5] = fmax(v[5], x.z);
+    v[6] += h[i] > 0.f ? 0.0 : 1.0;
+  }
+  __shared__ double s[7][kThreads];
+  for (int c = 0; c < 7; ++c) s[c][threadIdx.x] = v[c];
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) {
+      for (int c = 0; c < 3; ++c)
+        s[c][threadIdx.x] = fmin(s[c][threadIdx.x], s[c][threadIdx.x + half]);
+      for (int c = 3; c < 6; ++c)
+        s[c][threadIdx.x] = fmax(s[c][threadIdx.x], s[c][threadIdx.x + half]);
+      s[6][threadIdx.x] += s[6][threadIdx.x + half];
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    for (int c = 0; c < 7; ++c) partial[blockIdx.x * 7 + c] = s[c][0];
+}
+
+// One block per group of `group` consecutive entries of list[0, count): the bounding box of
+// their wrapped positions and their largest radius.
+__global__ void group_boxes_kernel(const Vec3d* pos, const uint32_t* list, std::size_t count,
+                                   std::size_t group, const double* radius, Box box,
+                                   SearchBox* out) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  double v[7] = {inf, inf, inf, -inf, -inf, -inf, 0.0};
+  const std::size_t b = blockIdx.x * group, e = min(count, b + group);
+  for (std::size_t k = b + threadIdx.x; k < e; k += blockDim.x) {
+    const uint32_t i = list[k];
+    const Vec3d x = wrap_position(pos[i], box);
+    v[0] = fmin(v[0], x.x), v[1] = fmin(v[1], x.y), v[2] = fmin(v[2], x.z);
+    v[3] = fmax(v[3], x.x), v[4] = fmax(v[4], x.y), v[5] = fmax(v[5], x.z);
+    v[6] = fmax(v[6], radius[i]);
+  }
+  __shared__ double s[7][kThreads];
+  for (int c = 0; c < 7; ++c) s[c][threadIdx.x] = v[c];
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) {
+      for (int c = 0; c < 3; ++c)
+        s[c][threadIdx.x] = fmin(s[c][threadIdx.x], s[c][threadIdx.x + half]);
+      for (int c = 3; c < 7; ++c)
+        s[c][threadIdx.x] = fmax(s[c][threadIdx.x], s[c][threadIdx.x + half]);
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = SearchBox{{s[0][0], s[1][0], s[2][0]}, {s[3][0], s[4][0], s[5][0]}, s[6][0]};
+}
+
+// flag[j] = 1 when local gas particle j is within max(b.radius, reach_j) (1 + slack) of one of
+// the boxes (reach null: 0). Each warp first tests the bounding box of its particles with their
+// largest reach against a box: it bounds every lane's distance from below (rounding is monotone),
+// so a box the warp cannot reach is skipped by all its lanes.
+__global__ void needed_kernel(const Vec3d* pos, std::size_t n, const double* reach,
+                              const SearchBox* boxes, int n_boxes, Box box, uint8_t* flag) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  constexpr double slack = 1.0 + kTreeRadiusSlack;
+  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  const bool valid = j < n;
+  const Vec3d x = valid ? wrap_position(pos[j], box) : Vec3d{0.0, 0.0, 0.0};
+  const double r = valid && reach ? reach[j] : 0.0;
+  Vec3d lo = valid ? x : Vec3d{inf, inf, inf}, hi = valid ? x : Vec3d{-inf, -inf, -inf};
+  double r_max = r;
+  for (int o = 16; o > 0; o /= 2) {
+    lo.x = fmin(lo.x, __shfl_xor_sync(kFullMask, lo.x, o));
+    lo.y = fmin(lo.y, __shfl_xor_sync(kFullMask, lo.y, o));
+    lo.z = fmin(lo.z, __shfl_xor_sync(kFullMask, lo.z, o));
+    hi.x = fmax(hi.x, __shfl_xor_sync(kFullMask, hi.x, o));
+    hi.y = fmax(hi.y, __shfl_xor_sync(kFullMask, hi.y, o));
+    hi.z = fmax(hi.z, __shfl_xor_sync(kFullMask, hi.z, o));
+    r_max = fmax(r_max, __shfl_xor_sync(kFullMask, r_max, o));
+  }
+  bool hit = false;
+  for (int b = 0; b < n_boxes; ++b) {
+    const SearchBox sb = boxes[b];
+    const double tw = fmax(sb.radius, r_max) * slack;
+    if (!boxes_within(lo, hi, sb.lo, sb.hi, tw * tw, box)) continue;  // the same for the warp
+    if (valid && !hit) {
+      const double t = fmax(sb.radius, r) * slack;
+      hit = boxes_within(x, x, sb.lo, sb.hi, t * t, box);
+    }
+    if (__all_sync(kFullMask, hit || !valid)) break;
+  }
+  if (valid) flag[j] = hit ? 1 : 0;
+}
+
+// After a smoothing-length round: keep[t] = 1 for the searcher todo[t] whose search radius did not
+// cover max(d_{N+1}, 2 h), which then becomes 1.25 x that (parallel/distributed_sph.hpp, 1.).
+__global__ void widen_kernel(const uint32_t* todo, std::size_t n_todo, const double* next,
+                             const float* h, bool short_of_gas, double edge, double* radius,
+                             uint8_t* keep) {
+  const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (t >= n_todo) return;
+  const uint32_t i = todo[t];
+  if (short_of_gas) {
+    radius[i] = radius[i] > 0.0 ? 2.0 * radius[i] : edge;
+    keep[t] = 1;
+    return;
+  }
+  const double need = fmax(next[i], 2.0 * double(h[i]));
+  keep[t] = need > radius[i] ? 1 : 0;
+  if (need > radius[i]) radius[i] = 1.25 * need;
+}
+
+}  // namespace
+
+struct ResidentSph::Impl {
+  explicit Impl(DeviceParticles& l) : local(l) { work.set_groups(kCoreFields); }
+
+  DeviceParticles& local;
+  DeviceParticles work;  // the local gas, then the ghosts
+  std::size_t work_capacity = 0;
+  GpuSph sph;
+  std::size_t n_local = 0;  // local gas at the last start
+  std::size_t n_todo = 0;   // searching particles: todo[0, n_todo)
+  bool with_reach = false;  // the density stage: radius is also each particle's reach
+  gpu::DeviceBuffer<double> radius, next, partial;
+  gpu::DeviceBuffer<uint32_t> todo_lists[2], all, selected;
+  int current = 0;  // todo_lists[current] holds the searching particles
+  uint32_t* todo() const { return todo_lists[current].get(); }
+  gpu::DeviceBuffer<uint8_t> flag;
+  gpu::DeviceBuffer<SearchBox> boxes;
+  gpu::DeviceBuffer<unsigned char> temp;
+  gpu::DeviceBuffer<std::size_t> n_selected;
+  ActiveSet set;
+
+  // 0, 1, ..., n_local - 1 in `all` and in todo: every local gas particle searches.
+  void start() {
+    n_local = local.view().n_gas;
+    const std::size_t n = std::max<std::size_t>(n_local, 1);
+    radius.reserve(n, "search radii of the local gas");
+    all.reserve(n, "local gas indices");
+    todo_lists[0].reserve(n, "searching gas");
+    todo_lists[1].reserve(n, "searching gas");
+    flag.reserve(n, "halo flags");
+    selected.reserve(n, "halo members");
+    n_selected.reserve(1, "halo member count");
+    if (n_local > 0) {
+      iota_kernel<<<cuda_blocks(n_local, kThreads), kThreads>>>(all.get(), n_local);
+      cuda_check_launch("iota_kernel");
+    }
+    if (n_local > 0)
+      cuda_check(
+          cudaMemcpyAsync(todo(), all.get(), n_local * sizeof(uint32_t), cudaMemcpyDeviceToDevice),
+          "searching gas");
+    n_todo = n_local;
+  }
+
+  // out[0, m) = in[k] for the flagged k < n; returns m.
+  std::size_t select(const uint32_t* in, const uint8_t* flags, std::size_t n, uint32_t* out) {
+    if (n == 0) return 0;
+    std::size_t bytes = 0;
+    cuda_check(
+        cub::DeviceSelect::Flagged(nullptr, bytes, in, flags, out, n_selected.get(), int64_t(n)),
+        "halo selection (size)");
+    temp.reserve(std::max<std::size_t>(bytes, 1), "halo selection scratch");
+    cuda_check(
+        cub::DeviceSelect::Flagged(temp.get(), bytes, in, flags, out, n_selected.get(), int64_t(n)),
+        "halo selection");
+    std::size_t m = 0;
+    cuda_check(cudaMemcpy(&m, n_selected.get(), sizeof(m), cudaMemcpyDeviceToHost),
+               "halo selection count");
+    return m;
+  }
+
+  // The work store: the local gas's `fields` (copied on the device) and `n_ghosts` ghosts from
+  // records of `halo`; the active set is `list[0, n_active)`.
+  void fill_work(std::initializer_list<Field> fields, const unsigned char* ghosts,
+                 std::size_t n_ghosts, std::initializer_list<Field> ghost_fields,
+                 const uint32_t* list, std::size_t n_active) {
+    const std::size_t n = n_local + n_ghosts;
+    if (n > work_capacity) {
+      work_capacity = n + n / 4;  // halos change size from pass to pass: grow with room
+      work.reserve(work_capacity);
+    }
+    work.set_counts(n, n);
+    work.copy_range(local, 0, n_local, 0, fields);
+    work.unpack(ghosts, n_ghosts, n_local, ghost_fields);
+    set = ActiveSet{};
+    set.index = list;
+    set.n = set.n_gas = n_active;
+    set.lanes = gpu_task_lanes(n, n_active);
+  }
+};
+
+namespace {
+
+// The fields of each halo (ResidentSph::Halo), the same on both sides: a braced list, used
+// within the full expression of the call it is passed to (a macro: a function cannot return one).
+#define MPSPH_HALO_FIELDS(halo)                                                        \
+  ((halo) == ResidentSph::Halo::h ? std::initializer_list<Field>{Field::pos, Field::h} \
+   : (halo) == ResidentSph::Halo::density                                              \
+       ? std::initializer_list<Field>{Field::pos, Field::vel, Field::mass, Field::h}   \
+       : std::initializer_list<Field>{Field::rho, Field::pressure, Field::csound, Field::balsara})
+
+}  // namespace
+
+ResidentSph::ResidentSph(DeviceParticles& local) : impl_(std::make_unique<Impl>(local)) {}
+ResidentSph::~ResidentSph() = default;
+
+void ResidentSph::pack(Halo halo, const std::vector<uint32_t>& index,
+                       std::vector<unsigned char>& out) const {
+  impl_->local.pack(index, out, MPSPH_HALO_FIELDS(halo));
+}
+
+std::size_t ResidentSph::bytes(Halo halo) const {
+  return impl_->local.record_bytes(MPSPH_HALO_FIELDS(halo));
+}
+
+std::size_t ResidentSph::n_local_gas() const {
+  return impl_->local.view().n_gas;
+}
+
+ResidentSph::GasBounds ResidentSph::gas_bounds() const {
+  Impl& m = *impl_;
+  const ParticleView v = m.local.view();
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  GasBounds g{{inf, inf, inf}, {-inf, -inf, -inf}, 0};
+  if (v.n_gas == 0) return g;
+  const unsigned blocks = std::min<unsigned>(kBoundsBlocks, cuda_blocks(v.n_gas, kThreads));
+  m.partial.reserve(std::size_t(blocks) * 7, "gas bounds");
+  bounds_kernel<<<blocks, kThreads>>>(v.pos, v.h, v.n_gas, m.partial.get());
+  cuda_check_launch("bounds_kernel");
+  std::vector<double> p(std::size_t(blocks) * 7);
+  copy_to_host(p, m.partial.get(), p.size());
+  double without = 0.0;
+  for (unsigned b = 0; b < blocks; ++b) {
+    const double* q = p.data() + std::size_t(b) * 7;
+    g.lo = {std::min(g.lo.x, q[0]), std::min(g.lo.y, q[1]), std::min(g.lo.z, q[2])};
+    g.hi = {std::max(g.hi.x, q[3]), std::max(g.hi.y, q[4]), std::max(g.hi.z, q[5])};
+    without += q[6];
+  }
+  g.without_h = std::size_t(without);
+  return g;
+}
+
+void ResidentSph::start_smoothing_lengths(double guess) {
+  Impl& m = *impl_;
+  m.start();
+  m.with_reach = false;
+  if (m.n_local == 0) return;
+  radius_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(m.local.view().h, m.n_local, 2.5,
+                                                                guess, m.radius.get());
+  cuda_check_launch("radius_kernel");
+}
+
+void ResidentSph::start_density() {
+  Impl& m = *impl_;
+  m.start();
+  m.with_reach = true;
+  if (m.n_local == 0) return;
+  radius_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(m.local.view().h, m.n_local, 2.0,
+                                                                0.0, m.radius.get());
+  cuda_check_launch("radius_kernel");
+}
+
+std::size_t ResidentSph::n_searching() const {
+  return impl_->n_todo;
+}
+
+std::vector<SearchBox> ResidentSph::search_boxes(const Box& box, std::size_t max_boxes) const {
+  Impl& m = *impl_;
+  if (m.n_todo == 0) return {};
+  const std::size_t group = (m.n_todo + max_boxes - 1) / max_boxes;
+  const std::size_t n_boxes = (m.n_todo + group - 1) / group;
+  m.boxes.reserve(std::max(n_boxes, max_boxes), "search boxes");
+  group_boxes_kernel<<<unsigned(n_boxes), kThreads>>>(m.local.view().pos, m.todo(), m.n_todo, group,
+                                                      m.radius.get(), box, m.boxes.get());
+  cuda_check_launch("group_boxes_kernel");
+  std::vector<SearchBox> out(n_boxes);
+  copy_to_host(out, m.boxes.get(), n_boxes);
+  return out;
+}
+
+std::vector<uint32_t> ResidentSph::needed_by(const std::vector<SearchBox>& boxes,
+                                             const Box& box) const {
+  Impl& m = *impl_;
+  if (boxes.empty() || m.n_local == 0) return {};
+  m.boxes.reserve(boxes.size(), "remote search boxes");
+  copy_to_device(m.boxes.get(), boxes, boxes.size());
+  needed_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(
+      m.local.view().pos, m.n_local, m.with_reach ? m.radius.get() : nullptr, m.boxes.get(),
+      int(boxes.size()), box, m.flag.get());
+  cuda_check_launch("needed_kernel");
+  const std::size_t k = m.select(m.all.get(), m.flag.get(), m.n_local, m.selected.get());
+  std::vector<uint32_t> out(k);
+  copy_to_host(out, m.selected.get(), k);
+  return out;
+}
+
+std::size_t ResidentSph::smoothing_lengths(const unsigned char* ghosts, std::size_t n_ghosts,
+                                           const Box& box, const SphParams& p, bool short_of_gas,
+                                           double edge) {
+  Impl& m = *impl_;
+  if (m.n_todo == 0) return 0;
+  const std::size_t n = m.n_local + n_ghosts;
+  m.next.reserve(std::max<std::size_t>(n, 1), "d_{N+1} of the smoothing lengths");
+  if (!short_of_gas) {
+    m.fill_work({Field::pos, Field::h, Field::nngb}, ghosts, n_ghosts, MPSPH_HALO_FIELDS(Halo::h),
+                m.todo(), m.n_todo);
+    m.sph.smoothing_lengths(m.work.view(), box, p, m.set, m.next.get());
+    m.sph.throw_if_errors(p.n_neighbours);
+    m.local.copy_range(m.work, 0, m.n_local, 0, {Field::h, Field::nngb});
+  }
+  widen_kernel<<<cuda_blocks(m.n_todo, kThreads), kThreads>>>(m.todo(), m.n_todo, m.next.get(),
+                                                              m.local.view().h, short_of_gas, edge,
+                                                              m.radius.get(), m.flag.get());
+  cuda_check_launch("widen_kernel");
+  m.n_todo = m.select(m.todo(), m.flag.get(), m.n_todo, m.todo_lists[1 - m.current].get());
+  m.current = 1 - m.current;
+  return m.n_todo;
+}
+
+void ResidentSph::density(const unsigned char* ghosts, std::size_t n_ghosts, const Box& box,
+                          const SphParams& p, const EosParams& eos) {
+  Impl& m = *impl_;
+  if (m.n_local == 0) return;
+  m.fill_work({Field::pos, Field::vel, Field::mass, Field::h, Field::u, Field::rho, Field::divv,
+               Field::curlv, Field::pressure, Field::csound, Field::balsara},
+              ghosts, n_ghosts, MPSPH_HALO_FIELDS(Halo::density), m.all.get(), m.n_local);
+  m.sph.density(m.work.view(), box, p, m.set);
+  m.sph.prepare_force(m.work.view(), eos, p, m.set);
+  m.sph.throw_if_errors(p.n_neighbours);
+  m.local.copy_range(m.work, 0, m.n_local, 0,
+                     {Field::rho, Field::divv, Field::curlv, Field::pressure, Field::csound,
+                      Field::balsara, Field::u});
+}
+
+void ResidentSph::forces(const unsigned char* refreshed, std::size_t n_ghosts, const Box& box,
+                         const SphParams& p) {
+  Impl& m = *impl_;
+  if (m.n_local == 0) return;
+  if (m.work.size() != m.n_local + n_ghosts)
+    throw Error("sph: the forces' ghosts are not the density's");
+  m.work.unpack(refreshed, n_ghosts, m.n_local, MPSPH_HALO_FIELDS(Halo::refresh));
+  m.sph.forces(m.work.view(), box, p, m.set);
+  m.sph.throw_if_errors(p.n_neighbours);
+  m.local.copy_range(m.work, 0, m.n_local, 0, {Field::acc, Field::dudt, Field::vsig});
+}
+
+}  // namespace mpsph
