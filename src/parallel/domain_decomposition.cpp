@@ -191,6 +191,21 @@ DecompositionReport DomainDecomposition::assign(const ParticleStore& store, cons
   return rep;
 }
 
+std::optional<DecompositionReport> DomainDecomposition::keep_cuts(std::vector<double> loads,
+                                                                  double weight,
+                                                                  const MpiComm& comm) const {
+  if (!has_cuts()) throw Error("decomposition: keep_cuts without cuts");
+  std::vector<double> now(std::size_t(comm.size()), 0.0);
+  now[std::size_t(comm.rank())] = weight;
+  comm.sum(now);
+  comm.sum(loads);
+  DecompositionReport rep;
+  rep.imbalance_before = load_imbalance(now);
+  rep.imbalance = load_imbalance(loads);
+  if (rep.imbalance > params_.max_imbalance) return std::nullopt;
+  return rep;
+}
+
 DecompositionReport DomainDecomposition::update(ParticleStore& store, const Box& box,
                                                 const std::vector<double>& weights,
                                                 const MpiComm& comm,

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/box.hpp"
@@ -94,6 +95,15 @@ class DomainDecomposition {
   DecompositionReport assign(const ParticleStore& store, const Box& box,
                              const std::vector<double>& weights, const MpiComm& comm,
                              std::vector<int>& dest);
+
+  // assign()'s decision for a caller that found the owners under the current cuts itself (the
+  // device-resident GPU ranks, run/rank_owners.hpp), collective: `loads`, the weight of this
+  // rank's particles each rank owns under cuts(), and `weight`, of all of them. The report (its
+  // `sent` left 0) when the cuts stand - the imbalance under them is within
+  // params.max_imbalance, and the caller's owners are assign()'s - or nothing when they must be
+  // cut anew: the caller then calls assign(). Requires has_cuts().
+  std::optional<DecompositionReport> keep_cuts(std::vector<double> loads, double weight,
+                                               const MpiComm& comm) const;
 
   bool has_cuts() const { return !cuts_.begin.empty(); }
   const DomainCuts& cuts() const { return cuts_; }

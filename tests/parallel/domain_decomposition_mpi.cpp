@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "catch.hpp"
@@ -176,6 +177,41 @@ TEST_CASE("decomposition: new cuts exactly when the imbalance exceeds max_imbala
     CHECK(kept.imbalance > 0.05);  // above the strict threshold, below the lax one
   }
   CHECK(strict.imbalance < 20.0 / (comm.sum(double(s.size())) / comm.size()));
+}
+
+TEST_CASE("decomposition: keep_cuts decides from the owners' loads as assign does",
+          "[mpi][decomposition]") {
+  // The device-resident GPU ranks find the owners and their loads on the GPU and ask keep_cuts;
+  // here the host finds them, by key and cut, as the GPU does (run/rank_owners.hpp).
+  const MpiComm comm;
+  ParticleStore s = scattered_share(mixed_set(8000), comm);
+  const Box open;
+  DomainDecomposition dd(DecompositionParams{0.05});
+  dd.update(s, open, {}, comm);
+  for (const bool heavy : {false, true}) {
+    INFO((heavy ? "x > 0 20 times as costly" : "unit weights"));
+    std::vector<double> w(s.size(), 1.0);
+    if (heavy)
+      for (std::size_t i = 0; i < s.size(); ++i) w[i] = s.pos[i].x > 0.0 ? 20.0 : 1.0;
+    const std::vector<uint64_t> keys = sfc_keys(s, open, dd.cube());
+    std::vector<double> loads(std::size_t(comm.size()), 0.0);
+    double total = 0.0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      loads[std::size_t(dd.cuts().owner(keys[i]))] += w[i];
+      total += w[i];
+    }
+    const std::optional<DecompositionReport> kept = dd.keep_cuts(loads, total, comm);
+    DomainDecomposition copy = dd;  // assign() may cut anew: decide on a copy
+    std::vector<int> dest;
+    const DecompositionReport r = copy.assign(s, open, w, comm, dest);
+    CHECK(kept.has_value() == !r.recut);
+    if (kept) {
+      // Whole-number weights: the sums are exact in any order.
+      CHECK(kept->imbalance == r.imbalance);
+      CHECK(kept->imbalance_before == r.imbalance_before);
+    }
+    if (comm.size() > 1) CHECK(kept.has_value() == !heavy);
+  }
 }
 
 TEST_CASE("decomposition: weights that do not match the particles are an error on every rank",

@@ -23,6 +23,7 @@
 
 #ifdef MPSPH_HAVE_CUDA
 #include "core/device_particles.hpp"
+#include "run/rank_owners.hpp"
 #include "run/step_reduction_gpu.hpp"
 #endif
 
@@ -61,49 +62,38 @@ class GpuRankLink final : public GpuRanks {
     // step 1's scatter the particles and find every h from scratch).
     if (++orders_ == 3) t_steady_ = t_;
     const double t0 = wall_seconds();
-    const std::size_t n = d.size();
-    mirror_.resize(n);
-    d.download_range(mirror_, 0, n, 0, {Field::pos, Field::type, Field::nngb});
-    std::vector<int> dest;
-    const DecompositionReport rep = decomposition_.assign(
-        mirror_, box_, first_ ? std::vector<double>{} : sph_cost_weights(mirror_), comm_, dest);
-    first_ = false;
-    counts_.recuts += rep.recut ? 1.0 : 0.0;
-    counts_.decompositions += 1.0;
-    counts_.migrated += double(rep.sent);
-    counts_.imbalance_max = std::max(counts_.imbalance_max, rep.imbalance);
-
-    // The leaving particles by destination rank, in store order within each (the store on the
-    // threads; the leavers, few after the first decomposition, in one pass): the plan's
-    // send_index and send_offsets.
     const int me = comm_.rank();
-    const std::vector<uint32_t> leaving =
-        select_indices<uint32_t>(0, n, [&](std::size_t i) { return dest[i] != me; });
+    // The leaving particles by destination rank, in store order within each: the plan's
+    // send_index and send_offsets. While the cuts stand, the GPU finds the owners; else (the
+    // first decomposition, a recut) the host does, from downloaded positions, types and counts.
     std::vector<std::vector<uint32_t>> to_rank(std::size_t(comm_.size()));
-    for (const uint32_t i : leaving) to_rank[std::size_t(dest[i])].push_back(i);
-    const ExchangePlan plan = make_exchange_plan(to_rank, comm_);
-    // The counts by type of the particles that stay, the leavers as kRemoved.
-    counts = {};
-    counts[kNumTypes] = leaving.size();
-    const std::ptrdiff_t n_signed = std::ptrdiff_t(n);
-#pragma omp parallel
-    {
-      std::array<std::size_t, kNumTypes + 1> mine{};
-#pragma omp for schedule(static) nowait
-      for (std::ptrdiff_t i = 0; i < n_signed; ++i)
-        if (dest[std::size_t(i)] == me)
-          ++mine[std::min<std::size_t>(mirror_.type[std::size_t(i)], kNumTypes)];
-#pragma omp critical
-      for (std::size_t t = 0; t <= kNumTypes; ++t) counts[t] += mine[t];
+    std::vector<uint32_t> leaving;
+    std::optional<DecompositionReport> rep;
+    if (decomposition_.has_cuts()) {
+      RankOwners o = owners_.find(d, box_, decomposition_.cube().lo, decomposition_.cube().edge,
+                                  decomposition_.cuts().begin, me);
+      rep = decomposition_.keep_cuts(std::move(o.loads), o.weight, comm_);
+      if (rep) {
+        rep->sent = o.leaving.size();
+        for (std::size_t k = 0; k < o.leaving.size(); ++k)
+          to_rank[std::size_t(o.owner[k])].push_back(o.leaving[k]);
+        leaving = std::move(o.leaving);
+        counts = o.counts;
+      }
     }
+    if (!rep) rep = assign_on_host(d, to_rank, leaving, counts);
+    counts_.recuts += rep->recut ? 1.0 : 0.0;
+    counts_.decompositions += 1.0;
+    counts_.migrated += double(rep->sent);
+    counts_.imbalance_max = std::max(counts_.imbalance_max, rep->imbalance);
+    const ExchangePlan plan = make_exchange_plan(to_rank, comm_);
     if (comm_.sum(uint64_t(leaving.size())) > 0) {
       std::vector<unsigned char> records;
       d.pack(plan.send_index, records);
-      for (const uint32_t i : leaving) mirror_.type[i] = kRemoved;
-      if (!leaving.empty()) d.upload_range(mirror_, 0, n, 0, {Field::type});
+      owners_.mark_removed(d, leaving);
       // The arrivals go after the rank's particles, round by round.
       const std::size_t stride = d.record_bytes(), type_at = d.record_offset(Field::type);
-      std::size_t at = n;
+      std::size_t at = d.size();
       exchange_records(records, plan.send_offsets, stride,
                        [&](const std::vector<unsigned char>& in) {
                          const std::size_t n_in = in.size() / stride;
@@ -181,17 +171,13 @@ class GpuRankLink final : public GpuRanks {
     s.error_flags = all[1];
   }
 
-  uint64_t sum(uint64_t v) const override {
-    return comm_.sum(v);
-  }
+  uint64_t sum(uint64_t v) const override { return comm_.sum(v); }
   uint64_t max(uint64_t v) const override {
     uint64_t out = 0;
     MPI_Allreduce(&v, &out, 1, MPI_UINT64_T, MPI_MAX, comm_.get());
     return out;
   }
-  void assume_previous_gravity() override {
-    assume_previous_ = true;
-  }
+  void assume_previous_gravity() override { assume_previous_ = true; }
 
   // With the parts from step 2 on beside them (the start-up and step 1 scatter the particles from
   // rank 0 and find every h from scratch).
@@ -206,6 +192,40 @@ class GpuRankLink final : public GpuRanks {
   ResidentSph& sph(DeviceParticles& d) {
     if (!resident_sph_) resident_sph_ = std::make_unique<ResidentSph>(d);
     return *resident_sph_;
+  }
+
+  // The decomposition on the host (DomainDecomposition::assign): the first one (cut by count), and
+  // any that cuts anew. Fills the leaving particles by destination (`to_rank`, store order
+  // within each) and in store order (`leaving`), and the counts by type of the particles that
+  // stay (the leavers as kRemoved).
+  DecompositionReport assign_on_host(const DeviceParticles& d,
+                                     std::vector<std::vector<uint32_t>>& to_rank,
+                                     std::vector<uint32_t>& leaving,
+                                     std::array<std::size_t, kNumTypes + 1>& counts) {
+    const std::size_t n = d.size();
+    const int me = comm_.rank();
+    mirror_.resize(n);
+    d.download_range(mirror_, 0, n, 0, {Field::pos, Field::type, Field::nngb});
+    std::vector<int> dest;
+    const DecompositionReport rep = decomposition_.assign(
+        mirror_, box_, first_ ? std::vector<double>{} : sph_cost_weights(mirror_), comm_, dest);
+    first_ = false;
+    leaving = select_indices<uint32_t>(0, n, [&](std::size_t i) { return dest[i] != me; });
+    for (const uint32_t i : leaving) to_rank[std::size_t(dest[i])].push_back(i);
+    counts = {};
+    counts[kNumTypes] = leaving.size();
+    const std::ptrdiff_t n_signed = std::ptrdiff_t(n);
+#pragma omp parallel
+    {
+      std::array<std::size_t, kNumTypes + 1> mine{};
+#pragma omp for schedule(static) nowait
+      for (std::ptrdiff_t i = 0; i < n_signed; ++i)
+        if (dest[std::size_t(i)] == me)
+          ++mine[std::min<std::size_t>(mirror_.type[std::size_t(i)], kNumTypes)];
+#pragma omp critical
+      for (std::size_t t = 0; t <= kNumTypes; ++t) counts[t] += mine[t];
+    }
+    return rep;
   }
 
   // Records [off[r], off[r + 1]) of `records` (`stride` bytes each) to rank r, in rounds of at
@@ -246,6 +266,7 @@ class GpuRankLink final : public GpuRanks {
   MpiComm comm_;
   DomainDecomposition decomposition_;
   DecompositionParams params_;
+  DeviceRankOwners owners_;
   bool first_ = true;  // the next decomposition is the first: cut by count
   bool assume_previous_ = false;
   ParticleStore mirror_;  // host copies of some fields of the rank's particles (device order)

@@ -1,0 +1,58 @@
+// The owner rank of every particle of a device-resident MPI rank (run/gpu_ranks.hpp) under the
+// domain cuts it keeps (parallel/domain_decomposition.hpp), computed on its GPU: Morton keys in
+// the decomposition's key cube, the owner of each key, the SPH cost weights (1 + nngb for gas
+// with a neighbour count, else 1) summed by owner, and the list of the particles that leave.
+// Only the per-rank sums, the leavers and their owners come to the host: the decomposition no
+// longer downloads every particle while its cuts stand. The same keys, owners and weights as
+// sfc_keys, DomainCuts::owner and sph_cost_weights on the host; the weights are whole numbers, so
+// their double sums are exact in any order.
+//
+// No MPI and no CUDA in this header; defined only in CUDA builds (rank_owners_gpu.cu).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/box.hpp"
+#include "core/particle_store.hpp"
+#include "core/vec3.hpp"
+
+namespace mpsph {
+
+class DeviceParticles;
+
+struct RankOwners {
+  std::vector<double> loads;      // per rank: the weight of this rank's particles it owns
+  double weight = 0.0;            // of all this rank's particles
+  std::vector<uint32_t> leaving;  // store indices (ascending) of the particles other ranks own
+  std::vector<int> owner;         // the owner of each of them
+  // The particles that stay, by type (the leavers counted as kRemoved, at kNumTypes).
+  std::array<std::size_t, kNumTypes + 1> counts{};
+};
+
+// The device work of the decomposition of one rank, with its scratch kept between order stages.
+class DeviceRankOwners {
+ public:
+  DeviceRankOwners();
+  ~DeviceRankOwners();
+  DeviceRankOwners(const DeviceRankOwners&) = delete;
+  DeviceRankOwners& operator=(const DeviceRankOwners&) = delete;
+
+  // The owners of the particles of `d` under the cuts: rank r owns the keys
+  // [cut_begin[r], cut_begin[r + 1]) (DomainCuts::begin) of the cube [cube_lo, cube_lo + edge)^3;
+  // `me`: this rank.
+  RankOwners find(const DeviceParticles& d, const Box& box, const Vec3d& cube_lo, double cube_edge,
+                  const std::vector<uint64_t>& cut_begin, int me);
+  // Marks the particles `index` kRemoved (the order stage's sort puts them last).
+  void mark_removed(DeviceParticles& d, const std::vector<uint32_t>& index);
+
+  struct Scratch;
+
+ private:
+  std::unique_ptr<Scratch> s_;
+};
+
+}  // namespace mpsph

@@ -1,0 +1,150 @@
+// DeviceRankOwners (rank_owners.hpp).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cub/device/device_select.cuh>
+#include <string>
+
+#include "core/cuda_check.hpp"
+#include "core/device_particles.hpp"
+#include "core/morton.hpp"
+#include "gravity/device_buffer.cuh"
+#include "run/rank_owners.hpp"
+
+namespace mpsph {
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+
+// owner[i], flag[i] = owner != me, and per block the loads by owner and the counts of the staying
+// particles by type, added into loads[P] and counts[kNumTypes + 1]. Shared memory: P doubles.
+__global__ void owners_kernel(ParticleView v, Box box, Vec3d lo, double edge,
+                              const uint64_t* cut_begin, int P, int me, int* owner, uint8_t* flag,
+                              uint32_t* iota, double* loads, unsigned long long* counts) {
+  extern __shared__ double block_loads[];
+  __shared__ unsigned long long block_counts[kNumTypes + 1];
+  for (int r = int(threadIdx.x); r < P; r += int(blockDim.x)) block_loads[r] = 0.0;
+  if (threadIdx.x <= kNumTypes) block_counts[threadIdx.x] = 0;
+  __syncthreads();
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < v.n) {
+    const uint64_t key = morton_key(wrap_position(v.pos[i], box), lo, edge);
+    // upper_bound(cut_begin, cut_begin + P + 1, key) - 1
+    int a = 0, b = P + 1;
+    while (a < b) {
+      const int m = (a + b) / 2;
+      if (cut_begin[m] <= key)
+        a = m + 1;
+      else
+        b = m;
+    }
+    const int r = a - 1;
+    owner[i] = r;
+    flag[i] = r != me ? 1 : 0;
+    iota[i] = uint32_t(i);
+    const uint8_t t = v.type[i];
+    const double w = t == kGas && v.nngb[i] > 0 ? 1.0 + double(v.nngb[i]) : 1.0;
+    atomicAdd(&block_loads[r], w);
+    atomicAdd(&block_counts[r != me ? kNumTypes : min(int(t), kNumTypes)], 1ull);
+  }
+  __syncthreads();
+  for (int r = int(threadIdx.x); r < P; r += int(blockDim.x))
+    if (block_loads[r] != 0.0) atomicAdd(&loads[r], block_loads[r]);
+  if (threadIdx.x <= kNumTypes && block_counts[threadIdx.x] != 0)
+    atomicAdd(&counts[threadIdx.x], block_counts[threadIdx.x]);
+}
+
+__global__ void mark_removed_kernel(uint8_t* type, const uint32_t* index, std::size_t n) {
+  const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (k < n) type[index[k]] = kRemoved;
+}
+
+}  // namespace
+
+// Kept between order stages (the decomposition runs at each).
+struct DeviceRankOwners::Scratch {
+  gpu::DeviceBuffer<int> owner, owner_out;
+  gpu::DeviceBuffer<uint8_t> flag;
+  gpu::DeviceBuffer<uint32_t> iota, leaving;
+  gpu::DeviceBuffer<uint64_t> cuts;
+  gpu::DeviceBuffer<double> loads;
+  gpu::DeviceBuffer<unsigned long long> counts;
+  gpu::DeviceBuffer<std::size_t> n_selected;
+  gpu::DeviceBuffer<unsigned char> temp;
+};
+
+namespace {
+
+template <class T>
+std::size_t select_flagged(DeviceRankOwners::Scratch& s, const T* in, std::size_t n, T* out) {
+  std::size_t bytes = 0;
+  cuda_check(cub::DeviceSelect::Flagged(nullptr, bytes, in, s.flag.get(), out, s.n_selected.get(),
+                                        int64_t(n)),
+             "leaving particles (size)");
+  s.temp.reserve(std::max<std::size_t>(bytes, 1), "leaving particles scratch");
+  cuda_check(cub::DeviceSelect::Flagged(s.temp.get(), bytes, in, s.flag.get(), out,
+                                        s.n_selected.get(), int64_t(n)),
+             "leaving particles");
+  std::size_t m = 0;
+  cuda_check(cudaMemcpy(&m, s.n_selected.get(), sizeof(m), cudaMemcpyDeviceToHost),
+             "leaving particle count");
+  return m;
+}
+
+}  // namespace
+
+DeviceRankOwners::DeviceRankOwners() : s_(std::make_unique<Scratch>()) {}
+DeviceRankOwners::~DeviceRankOwners() = default;
+
+RankOwners DeviceRankOwners::find(const DeviceParticles& d, const Box& box, const Vec3d& cube_lo,
+                                  double cube_edge, const std::vector<uint64_t>& cut_begin,
+                                  int me) {
+  const int P = int(cut_begin.size()) - 1;
+  RankOwners out;
+  out.loads.assign(std::size_t(P), 0.0);
+  const std::size_t n = d.size();
+  if (n == 0) return out;
+  Scratch& s = *s_;
+  s.owner.reserve(n, "particle owners");
+  s.owner_out.reserve(n, "leaving particles' owners");
+  s.flag.reserve(n, "leaving flags");
+  s.iota.reserve(n, "particle indices");
+  s.leaving.reserve(n, "leaving particles");
+  s.cuts.reserve(cut_begin.size(), "domain cuts");
+  s.loads.reserve(std::size_t(P), "rank loads");
+  s.counts.reserve(kNumTypes + 1, "particle counts by type");
+  s.n_selected.reserve(1, "selected count");
+  copy_to_device(s.cuts.get(), cut_begin, cut_begin.size());
+  cuda_check(cudaMemset(s.loads.get(), 0, std::size_t(P) * sizeof(double)), "rank loads");
+  cuda_check(cudaMemset(s.counts.get(), 0, (kNumTypes + 1) * sizeof(unsigned long long)),
+             "particle counts");
+  owners_kernel<<<cuda_blocks(n, kThreads), kThreads, std::size_t(P) * sizeof(double)>>>(
+      d.view(), box, cube_lo, cube_edge, s.cuts.get(), P, me, s.owner.get(), s.flag.get(),
+      s.iota.get(), s.loads.get(), s.counts.get());
+  cuda_check_launch("owners_kernel");
+  copy_to_host(out.loads, s.loads.get(), std::size_t(P));
+  std::vector<unsigned long long> counts(kNumTypes + 1);
+  copy_to_host(counts, s.counts.get(), counts.size());
+  for (std::size_t t = 0; t <= kNumTypes; ++t) out.counts[t] = std::size_t(counts[t]);
+  for (const double l : out.loads) out.weight += l;
+  const std::size_t m = select_flagged(s, s.iota.get(), n, s.leaving.get());
+  select_flagged(s, s.owner.get(), n, s.owner_out.get());
+  out.leaving.resize(m);
+  out.owner.resize(m);
+  copy_to_host(out.leaving, s.leaving.get(), m);
+  copy_to_host(out.owner, s.owner_out.get(), m);
+  return out;
+}
+
+void DeviceRankOwners::mark_removed(DeviceParticles& d, const std::vector<uint32_t>& index) {
+  if (index.empty()) return;
+  Scratch& s = *s_;
+  s.leaving.reserve(index.size(), "leaving particles");
+  copy_to_device(s.leaving.get(), index, index.size());
+  mark_removed_kernel<<<cuda_blocks(index.size(), kThreads), kThreads>>>(
+      d.view().type, s.leaving.get(), index.size());
+  cuda_check_launch("mark_removed_kernel");
+}
+
+}  // namespace mpsph
