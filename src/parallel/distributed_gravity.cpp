@@ -76,9 +76,14 @@ std::vector<int32_t> box_nodes(const OctreeView& t, int group_size) {
 // groups are bounded by their active members, so each still lies inside its box node's box.
 std::vector<GravityBox> target_boxes(const OctreeView& t, int group_size, const double* acc_old,
                                      double G, const uint8_t* active) {
-  std::vector<GravityBox> boxes;
+  const std::vector<int32_t> nodes = box_nodes(t, std::max(1, group_size));
+  std::vector<GravityBox> all(nodes.size());
+  std::vector<uint8_t> any_active(nodes.size(), 0);
   constexpr double inf = std::numeric_limits<double>::infinity();
-  for (const int32_t ni : box_nodes(t, std::max(1, group_size))) {
+  // One box node per thread at a time (each box's values in its particles' order).
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::ptrdiff_t k = 0; k < std::ptrdiff_t(nodes.size()); ++k) {
+    const int32_t ni = nodes[std::size_t(k)];
     GravityBox b{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0f, 0.0f, 0};
     float a_nz = std::numeric_limits<float>::infinity();
     bool any = false;
@@ -98,8 +103,12 @@ std::vector<GravityBox> target_boxes(const OctreeView& t, int group_size, const 
         b.has_zero = 1;
     }
     b.acc_min = std::isfinite(a_nz) ? a_nz : 0.0f;
-    if (any) boxes.push_back(b);
+    all[std::size_t(k)] = b;
+    any_active[std::size_t(k)] = any ? 1 : 0;
   }
+  std::vector<GravityBox> boxes;
+  for (std::size_t k = 0; k < nodes.size(); ++k)
+    if (any_active[k]) boxes.push_back(all[k]);
   return boxes;
 }
 
@@ -135,27 +144,33 @@ bool accepted_for_box(const GravityBox& b, const OctreeNode& n, const OpeningPar
   return true;
 }
 
-constexpr uint8_t kVisited = 1, kOpened = 2;
-
 // The LET of tree t for the boxes [b0, b1): nodes in breadth-first order (children contiguous;
 // child_begin and begin/end relative to this LET's first node and particle) and the particles of
 // opened leaves, appended to `nodes` and `parts`.
 void build_let(const OctreeView& t, const GravityBox* b0, const GravityBox* b1,
-               const OpeningParams& op, bool relative, std::vector<uint8_t>& flag,
+               const OpeningParams& op, bool relative, std::vector<uint8_t>& opened,
                std::vector<OctreeNode>& nodes, std::vector<LetParticle>& parts) {
   if (t.n_nodes == 0 || b0 == b1) return;
-  flag.assign(std::size_t(t.n_nodes), 0);
-  std::vector<int32_t> stack;
-  for (const GravityBox* b = b0; b != b1; ++b) {
-    stack.assign(1, 0);
-    while (!stack.empty()) {
-      const int32_t ni = stack.back();
-      stack.pop_back();
-      const OctreeNode& n = t.nodes[ni];
-      flag[ni] |= kVisited;
-      if (accepted_for_box(*b, n, op, relative)) continue;
-      flag[ni] |= kOpened;
-      for (int32_t c = n.child_begin; c < n.child_begin + n.n_child; ++c) stack.push_back(c);
+  // The boxes' walks on the threads; a node's flag is only ever set to 1, by atomic writes. (The
+  // visited nodes are the root and the children of opened ones: the copy below finds them.)
+  opened.assign(std::size_t(t.n_nodes), 0);
+  const std::ptrdiff_t n_boxes = b1 - b0;
+#pragma omp parallel
+  {
+    std::vector<int32_t> stack;
+#pragma omp for schedule(dynamic, 1)
+    for (std::ptrdiff_t k = 0; k < n_boxes; ++k) {
+      const GravityBox& b = b0[k];
+      stack.assign(1, 0);
+      while (!stack.empty()) {
+        const int32_t ni = stack.back();
+        stack.pop_back();
+        const OctreeNode& n = t.nodes[ni];
+        if (accepted_for_box(b, n, op, relative)) continue;
+#pragma omp atomic write
+        opened[std::size_t(ni)] = 1;
+        for (int32_t c = n.child_begin; c < n.child_begin + n.n_child; ++c) stack.push_back(c);
+      }
     }
   }
   // Breadth-first copy of the visited part: node k of `queue` becomes LET node k.
@@ -167,7 +182,7 @@ void build_let(const OctreeView& t, const GravityBox* b0, const GravityBox* b1,
     out.begin = out.end = 0;
     out.child_begin = 0;
     out.n_child = 0;
-    if (flag[queue[k]] & kOpened) {
+    if (opened[std::size_t(queue[k])]) {
       if (n.n_child > 0) {
         out.child_begin = int32_t(queue.size());
         out.n_child = n.n_child;
@@ -230,7 +245,9 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   rep.relative = relative;
   if (relative) {
     acc_old_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) acc_old_[i] = norm(s.acc_grav[i]);
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(n); ++i)
+      acc_old_[std::size_t(i)] = norm(s.acc_grav[std::size_t(i)]);
   }
   const double* acc_old = relative ? acc_old_.data() : nullptr;
   const double t1 = wall_seconds();
@@ -250,11 +267,11 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   std::vector<OctreeNode> send_nodes;
   std::vector<LetParticle> send_parts;
   std::vector<std::size_t> node_off(P + 1, 0), part_off(P + 1, 0);
-  std::vector<uint8_t> flag;
+  std::vector<uint8_t> opened;
   for (int r = 0; r < P; ++r) {
     if (r != comm.rank())
       build_let(t, boxes.data() + box_off[r], boxes.data() + box_off[r + 1], wp.opening, relative,
-                flag, send_nodes, send_parts);
+                opened, send_nodes, send_parts);
     node_off[r + 1] = send_nodes.size();
     part_off[r + 1] = send_parts.size();
   }

@@ -110,7 +110,7 @@ class GpuRankLink final : public GpuRanks {
   // Gravity's LET selection reads positions, masses and types on the host.
   void after_order(const DeviceParticles& d) override {
     const double t0 = wall_seconds();
-    mirror_.resize(d.size());
+    size_mirror(d.size());
     d.download_range(mirror_, 0, d.size(), 0, {Field::pos, Field::mass, Field::type});
     t_.order += wall_seconds() - t0;
   }
@@ -204,7 +204,7 @@ class GpuRankLink final : public GpuRanks {
                                      std::array<std::size_t, kNumTypes + 1>& counts) {
     const std::size_t n = d.size();
     const int me = comm_.rank();
-    mirror_.resize(n);
+    size_mirror(n);
     d.download_range(mirror_, 0, n, 0, {Field::pos, Field::type, Field::nngb});
     std::vector<int> dest;
     const DecompositionReport rep = decomposition_.assign(
@@ -226,6 +226,19 @@ class GpuRankLink final : public GpuRanks {
       for (std::size_t t = 0; t <= kNumTypes; ++t) counts[t] += mine[t];
     }
     return rep;
+  }
+
+  // n entries of the mirror's fields that the host reads - pos, mass, type, nngb, acc_grav -
+  // with room to grow; the other fields stay empty. (A store of every field would hold 0.9 kB
+  // per particle, and each growth would copy all of it: a rank of 1e7 particles spent 0.44 s per
+  // step there, 2 H200s, 2026-11-27.)
+  void size_mirror(std::size_t n) {
+    auto fit = [n](auto& v) {
+      if (v.capacity() < n) v.reserve(n + n / 4);
+      v.resize(n);
+    };
+    fit(mirror_.pos), fit(mirror_.mass), fit(mirror_.type), fit(mirror_.nngb);
+    fit(mirror_.acc_grav);
   }
 
   // Records [off[r], off[r + 1]) of `records` (`stride` bytes each) to rank r, in rounds of at
@@ -269,7 +282,8 @@ class GpuRankLink final : public GpuRanks {
   DeviceRankOwners owners_;
   bool first_ = true;  // the next decomposition is the first: cut by count
   bool assume_previous_ = false;
-  ParticleStore mirror_;  // host copies of some fields of the rank's particles (device order)
+  // Host copies of some fields of the rank's particles (device order; size_mirror).
+  ParticleStore mirror_;
   DistributedSphReport sph_report_;
   std::unique_ptr<ResidentSph> resident_sph_;
   std::optional<DistributedGravity> gravity_;
