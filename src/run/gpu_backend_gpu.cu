@@ -308,6 +308,8 @@ class GpuBackend final : public StepBackend {
     host_stale_ = false;
   }
   void sync_from_host() override {
+    // Across ranks each rank uploads only the particles it owns.
+    if (ranks_) ranks_->distribute(c_.store);
     // The optional field groups that the modules use or that differ between the particles; the
     // others keep their one value on the host.
     d_.set_groups(c_.device_field_groups | c_.store.varying_field_groups());

@@ -27,6 +27,10 @@ class GpuRanks {
   // it (gravity in a periodic box).
   virtual void check_box() = 0;
 
+  // Before the particles go to the device (the initial conditions, or a restart's particles,
+  // held by rank 0 or spread anyhow; collective): the first domain decomposition on the host
+  // store `s`, which then holds this rank's particles only, so that each rank uploads its own.
+  virtual void distribute(ParticleStore& s) = 0;
   // The order stage, before the device sort (collective): the domain decomposition of the rank's
   // particles `d`; the particles owned by other ranks are sent there (all their fields) and
   // marked kRemoved in `d` (the sort puts them last, the backend cuts them off), those received

@@ -57,6 +57,19 @@ class GpuRankLink final : public GpuRanks {
     }
   }
 
+  // Cut by count, on the host: rank 0's initial conditions reach the other ranks through MPI
+  // from the host store, not through its GPU (the records of every field of every particle).
+  void distribute(ParticleStore& s) override {
+    const double t0 = wall_seconds();
+    const DecompositionReport rep = decomposition_.update(s, box_, {}, comm_);
+    first_ = false;
+    counts_.recuts += rep.recut ? 1.0 : 0.0;
+    counts_.decompositions += 1.0;
+    counts_.migrated += double(rep.sent);
+    counts_.imbalance_max = std::max(counts_.imbalance_max, rep.imbalance);
+    t_.decomposition += wall_seconds() - t0;
+  }
+
   void migrate(DeviceParticles& d, std::array<std::size_t, kNumTypes + 1>& counts) override {
     // The parts from the order stage of step 2 on (the third order stage: the start-up's and
     // step 1's scatter the particles and find every h from scratch).
