@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cub/block/block_reduce.cuh>
 #include <cub/device/device_select.cuh>
 #include <limits>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "core/active_set.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
+#include "gravity/bounding_box_gpu.cuh"
 #include "gravity/device_buffer.cuh"
 #include "sph/neighbour_search.hpp"  // kTreeRadiusSlack
 #include "sph/resident_sph_gpu.hpp"
@@ -34,33 +36,28 @@ __global__ void radius_kernel(const float* h, std::size_t n, double factor, doub
   if (i < n) radius[i] = h[i] > 0.f ? factor * double(h[i]) : fallback;
 }
 
-// Per block: min x, y, z, max x, y, z of the positions and the count of h <= 0 (grid-stride).
+static_assert(kThreads == unsigned(gpu::kBoxThreads), "the block reductions' width");
+
+// Per block: the bounding box of the positions (grid-stride) and the count of h <= 0.
 constexpr unsigned kBoundsBlocks = 256;
-__global__ void bounds_kernel(const Vec3d* pos, const float* h, std::size_t n, double* partial) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  double v[7] = {inf, inf, inf, -inf, -inf, -inf, 0.0};
+struct Bounds {
+  gpu::Box6 box;
+  double without_h;
+};
+__global__ void bounds_kernel(const Vec3d* pos, const float* h, std::size_t n, Bounds* partial) {
+  gpu::Box6 b = gpu::detail::empty_box();
+  double without = 0.0;
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x) {
-    const Vec3d x = pos[i];
-    v[0] = fmin(v[0], x.x), v[1] = fmin(v[1], x.y), v[2] = fmin(v[2], x.z);
-    v[3] = fmax(v[3], x.x), v[4] = fmax(v[4], x.y), v[5] = fmax(v[5], x.z);
-    v[6] += h[i] > 0.f ? 0.0 : 1.0;
+    gpu::detail::box_merge(
+        b, gpu::Box6{{pos[i].x, pos[i].y, pos[i].z}, {pos[i].x, pos[i].y, pos[i].z}});
+    without += h[i] > 0.f ? 0.0 : 1.0;
   }
-  __shared__ double s[7][kThreads];
-  for (int c = 0; c < 7; ++c) s[c][threadIdx.x] = v[c];
-  __syncthreads();
-  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half) {
-      for (int c = 0; c < 3; ++c)
-        s[c][threadIdx.x] = fmin(s[c][threadIdx.x], s[c][threadIdx.x + half]);
-      for (int c = 3; c < 6; ++c)
-        s[c][threadIdx.x] = fmax(s[c][threadIdx.x], s[c][threadIdx.x + half]);
-      s[6][threadIdx.x] += s[6][threadIdx.x + half];
-    }
-    __syncthreads();
-  }
-  if (threadIdx.x == 0)
-    for (int c = 0; c < 7; ++c) partial[blockIdx.x * 7 + c] = s[c][0];
+  using Reduce = cub::BlockReduce<double, kThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  without = Reduce(temp).Sum(without);
+  b = gpu::detail::box_block_reduce(b);
+  if (threadIdx.x == 0) partial[blockIdx.x] = Bounds{b, without};
 }
 
 // One block per group of `group` consecutive entries of list[0, count): the bounding box of
@@ -68,30 +65,21 @@ __global__ void bounds_kernel(const Vec3d* pos, const float* h, std::size_t n, d
 __global__ void group_boxes_kernel(const Vec3d* pos, const uint32_t* list, std::size_t count,
                                    std::size_t group, const double* radius, Box box,
                                    SearchBox* out) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  double v[7] = {inf, inf, inf, -inf, -inf, -inf, 0.0};
-  const std::size_t b = blockIdx.x * group, e = min(count, b + group);
-  for (std::size_t k = b + threadIdx.x; k < e; k += blockDim.x) {
+  gpu::Box6 b = gpu::detail::empty_box();
+  double r = 0.0;
+  const std::size_t first = blockIdx.x * group, end = min(count, first + group);
+  for (std::size_t k = first + threadIdx.x; k < end; k += blockDim.x) {
     const uint32_t i = list[k];
     const Vec3d x = wrap_position(pos[i], box);
-    v[0] = fmin(v[0], x.x), v[1] = fmin(v[1], x.y), v[2] = fmin(v[2], x.z);
-    v[3] = fmax(v[3], x.x), v[4] = fmax(v[4], x.y), v[5] = fmax(v[5], x.z);
-    v[6] = fmax(v[6], radius[i]);
+    gpu::detail::box_merge(b, gpu::Box6{{x.x, x.y, x.z}, {x.x, x.y, x.z}});
+    r = fmax(r, radius[i]);
   }
-  __shared__ double s[7][kThreads];
-  for (int c = 0; c < 7; ++c) s[c][threadIdx.x] = v[c];
-  __syncthreads();
-  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half) {
-      for (int c = 0; c < 3; ++c)
-        s[c][threadIdx.x] = fmin(s[c][threadIdx.x], s[c][threadIdx.x + half]);
-      for (int c = 3; c < 7; ++c)
-        s[c][threadIdx.x] = fmax(s[c][threadIdx.x], s[c][threadIdx.x + half]);
-    }
-    __syncthreads();
-  }
+  using Reduce = cub::BlockReduce<double, kThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  r = Reduce(temp).Reduce(r, [](double a, double c) { return fmax(a, c); });
+  b = gpu::detail::box_block_reduce(b);
   if (threadIdx.x == 0)
-    out[blockIdx.x] = SearchBox{{s[0][0], s[1][0], s[2][0]}, {s[3][0], s[4][0], s[5][0]}, s[6][0]};
+    out[blockIdx.x] = SearchBox{{b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}, r};
 }
 
 // flag[j] = 1 when local gas particle j is within max(b.radius, reach_j) (1 + slack) of one of
@@ -161,7 +149,8 @@ struct ResidentSph::Impl {
   std::size_t n_local = 0;  // local gas at the last start
   std::size_t n_todo = 0;   // searching particles: todo[0, n_todo)
   bool with_reach = false;  // the density stage: radius is also each particle's reach
-  gpu::DeviceBuffer<double> radius, next, partial;
+  gpu::DeviceBuffer<double> radius, next;
+  gpu::DeviceBuffer<Bounds> partial;
   gpu::DeviceBuffer<uint32_t> todo_lists[2], all, selected;
   int current = 0;  // todo_lists[current] holds the searching particles
   uint32_t* todo() const { return todo_lists[current].get(); }
@@ -265,17 +254,18 @@ ResidentSph::GasBounds ResidentSph::gas_bounds() const {
   GasBounds g{{inf, inf, inf}, {-inf, -inf, -inf}, 0};
   if (v.n_gas == 0) return g;
   const unsigned blocks = std::min<unsigned>(kBoundsBlocks, cuda_blocks(v.n_gas, kThreads));
-  m.partial.reserve(std::size_t(blocks) * 7, "gas bounds");
+  m.partial.reserve(blocks, "gas bounds");
   bounds_kernel<<<blocks, kThreads>>>(v.pos, v.h, v.n_gas, m.partial.get());
   cuda_check_launch("bounds_kernel");
-  std::vector<double> p(std::size_t(blocks) * 7);
+  std::vector<Bounds> p(blocks);
   copy_to_host(p, m.partial.get(), p.size());
   double without = 0.0;
-  for (unsigned b = 0; b < blocks; ++b) {
-    const double* q = p.data() + std::size_t(b) * 7;
-    g.lo = {std::min(g.lo.x, q[0]), std::min(g.lo.y, q[1]), std::min(g.lo.z, q[2])};
-    g.hi = {std::max(g.hi.x, q[3]), std::max(g.hi.y, q[4]), std::max(g.hi.z, q[5])};
-    without += q[6];
+  for (const Bounds& q : p) {
+    g.lo = {std::min(g.lo.x, q.box.lo[0]), std::min(g.lo.y, q.box.lo[1]),
+            std::min(g.lo.z, q.box.lo[2])};
+    g.hi = {std::max(g.hi.x, q.box.hi[0]), std::max(g.hi.y, q.box.hi[1]),
+            std::max(g.hi.z, q.box.hi[2])};
+    without += q.without_h;
   }
   g.without_h = std::size_t(without);
   return g;
