@@ -1,5 +1,7 @@
 #include "parallel/mpi_comm.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <limits>
 
 namespace mpsph {
@@ -104,13 +106,41 @@ std::vector<std::size_t> MpiComm::exchange_counts(
   return off;
 }
 
-void MpiComm::all_to_all_bytes(const void* send, const std::vector<int>& send_counts,
-                               const std::vector<int>& send_displs, void* recv,
-                               const std::vector<int>& recv_counts,
-                               const std::vector<int>& recv_displs) const {
-  check(MPI_Alltoallv(send, send_counts.data(), send_displs.data(), MPI_BYTE, recv,
-                      recv_counts.data(), recv_displs.data(), MPI_BYTE, comm_),
-        "MPI_Alltoallv");
+void MpiComm::all_to_all_bytes(const unsigned char* send, const std::vector<std::size_t>& send_off,
+                               unsigned char* recv,
+                               const std::vector<std::size_t>& recv_off) const {
+  // Every rank pair splits its part the same way on both sides (the sender's size is the
+  // receiver's); messages between two ranks with one tag arrive in the order they were sent.
+  constexpr int kTag = 7301;
+  const std::size_t chunk = max_message_bytes_;
+  const std::size_t me = std::size_t(rank_);
+  if (send_off[me + 1] - send_off[me] != recv_off[me + 1] - recv_off[me])
+    throw Error("MPI: an exchange sends this rank " +
+                std::to_string(send_off[me + 1] - send_off[me]) + " bytes of its own but expects " +
+                std::to_string(recv_off[me + 1] - recv_off[me]));
+
+  std::vector<MPI_Request> req;
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_) continue;
+    for (std::size_t b = recv_off[std::size_t(r)]; b < recv_off[std::size_t(r) + 1]; b += chunk) {
+      req.emplace_back();
+      check(MPI_Irecv(recv + b, int(std::min(chunk, recv_off[std::size_t(r) + 1] - b)), MPI_BYTE, r,
+                      kTag, comm_, &req.back()),
+            "MPI_Irecv");
+    }
+  }
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_) continue;
+    for (std::size_t b = send_off[std::size_t(r)]; b < send_off[std::size_t(r) + 1]; b += chunk) {
+      req.emplace_back();
+      check(MPI_Isend(send + b, int(std::min(chunk, send_off[std::size_t(r) + 1] - b)), MPI_BYTE, r,
+                      kTag, comm_, &req.back()),
+            "MPI_Isend");
+    }
+  }
+  if (send_off[me + 1] > send_off[me])
+    std::memcpy(recv + recv_off[me], send + send_off[me], send_off[me + 1] - send_off[me]);
+  check(MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
 }  // namespace mpsph

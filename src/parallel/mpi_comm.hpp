@@ -2,8 +2,10 @@
 // particle migration and the SPH halos need. Everything MPI-specific of mpsph lives in
 // src/parallel/ (docs/mpi.md); the rest of the code never includes <mpi.h>.
 //
-// Counts of the all-to-all exchanges are int (MPI's count type): one exchange moves at most
-// 2^31 - 1 elements of one field between two ranks; mpsph::Error otherwise.
+// The all-to-all exchanges move any number of bytes: each rank's part for another rank travels
+// as point-to-point messages of at most max_message_bytes() (MPI's counts are int), so the
+// migration of a large run's particles or a restart gathered on one rank is not limited to
+// 2^31 - 1 bytes.
 #pragma once
 
 #include <mpi.h>
@@ -35,6 +37,10 @@ class MpiComm {
   void sum(std::vector<double>& v) const;
   void min(std::vector<double>& v) const;
   void max(std::vector<double>& v) const;
+  // The largest message of an all-to-all exchange (bytes; default 1 GiB): a larger part for one
+  // rank goes as several, in order. Smaller only to test the splitting.
+  std::size_t max_message_bytes() const { return max_message_bytes_; }
+  void set_max_message_bytes(std::size_t bytes) { max_message_bytes_ = bytes > 0 ? bytes : 1; }
   // Rank `root`'s v on every rank (the size must already agree).
   void broadcast(std::vector<uint64_t>& v, int root) const;
 
@@ -56,10 +62,10 @@ class MpiComm {
                   const std::vector<std::size_t>& recv_offsets) const;
 
  private:
-  void all_to_all_bytes(const void* send, const std::vector<int>& send_counts,
-                        const std::vector<int>& send_displs, void* recv,
-                        const std::vector<int>& recv_counts,
-                        const std::vector<int>& recv_displs) const;
+  // Bytes [send_off[r], send_off[r + 1]) of `send` to rank r; recv_off likewise for what each
+  // rank sends here.
+  void all_to_all_bytes(const unsigned char* send, const std::vector<std::size_t>& send_off,
+                        unsigned char* recv, const std::vector<std::size_t>& recv_off) const;
   std::vector<std::size_t> exchange_counts(const std::vector<std::size_t>& send_offsets) const;
   std::vector<uint64_t> gather_sizes(uint64_t n) const;
   void all_gather_bytes(const void* send, int bytes, void* recv, const std::vector<int>& counts,
@@ -68,6 +74,7 @@ class MpiComm {
   MPI_Comm comm_;
   int rank_ = 0;
   int size_ = 1;
+  std::size_t max_message_bytes_ = std::size_t(1) << 30;
 };
 
 // Runs f; an mpsph::Error on any rank becomes an Error on every rank (no rank is left waiting in
@@ -120,10 +127,11 @@ template <class T>
 void MpiComm::all_to_all(const T* send, const std::vector<std::size_t>& send_offsets, T* recv,
                          const std::vector<std::size_t>& recv_offsets) const {
   static_assert(std::is_trivially_copyable_v<T>, "MPI moves items as bytes");
-  std::vector<int> sc, sd, rc, rd;
-  detail::byte_counts(send_offsets, sizeof(T), sc, sd);
-  detail::byte_counts(recv_offsets, sizeof(T), rc, rd);
-  all_to_all_bytes(send, sc, sd, recv, rc, rd);
+  std::vector<std::size_t> sb(send_offsets), rb(recv_offsets);
+  for (std::size_t& b : sb) b *= sizeof(T);
+  for (std::size_t& b : rb) b *= sizeof(T);
+  all_to_all_bytes(reinterpret_cast<const unsigned char*>(send), sb,
+                   reinterpret_cast<unsigned char*>(recv), rb);
 }
 
 }  // namespace mpsph
