@@ -33,8 +33,8 @@ namespace mpsph {
 
 namespace {
 
-// Most bytes of particle records one rank sends in one MPI_Alltoallv (its int counts end at
-// 2^31 - 1): the first decomposition scatters every particle from rank 0.
+// Most bytes of particle records one rank sends to all ranks in one round of a migration: bounds
+// the host buffers of a large one (a recut can move most of a rank's particles).
 constexpr std::size_t kMaxExchangeBytes = std::size_t(1) << 30;
 
 class GpuRankLink final : public GpuRanks {
