@@ -2,9 +2,11 @@
 #include <algorithm>
 
 #include "core/particle_order.hpp"
+#include "core/wall_clock.hpp"
 #include "gravity/gravity_solver.hpp"
 #include "run/end_force_kern.hpp"
 #include "run/particle_changes.hpp"
+#include "run/stage_timer.hpp"
 #include "run/step_backend.hpp"
 #include "sph/density.hpp"
 #include "sph/force.hpp"
@@ -38,6 +40,7 @@ class CpuBackend final : public StepBackend {
     predict_to(c_.store, now, tick_len_, c_.box, c_.eos);
   }
   void order() override {
+    order_wall_.push_back(wall_seconds());
     // The order-stage rule (docs/timestepping.md): sort at the first substep of every segment (the
     // global scheme: every step) and whenever particles were created or removed or changed type;
     // inside a segment the particles keep the order of its start (drifts make the tree boxes a
@@ -149,6 +152,9 @@ class CpuBackend final : public StepBackend {
   void assume_previous_gravity() override {
     gravity_.assume_previous();
   }
+  // The wall time per step after the start-up, as the GPU backend and the ranks report it (the
+  // baseline of bench/ranks_cpu.sh and bench/ranks_gpu.sh).
+  std::string timing_notes(long) override { return steady_steps_line(order_wall_); }
   void sync_to_host() override {}
   void sync_from_host() override {
     n_gas_ = c_.store.n_gas();
@@ -181,6 +187,7 @@ class CpuBackend final : public StepBackend {
   bool tree_stale_ = true;    // the particles were sorted since the gravity tree was built
   std::vector<uint32_t> active_index_;
   ActiveSet active_;
+  std::vector<double> order_wall_;  // wall clock at each order stage (timing_notes)
 };
 
 }  // namespace
