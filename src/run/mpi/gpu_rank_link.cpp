@@ -61,12 +61,8 @@ class GpuRankLink final : public GpuRanks {
   // from the host store, not through its GPU (the records of every field of every particle).
   void distribute(ParticleStore& s) override {
     const double t0 = wall_seconds();
-    const DecompositionReport rep = decomposition_.update(s, box_, {}, comm_);
+    count(decomposition_.update(s, box_, {}, comm_));
     first_ = false;
-    counts_.recuts += rep.recut ? 1.0 : 0.0;
-    counts_.decompositions += 1.0;
-    counts_.migrated += double(rep.sent);
-    counts_.imbalance_max = std::max(counts_.imbalance_max, rep.imbalance);
     t_.decomposition += wall_seconds() - t0;
   }
 
@@ -95,10 +91,7 @@ class GpuRankLink final : public GpuRanks {
       }
     }
     if (!rep) rep = assign_on_host(d, to_rank, leaving, counts);
-    counts_.recuts += rep->recut ? 1.0 : 0.0;
-    counts_.decompositions += 1.0;
-    counts_.migrated += double(rep->sent);
-    counts_.imbalance_max = std::max(counts_.imbalance_max, rep->imbalance);
+    count(*rep);
     const ExchangePlan plan = make_exchange_plan(to_rank, comm_);
     if (comm_.sum(uint64_t(leaving.size())) > 0) {
       std::vector<unsigned char> records;
@@ -205,6 +198,14 @@ class GpuRankLink final : public GpuRanks {
   ResidentSph& sph(DeviceParticles& d) {
     if (!resident_sph_) resident_sph_ = std::make_unique<ResidentSph>(d);
     return *resident_sph_;
+  }
+
+  // timing.txt's decomposition counts.
+  void count(const DecompositionReport& rep) {
+    counts_.recuts += rep.recut ? 1.0 : 0.0;
+    counts_.decompositions += 1.0;
+    counts_.migrated += double(rep.sent);
+    counts_.imbalance_max = std::max(counts_.imbalance_max, rep.imbalance);
   }
 
   // The decomposition on the host (DomainDecomposition::assign): the first one (cut by count), and
