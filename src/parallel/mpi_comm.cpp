@@ -120,24 +120,24 @@ void MpiComm::all_to_all_bytes(const unsigned char* send, const std::vector<std:
                 std::to_string(recv_off[me + 1] - recv_off[me]));
 
   std::vector<MPI_Request> req;
-  for (int r = 0; r < size_; ++r) {
-    if (r == rank_) continue;
-    for (std::size_t b = recv_off[std::size_t(r)]; b < recv_off[std::size_t(r) + 1]; b += chunk) {
-      req.emplace_back();
-      check(MPI_Irecv(recv + b, int(std::min(chunk, recv_off[std::size_t(r) + 1] - b)), MPI_BYTE, r,
-                      kTag, comm_, &req.back()),
-            "MPI_Irecv");
+  // A receive (into recv_buf) or a send (from send_buf) for every other rank's part [off[r],
+  // off[r + 1]), in messages of at most `chunk` bytes.
+  auto post = [&](unsigned char* recv_buf, const unsigned char* send_buf,
+                  const std::vector<std::size_t>& off) {
+    for (int r = 0; r < size_; ++r) {
+      if (r == rank_) continue;
+      for (std::size_t b = off[std::size_t(r)]; b < off[std::size_t(r) + 1]; b += chunk) {
+        const int bytes = int(std::min(chunk, off[std::size_t(r) + 1] - b));
+        req.emplace_back();
+        if (recv_buf)
+          check(MPI_Irecv(recv_buf + b, bytes, MPI_BYTE, r, kTag, comm_, &req.back()), "MPI_Irecv");
+        else
+          check(MPI_Isend(send_buf + b, bytes, MPI_BYTE, r, kTag, comm_, &req.back()), "MPI_Isend");
+      }
     }
-  }
-  for (int r = 0; r < size_; ++r) {
-    if (r == rank_) continue;
-    for (std::size_t b = send_off[std::size_t(r)]; b < send_off[std::size_t(r) + 1]; b += chunk) {
-      req.emplace_back();
-      check(MPI_Isend(send + b, int(std::min(chunk, send_off[std::size_t(r) + 1] - b)), MPI_BYTE, r,
-                      kTag, comm_, &req.back()),
-            "MPI_Isend");
-    }
-  }
+  };
+  post(recv, nullptr, recv_off);  // the receives first
+  post(nullptr, send, send_off);
   if (send_off[me + 1] > send_off[me])
     std::memcpy(recv + recv_off[me], send + send_off[me], send_off[me + 1] - send_off[me]);
   check(MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
