@@ -27,32 +27,6 @@ auto download(std::size_t n) {
   return [n](const auto* device, auto& host) { copy_to_host(host, device, n); };
 }
 
-// A pass's device store of the gas [0, n_gas) of a host store and its active list (an ActiveSet
-// on the device).
-struct PassStore {
-  DeviceParticles d;
-  gpu::DeviceBuffer<uint32_t> index;
-  ActiveSet set;
-  std::size_t capacity = 0;
-
-  // Sizes the store for the host store's gas and uploads the active list; returns n_gas.
-  std::size_t begin(const ParticleStore& s, const std::vector<uint32_t>& active) {
-    const std::size_t n = s.n_gas();
-    if (n > capacity) {
-      capacity = n + n / 4;  // halos change size from pass to pass: grow with room
-      d.reserve(capacity);
-    }
-    d.set_counts(n, n);
-    index.reserve(std::max<std::size_t>(active.size(), 1), "active gas list");
-    copy_to_device(index.get(), active, active.size());
-    set = ActiveSet{};
-    set.index = index.get();
-    set.n = set.n_gas = active.size();
-    set.lanes = gpu_task_lanes(n, active.size());
-    return n;
-  }
-};
-
 class GpuSphPasses final : public SphPasses {
  public:
   const char* name() const override { return "gpu"; }
@@ -114,18 +88,31 @@ class GpuSphPasses final : public SphPasses {
   }
 
  private:
+  // Sizes the device copy for the store's gas and uploads the active list; returns n_gas.
   std::size_t begin_pass(const ParticleStore& s, const std::vector<uint32_t>& active) {
-    const std::size_t n = work_.begin(s, active);
+    const std::size_t n = s.n_gas();
+    if (n > capacity_) {
+      capacity_ = n + n / 4;  // halos change size from pass to pass: grow with room
+      d_.reserve(capacity_);
+    }
+    d_.set_counts(n, n);
+    index_.reserve(std::max<std::size_t>(active.size(), 1), "active gas list");
+    copy_to_device(index_.get(), active, active.size());
+    set_ = ActiveSet{};
+    set_.index = index_.get();
+    set_.n = set_.n_gas = active.size();
+    set_.lanes = gpu_task_lanes(n, active.size());
     subset_ = active.size() < n;
     return n;
   }
 
-  PassStore work_;
-  DeviceParticles& d_ = work_.d;
-  ActiveSet& set_ = work_.set;
+  DeviceParticles d_;
   GpuSph sph_;
+  gpu::DeviceBuffer<uint32_t> index_;
   gpu::DeviceBuffer<double> next_;
+  ActiveSet set_;
   bool subset_ = false;  // the last begin_pass's active list is a subset of the gas
+  std::size_t capacity_ = 0;
 };
 
 }  // namespace
