@@ -61,8 +61,7 @@ class GpuRankLink final : public GpuRanks {
   // from the host store, not through its GPU (the records of every field of every particle).
   void distribute(ParticleStore& s) override {
     const double t0 = wall_seconds();
-    count(decomposition_.update(s, box_, {}, comm_));
-    first_ = false;
+    counts_.add(decomposition_.update(s, box_, {}, comm_));
     t_.decomposition += wall_seconds() - t0;
   }
 
@@ -73,8 +72,8 @@ class GpuRankLink final : public GpuRanks {
     const double t0 = wall_seconds();
     const int me = comm_.rank();
     // The leaving particles by destination rank, in store order within each: the plan's
-    // send_index and send_offsets. While the cuts stand, the GPU finds the owners; else (the
-    // first decomposition, a recut) the host does, from downloaded positions, types and counts.
+    // send_index and send_offsets. While the cuts stand, the GPU finds the owners; else (a recut)
+    // the host does, from downloaded positions, types and counts.
     std::vector<std::vector<uint32_t>> to_rank(std::size_t(comm_.size()));
     std::vector<uint32_t> leaving;
     std::optional<DecompositionReport> rep;
@@ -91,7 +90,7 @@ class GpuRankLink final : public GpuRanks {
       }
     }
     if (!rep) rep = assign_on_host(d, to_rank, leaving, counts);
-    count(*rep);
+    counts_.add(*rep);
     const ExchangePlan plan = make_exchange_plan(to_rank, comm_);
     if (comm_.sum(uint64_t(leaving.size())) > 0) {
       std::vector<unsigned char> records;
@@ -200,18 +199,10 @@ class GpuRankLink final : public GpuRanks {
     return *resident_sph_;
   }
 
-  // timing.txt's decomposition counts.
-  void count(const DecompositionReport& rep) {
-    counts_.recuts += rep.recut ? 1.0 : 0.0;
-    counts_.decompositions += 1.0;
-    counts_.migrated += double(rep.sent);
-    counts_.imbalance_max = std::max(counts_.imbalance_max, rep.imbalance);
-  }
-
-  // The decomposition on the host (DomainDecomposition::assign): the first one (cut by count), and
-  // any that cuts anew. Fills the leaving particles by destination (`to_rank`, store order
-  // within each) and in store order (`leaving`), and the counts by type of the particles that
-  // stay (the leavers as kRemoved).
+  // The decomposition on the host (DomainDecomposition::assign) when the cuts must be made anew
+  // (distribute() made the first ones, by count: the weights here are the SPH costs). Fills the
+  // leaving particles by destination (`to_rank`, store order within each) and in store order
+  // (`leaving`), and the counts by type of the particles that stay (the leavers as kRemoved).
   DecompositionReport assign_on_host(const DeviceParticles& d,
                                      std::vector<std::vector<uint32_t>>& to_rank,
                                      std::vector<uint32_t>& leaving,
@@ -221,9 +212,8 @@ class GpuRankLink final : public GpuRanks {
     size_mirror(n);
     d.download_range(mirror_, 0, n, 0, {Field::pos, Field::type, Field::nngb});
     std::vector<int> dest;
-    const DecompositionReport rep = decomposition_.assign(
-        mirror_, box_, first_ ? std::vector<double>{} : sph_cost_weights(mirror_), comm_, dest);
-    first_ = false;
+    const DecompositionReport rep =
+        decomposition_.assign(mirror_, box_, sph_cost_weights(mirror_), comm_, dest);
     leaving = select_indices<uint32_t>(0, n, [&](std::size_t i) { return dest[i] != me; });
     for (const uint32_t i : leaving) to_rank[std::size_t(dest[i])].push_back(i);
     counts = {};
@@ -294,7 +284,6 @@ class GpuRankLink final : public GpuRanks {
   DomainDecomposition decomposition_;
   DecompositionParams params_;
   DeviceRankOwners owners_;
-  bool first_ = true;  // the next decomposition is the first: cut by count
   bool assume_previous_ = false;
   // Host copies of some fields of the rank's particles (device order; size_mirror).
   ParticleStore mirror_;

@@ -74,11 +74,7 @@ class RankBackend final : public StepBackend {
       count();
       t_.decomposition += stepper_->last_decomposition_s();
       t_.order += stepper_->last_order_s();
-      const DecompositionReport& d = stepper_->last_decomposition();
-      counts_.recuts += d.recut ? 1.0 : 0.0;
-      counts_.decompositions += 1.0;
-      counts_.migrated += double(d.sent);
-      counts_.imbalance_max = std::max(counts_.imbalance_max, d.imbalance);
+      counts_.add(stepper_->last_decomposition());
       find_type_ranges();
     }
     active_ = substep_active_set(c_.store, now_, block_, active_index_);

@@ -3,8 +3,10 @@
 // halos, passes and locally essential trees, and what the halos and the decomposition did.
 #pragma once
 
+#include <algorithm>
 #include <string>
 
+#include "parallel/domain_decomposition.hpp"
 #include "parallel/mpi_comm.hpp"
 
 namespace mpsph {
@@ -20,6 +22,13 @@ struct RankParts {
 struct RankCounts {
   double ghosts = 0, local_gas = 0, let_bytes = 0, h_rounds = 0;
   double recuts = 0, decompositions = 0, migrated = 0, imbalance_max = 0;
+  // One decomposition's decision and migration.
+  void add(const DecompositionReport& d) {
+    recuts += d.recut ? 1.0 : 0.0;
+    decompositions += 1.0;
+    migrated += double(d.sent);
+    imbalance_max = std::max(imbalance_max, d.imbalance);
+  }
 };
 
 struct RankTimingText {
