@@ -65,6 +65,15 @@ std::vector<int> owners(const std::vector<uint64_t>& keys, const DomainCuts& cut
   return dest;
 }
 
+// The imbalance of the ranks' loads when this rank carries `weight` (collective): that of the
+// particles where they are, before a migration.
+double rank_imbalance(double weight, const MpiComm& comm) {
+  std::vector<double> loads(std::size_t(comm.size()), 0.0);
+  loads[std::size_t(comm.rank())] = weight;
+  comm.sum(loads);
+  return load_imbalance(loads);
+}
+
 // Total weight on each rank when particle i goes to rank dest[i] (collective). Summed in store
 // order: the same sums on any number of threads.
 std::vector<double> loads_of(const std::vector<int>& dest, const std::vector<double>& weights,
@@ -164,10 +173,9 @@ DecompositionReport DomainDecomposition::assign(const ParticleStore& store, cons
                 std::to_string(weights.size()) + " weights, " + std::to_string(store.size()) +
                 " particles)");
   DecompositionReport rep;
-  std::vector<double> now(comm.size(), 0.0);
-  for (std::size_t i = 0; i < store.size(); ++i) now[comm.rank()] += weight_of(weights, i);
-  comm.sum(now);
-  rep.imbalance_before = load_imbalance(now);
+  double weight = 0.0;
+  for (std::size_t i = 0; i < store.size(); ++i) weight += weight_of(weights, i);
+  rep.imbalance_before = rank_imbalance(weight, comm);
 
   std::vector<uint64_t> keys;
   std::vector<double> loads;
@@ -195,12 +203,9 @@ std::optional<DecompositionReport> DomainDecomposition::keep_cuts(std::vector<do
                                                                   double weight,
                                                                   const MpiComm& comm) const {
   if (!has_cuts()) throw Error("decomposition: keep_cuts without cuts");
-  std::vector<double> now(std::size_t(comm.size()), 0.0);
-  now[std::size_t(comm.rank())] = weight;
-  comm.sum(now);
   comm.sum(loads);
   DecompositionReport rep;
-  rep.imbalance_before = load_imbalance(now);
+  rep.imbalance_before = rank_imbalance(weight, comm);
   rep.imbalance = load_imbalance(loads);
   if (rep.imbalance > params_.max_imbalance) return std::nullopt;
   return rep;
