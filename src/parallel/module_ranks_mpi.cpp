@@ -90,13 +90,8 @@ std::vector<unsigned char> MpiModuleRanks::send_to_owners(const Ghosts& g,
   }
   std::vector<std::size_t> recv_offsets;
   index = comm_.all_to_all(send_index, offsets, &recv_offsets);
-  std::vector<std::size_t> byte_offsets(offsets.size()), recv_bytes(recv_offsets.size());
-  for (std::size_t r = 0; r < offsets.size(); ++r) {
-    byte_offsets[r] = offsets[r] * record_bytes;
-    recv_bytes[r] = recv_offsets[r] * record_bytes;
-  }
-  std::vector<unsigned char> out(recv_bytes.back());
-  comm_.all_to_all(send.data(), byte_offsets, out.data(), recv_bytes);
+  std::vector<unsigned char> out(recv_offsets.back() * record_bytes);
+  comm_.all_to_all_records(send.data(), offsets, out.data(), recv_offsets, record_bytes);
   return out;
 }
 

@@ -106,6 +106,16 @@ std::vector<std::size_t> MpiComm::exchange_counts(
   return off;
 }
 
+void MpiComm::all_to_all_records(const void* send, const std::vector<std::size_t>& send_offsets,
+                                 void* recv, const std::vector<std::size_t>& recv_offsets,
+                                 std::size_t record_bytes) const {
+  std::vector<std::size_t> sb(send_offsets), rb(recv_offsets);
+  for (std::size_t& b : sb) b *= record_bytes;
+  for (std::size_t& b : rb) b *= record_bytes;
+  all_to_all_bytes(static_cast<const unsigned char*>(send), sb, static_cast<unsigned char*>(recv),
+                   rb);
+}
+
 void MpiComm::all_to_all_bytes(const unsigned char* send, const std::vector<std::size_t>& send_off,
                                unsigned char* recv,
                                const std::vector<std::size_t>& recv_off) const {

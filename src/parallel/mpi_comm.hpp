@@ -60,6 +60,11 @@ class MpiComm {
   template <class T>
   void all_to_all(const T* send, const std::vector<std::size_t>& send_offsets, T* recv,
                   const std::vector<std::size_t>& recv_offsets) const;
+  // The same for records of `record_bytes` bytes each (the offsets count records): particles
+  // packed field by field, whose size the caller knows at run time.
+  void all_to_all_records(const void* send, const std::vector<std::size_t>& send_offsets,
+                          void* recv, const std::vector<std::size_t>& recv_offsets,
+                          std::size_t record_bytes) const;
 
  private:
   // Bytes [send_off[r], send_off[r + 1]) of `send` to rank r; recv_off likewise for what each
@@ -127,11 +132,7 @@ template <class T>
 void MpiComm::all_to_all(const T* send, const std::vector<std::size_t>& send_offsets, T* recv,
                          const std::vector<std::size_t>& recv_offsets) const {
   static_assert(std::is_trivially_copyable_v<T>, "MPI moves items as bytes");
-  std::vector<std::size_t> sb(send_offsets), rb(recv_offsets);
-  for (std::size_t& b : sb) b *= sizeof(T);
-  for (std::size_t& b : rb) b *= sizeof(T);
-  all_to_all_bytes(reinterpret_cast<const unsigned char*>(send), sb,
-                   reinterpret_cast<unsigned char*>(recv), rb);
+  all_to_all_records(send, send_offsets, recv, recv_offsets, sizeof(T));
 }
 
 }  // namespace mpsph

@@ -24,11 +24,8 @@ constexpr std::size_t kMaxBoxes = 512;
 void exchange_records(const std::vector<unsigned char>& records, std::size_t stride,
                       const ExchangePlan& plan, const MpiComm& comm,
                       std::vector<unsigned char>& out) {
-  std::vector<std::size_t> send_bytes(plan.send_offsets), recv_bytes(plan.recv_offsets);
-  for (std::size_t& b : send_bytes) b *= stride;
-  for (std::size_t& b : recv_bytes) b *= stride;
   out.resize(plan.n_recv() * stride);
-  comm.all_to_all(records.data(), send_bytes, out.data(), recv_bytes);
+  comm.all_to_all_records(records.data(), plan.send_offsets, out.data(), plan.recv_offsets, stride);
 }
 
 // One halo: this rank's searchers' boxes to every rank, the local gas each other rank needs by
