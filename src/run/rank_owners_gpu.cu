@@ -2,13 +2,13 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cub/device/device_select.cuh>
 #include <string>
 
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
 #include "core/morton.hpp"
 #include "gravity/device_buffer.cuh"
+#include "gravity/device_select.cuh"
 #include "run/rank_owners.hpp"
 
 namespace mpsph {
@@ -70,29 +70,8 @@ struct DeviceRankOwners::Scratch {
   gpu::DeviceBuffer<uint64_t> cuts;
   gpu::DeviceBuffer<double> loads;
   gpu::DeviceBuffer<unsigned long long> counts;
-  gpu::DeviceBuffer<std::size_t> n_selected;
-  gpu::DeviceBuffer<unsigned char> temp;
+  gpu::FlaggedSelect flagged;
 };
-
-namespace {
-
-template <class T>
-std::size_t select_flagged(DeviceRankOwners::Scratch& s, const T* in, std::size_t n, T* out) {
-  std::size_t bytes = 0;
-  cuda_check(cub::DeviceSelect::Flagged(nullptr, bytes, in, s.flag.get(), out, s.n_selected.get(),
-                                        int64_t(n)),
-             "leaving particles (size)");
-  s.temp.reserve(std::max<std::size_t>(bytes, 1), "leaving particles scratch");
-  cuda_check(cub::DeviceSelect::Flagged(s.temp.get(), bytes, in, s.flag.get(), out,
-                                        s.n_selected.get(), int64_t(n)),
-             "leaving particles");
-  std::size_t m = 0;
-  cuda_check(cudaMemcpy(&m, s.n_selected.get(), sizeof(m), cudaMemcpyDeviceToHost),
-             "leaving particle count");
-  return m;
-}
-
-}  // namespace
 
 DeviceRankOwners::DeviceRankOwners() : s_(std::make_unique<Scratch>()) {}
 DeviceRankOwners::~DeviceRankOwners() = default;
@@ -114,7 +93,6 @@ RankOwners DeviceRankOwners::find(const DeviceParticles& d, const Box& box, cons
   s.cuts.reserve(cut_begin.size(), "domain cuts");
   s.loads.reserve(std::size_t(P), "rank loads");
   s.counts.reserve(kNumTypes + 1, "particle counts by type");
-  s.n_selected.reserve(1, "selected count");
   copy_to_device(s.cuts.get(), cut_begin, cut_begin.size());
   cuda_check(cudaMemset(s.loads.get(), 0, std::size_t(P) * sizeof(double)), "rank loads");
   cuda_check(cudaMemset(s.counts.get(), 0, (kNumTypes + 1) * sizeof(unsigned long long)),
@@ -128,8 +106,9 @@ RankOwners DeviceRankOwners::find(const DeviceParticles& d, const Box& box, cons
   copy_to_host(counts, s.counts.get(), counts.size());
   for (std::size_t t = 0; t <= kNumTypes; ++t) out.counts[t] = std::size_t(counts[t]);
   for (const double l : out.loads) out.weight += l;
-  const std::size_t m = select_flagged(s, s.iota.get(), n, s.leaving.get());
-  select_flagged(s, s.owner.get(), n, s.owner_out.get());
+  const std::size_t m =
+      s.flagged(s.iota.get(), s.flag.get(), n, s.leaving.get(), "leaving particles");
+  s.flagged(s.owner.get(), s.flag.get(), n, s.owner_out.get(), "leaving particles' owners");
   out.leaving.resize(m);
   out.owner.resize(m);
   copy_to_host(out.leaving, s.leaving.get(), m);

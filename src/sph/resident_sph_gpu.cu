@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cub/block/block_reduce.cuh>
-#include <cub/device/device_select.cuh>
 #include <limits>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "core/device_particles.hpp"
 #include "gravity/bounding_box_gpu.cuh"
 #include "gravity/device_buffer.cuh"
+#include "gravity/device_select.cuh"
 #include "sph/neighbour_search.hpp"  // kTreeRadiusSlack
 #include "sph/resident_sph_gpu.hpp"
 #include "sph/sph_gpu.hpp"
@@ -156,8 +156,7 @@ struct ResidentSph::Impl {
   uint32_t* todo() const { return todo_lists[current].get(); }
   gpu::DeviceBuffer<uint8_t> flag;
   gpu::DeviceBuffer<SearchBox> boxes;
-  gpu::DeviceBuffer<unsigned char> temp;
-  gpu::DeviceBuffer<std::size_t> n_selected;
+  gpu::FlaggedSelect flagged;
   ActiveSet set;
 
   // 0, 1, ..., n_local - 1 in `all` and in todo: every local gas particle searches.
@@ -170,7 +169,6 @@ struct ResidentSph::Impl {
     todo_lists[1].reserve(n, "searching gas");
     flag.reserve(n, "halo flags");
     selected.reserve(n, "halo members");
-    n_selected.reserve(1, "halo member count");
     if (n_local > 0) {
       iota_kernel<<<cuda_blocks(n_local, kThreads), kThreads>>>(all.get(), n_local);
       cuda_check_launch("iota_kernel");
@@ -180,23 +178,6 @@ struct ResidentSph::Impl {
           cudaMemcpyAsync(todo(), all.get(), n_local * sizeof(uint32_t), cudaMemcpyDeviceToDevice),
           "searching gas");
     n_todo = n_local;
-  }
-
-  // out[0, m) = in[k] for the flagged k < n; returns m.
-  std::size_t select(const uint32_t* in, const uint8_t* flags, std::size_t n, uint32_t* out) {
-    if (n == 0) return 0;
-    std::size_t bytes = 0;
-    cuda_check(
-        cub::DeviceSelect::Flagged(nullptr, bytes, in, flags, out, n_selected.get(), int64_t(n)),
-        "halo selection (size)");
-    temp.reserve(std::max<std::size_t>(bytes, 1), "halo selection scratch");
-    cuda_check(
-        cub::DeviceSelect::Flagged(temp.get(), bytes, in, flags, out, n_selected.get(), int64_t(n)),
-        "halo selection");
-    std::size_t m = 0;
-    cuda_check(cudaMemcpy(&m, n_selected.get(), sizeof(m), cudaMemcpyDeviceToHost),
-               "halo selection count");
-    return m;
   }
 
   // The work store: the local gas's `fields` (copied on the device) and `n_ghosts` ghosts from
@@ -319,7 +300,8 @@ std::vector<uint32_t> ResidentSph::needed_by(const std::vector<SearchBox>& boxes
       m.local.view().pos, m.n_local, m.with_reach ? m.radius.get() : nullptr, m.boxes.get(),
       int(boxes.size()), box, m.flag.get());
   cuda_check_launch("needed_kernel");
-  const std::size_t k = m.select(m.all.get(), m.flag.get(), m.n_local, m.selected.get());
+  const std::size_t k =
+      m.flagged(m.all.get(), m.flag.get(), m.n_local, m.selected.get(), "halo selection");
   std::vector<uint32_t> out(k);
   copy_to_host(out, m.selected.get(), k);
   return out;
@@ -343,7 +325,8 @@ std::size_t ResidentSph::smoothing_lengths(const unsigned char* ghosts, std::siz
                                                               m.local.view().h, short_of_gas, edge,
                                                               m.radius.get(), m.flag.get());
   cuda_check_launch("widen_kernel");
-  m.n_todo = m.select(m.todo(), m.flag.get(), m.n_todo, m.todo_lists[1 - m.current].get());
+  m.n_todo = m.flagged(m.todo(), m.flag.get(), m.n_todo, m.todo_lists[1 - m.current].get(),
+                       "searching gas");
   m.current = 1 - m.current;
   return m.n_todo;
 }
