@@ -100,6 +100,19 @@ class GpuGravity {
   GpuGravityTimings last_timings() const;
   const TreeWalkStats& last_walk_stats() const;  // interaction counts (CPU definition)
 
+  // The last build's tree on the device, for kernels of the caller's (the device-resident MPI
+  // ranks' selection of locally essential trees, gravity/let_gpu.hpp): nodes (generation order:
+  // every child after its parent), the particles in tree order, and |a_old| in tree order (null
+  // without the relative criterion). Device pointers, valid until the next build.
+  struct DeviceTree {
+    const OctreeNode* nodes;
+    int32_t n_nodes;
+    TreeParticles particles;
+    const double* acc_old;
+    int generations;
+  };
+  DeviceTree device_tree() const;
+
   // Copies the last tree to the host (tests and diagnostics): nodes in the CPU layout and the
   // tree index -> caller index map.
   void download_tree(std::vector<OctreeNode>& nodes, std::vector<uint32_t>& order) const;

@@ -624,6 +624,11 @@ const TreeWalkStats& GpuGravity::last_walk_stats() const {
   return impl_->stats;
 }
 
+GpuGravity::DeviceTree GpuGravity::device_tree() const {
+  const gpu::DeviceTreeView v = impl_->tree.view();
+  return DeviceTree{v.nodes, v.n_nodes, v.particles, v.acc_old, v.generations};
+}
+
 void GpuGravity::download_tree(std::vector<OctreeNode>& nodes, std::vector<uint32_t>& order) const {
   impl_->tree.download(nodes, order);
 }

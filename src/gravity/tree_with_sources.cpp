@@ -1,10 +1,37 @@
 #include "gravity/tree_with_sources.hpp"
 
+#include <algorithm>
+#include <limits>
+#include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/no_cuda.hpp"
 
 namespace mpsph {
+
+void TreeWithSources::bounds(const ParticleStore& s, Vec3d& lo, Vec3d& hi) const {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  double lx = inf, ly = inf, lz = inf, nx = inf, ny = inf, nz = inf;  // minima of x and of -x
+  const std::ptrdiff_t n = std::ptrdiff_t(s.size());
+#pragma omp parallel for schedule(static) reduction(min : lx, ly, lz, nx, ny, nz)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const Vec3d& x = s.pos[std::size_t(i)];
+    lx = std::min(lx, x.x), ly = std::min(ly, x.y), lz = std::min(lz, x.z);
+    nx = std::min(nx, -x.x), ny = std::min(ny, -x.y), nz = std::min(nz, -x.z);
+  }
+  lo = {lx, ly, lz};
+  hi = {-nx, -ny, -nz};
+}
+
+std::vector<LetBox> TreeWithSources::let_target_boxes(int, double, std::size_t) {
+  throw Error(std::string("gravity: the ") + name() + " tree does not select its LETs itself");
+}
+
+void TreeWithSources::append_let(const std::vector<LetBox>&, const OpeningParams&, bool,
+                                 std::vector<OctreeNode>&, std::vector<LetParticle>&) {
+  throw Error(std::string("gravity: the ") + name() + " tree does not select its LETs itself");
+}
 
 namespace {
 

@@ -11,6 +11,7 @@
 
 #include "core/particle_store.hpp"
 #include "gravity/gravity_params.hpp"
+#include "gravity/let_kern.hpp"
 #include "gravity/octree.hpp"
 #include "gravity/tree_gravity.hpp"
 
@@ -43,17 +44,30 @@ class TreeWithSources {
   virtual TreeWalkStats walk(ParticleStore& s, const GravityParams& p, double G,
                              const double* acc_old, const OctreeView* sources, int n_sources,
                              const uint8_t* active = nullptr) = 0;
+
+  // The bounding box of the particles of `s` (lo > hi: none), for the ranks' key cube: from the
+  // host store, or where the backend keeps the particles.
+  virtual void bounds(const ParticleStore& s, Vec3d& lo, Vec3d& hi) const;
+  // Whether the backend selects the locally essential trees itself, where its tree lives (the
+  // GPU's: gravity/let_gpu.hpp); build()'s view then holds no host copy of the tree and the
+  // caller (parallel/distributed_gravity.hpp) asks for the two below instead of selecting them.
+  virtual bool selects_lets() const { return false; }
+  // With selects_lets(), after build(): the target boxes of the tree (at most max_boxes; every
+  // particle a target), and the LET for another rank's boxes, appended.
+  virtual std::vector<LetBox> let_target_boxes(int group_size, double G, std::size_t max_boxes);
+  virtual void append_let(const std::vector<LetBox>& boxes, const OpeningParams& op, bool relative,
+                          std::vector<OctreeNode>& nodes, std::vector<LetParticle>& parts);
 };
 
 std::unique_ptr<TreeWithSources> make_cpu_tree_with_sources();
 // Defined in CUDA builds; a CPU-only build throws mpsph::Error saying so. Uses the current CUDA
 // device.
 std::unique_ptr<TreeWithSources> make_gpu_tree_with_sources();
-// The tree of a device-resident MPI rank (run/gpu_ranks.hpp): its particles are `local` itself,
-// in the order of the host store that build() and walk() are given, which must hold their pos,
-// mass and type (the locally essential trees are selected from them) and, for the relative
-// criterion, acc_grav. walk() writes acc_grav and pot of `local` only, on the device, for every
-// particle (no subset: global time steps). Defined in CUDA builds; a CPU-only build throws
+// The tree of a device-resident MPI rank (run/gpu_ranks.hpp): its particles are `local` itself;
+// the host store that build() and walk() are given only states their count. The bounds, the
+// target boxes and the LETs are computed on the device (selects_lets(), gravity/let_gpu.hpp),
+// |a_old| is `local`'s acc_grav there. walk() writes acc_grav and pot of `local` only, on the
+// device, for every particle (no subset: global time steps). Defined in CUDA builds; a CPU-only build throws
 // mpsph::Error saying so.
 std::unique_ptr<TreeWithSources> make_resident_gpu_tree_with_sources(DeviceParticles& local);
 

@@ -1,16 +1,20 @@
-// The GPU TreeWithSources (tree_with_sources.hpp): GpuGravity on a device copy of the particles;
-// the tree comes to the host for the caller's selection of locally essential trees, the source
-// trees go to the device for the walk.
+// The GPU TreeWithSources (tree_with_sources.hpp): GpuGravity on the rank's particles on the
+// device (or a device copy of the host store's); the locally essential trees are selected there
+// (gravity/let_gpu.hpp), the received ones go to the device for the walk.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
 #include "core/error.hpp"
+#include "gravity/bounding_box_gpu.cuh"
+#include "gravity/device_buffer.cuh"
 #include "gravity/gravity_gpu.hpp"
+#include "gravity/let_gpu.hpp"
 #include "gravity/tree_with_sources.hpp"
 
 namespace mpsph {
@@ -44,7 +48,21 @@ SourceForest forest_of(const OctreeView* sources, int n_sources) {
   return f;
 }
 
-// The tree of a device-resident rank: `local` is the particles; nothing is copied to the device.
+// Per block: the bounding box of positions (gravity/bounding_box_gpu.cuh's first stage).
+std::vector<gpu::Box6> partial_boxes(const Vec3d* pos, std::size_t n,
+                                     gpu::DeviceBuffer<gpu::Box6>& buf) {
+  const int blocks = int(std::min<std::size_t>(gpu::kBoxBlocks, cuda_blocks(n, gpu::kBoxThreads)));
+  buf.reserve(std::size_t(blocks), "bounding boxes");
+  gpu::box_partial_kernel<<<blocks, gpu::kBoxThreads>>>(pos, n, buf.get());
+  cuda_check_launch("box_partial_kernel");
+  std::vector<gpu::Box6> out(static_cast<std::size_t>(blocks));
+  copy_to_host(out, buf.get(), out.size());
+  return out;
+}
+
+// The tree of a device-resident rank: `local` is the particles; nothing is copied to the device,
+// and the locally essential trees are selected there (gravity/let_gpu.hpp): the host sees the
+// target boxes and the LETs only.
 class ResidentGpuTreeWithSources final : public TreeWithSources {
  public:
   explicit ResidentGpuTreeWithSources(DeviceParticles& local) : local_(local) {}
@@ -56,25 +74,26 @@ class ResidentGpuTreeWithSources final : public TreeWithSources {
       throw Error("gravity: the host store of a device-resident rank holds " +
                   std::to_string(s.size()) + " particles, the device " + std::to_string(n));
     gravity_.build_in_cube(local_.view(), p, relative, cube_lo, cube_size);
-    gravity_.download_tree(nodes_, order_);
-    pos_.resize(n);
-    mass_.resize(n);
-    eps_.resize(n);
-    const std::ptrdiff_t n_signed = std::ptrdiff_t(n);
-#pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t k = 0; k < n_signed; ++k) {
-      const uint32_t i = order_[std::size_t(k)];
-      pos_[k] = s.pos[i];
-      mass_[k] = s.mass[i];
-      eps_[k] = float(p.softening[s.type[i]]);
+    return OctreeView{nullptr, 0, TreeParticles{nullptr, nullptr, nullptr, 0}, nullptr};
+  }
+  void bounds(const ParticleStore&, Vec3d& lo, Vec3d& hi) const override {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    lo = {inf, inf, inf}, hi = {-inf, -inf, -inf};
+    if (local_.size() == 0) return;
+    for (const gpu::Box6& b : partial_boxes(local_.view().pos, local_.size(), boxes_)) {
+      lo = {std::min(lo.x, b.lo[0]), std::min(lo.y, b.lo[1]), std::min(lo.z, b.lo[2])};
+      hi = {std::max(hi.x, b.hi[0]), std::max(hi.y, b.hi[1]), std::max(hi.z, b.hi[2])};
     }
-    return OctreeView{nodes_.data(), int32_t(nodes_.size()),
-                      TreeParticles{pos_.data(), mass_.data(), eps_.data(), int32_t(n)},
-                      order_.data()};
   }
-  bool walks_subsets() const override {
-    return false;
+  bool selects_lets() const override { return true; }
+  std::vector<LetBox> let_target_boxes(int group_size, double G, std::size_t max_boxes) override {
+    return let_.target_boxes(gravity_.device_tree(), group_size, G, max_boxes);
   }
+  void append_let(const std::vector<LetBox>& boxes, const OpeningParams& op, bool relative,
+                  std::vector<OctreeNode>& nodes, std::vector<LetParticle>& parts) override {
+    let_.append_let(gravity_.device_tree(), boxes, op, relative, nodes, parts);
+  }
+  bool walks_subsets() const override { return false; }
   TreeWalkStats walk(ParticleStore&, const GravityParams& p, double G, const double*,
                      const OctreeView* sources, int n_sources, const uint8_t* active) override {
     if (active)
@@ -85,11 +104,8 @@ class ResidentGpuTreeWithSources final : public TreeWithSources {
  private:
   DeviceParticles& local_;
   GpuGravity gravity_;
-  std::vector<OctreeNode> nodes_;
-  std::vector<uint32_t> order_;
-  std::vector<Vec3d> pos_;
-  std::vector<double> mass_;
-  std::vector<float> eps_;
+  DeviceLet let_;
+  mutable gpu::DeviceBuffer<gpu::Box6> boxes_;
 };
 
 // The host-staged tree: the particles copied to a device store of its own, on which the
@@ -114,6 +130,16 @@ class GpuTreeWithSources final : public TreeWithSources {
     return on_device_.build(s, p, cube_lo, cube_size, relative, update);
   }
   bool walks_subsets() const override { return false; }
+  // The LETs are selected on the device copy, as the resident ranks' (every particle a target
+  // there, as the walk).
+  bool selects_lets() const override { return true; }
+  std::vector<LetBox> let_target_boxes(int group_size, double G, std::size_t max_boxes) override {
+    return on_device_.let_target_boxes(group_size, G, max_boxes);
+  }
+  void append_let(const std::vector<LetBox>& boxes, const OpeningParams& op, bool relative,
+                  std::vector<OctreeNode>& nodes, std::vector<LetParticle>& parts) override {
+    on_device_.append_let(boxes, op, relative, nodes, parts);
+  }
   // With `active` (block steps), every particle is still a target on the device (the walk with
   // sources takes no subset); only the active ones' values are kept.
   TreeWalkStats walk(ParticleStore& s, const GravityParams& p, double G, const double* acc_old,

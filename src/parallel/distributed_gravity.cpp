@@ -9,31 +9,12 @@
 
 #include "core/error.hpp"
 #include "core/wall_clock.hpp"
+#include "gravity/let_kern.hpp"
 #include "parallel/domain_decomposition.hpp"
 
 namespace mpsph {
 
 namespace {
-
-// A box of consecutive target groups of one rank (see the header).
-struct GravityBox {
-  Vec3d lo, hi;
-  float eps_max;
-  float acc_min;     // smallest non-zero float(|a_old| / G) of its particles; 0: none
-  uint8_t has_zero;  // some particle has no previous |a| (its group uses the geometric criterion)
-};
-
-// A particle of an opened leaf, as sent.
-struct LetParticle {
-  Vec3d pos;
-  double mass;
-  float eps;
-};
-
-// Relative slack of the sender's test: the group-centred float coordinates of one process differ
-// from the box-centred ones by ~1e-7 of the distance; 1e-5 makes the box test strictly the
-// more conservative one.
-constexpr float kLetSlack = 1e-5f;
 
 // The nodes whose particles form the boxes: from the root, the node with the largest extent is
 // replaced by its children while there are at most kMaxGravityBoxes. Only nodes holding more
@@ -74,17 +55,17 @@ std::vector<int32_t> box_nodes(const OctreeView& t, int group_size) {
 // `active` (caller order; null: all): only the active particles are targets (block time steps);
 // a box holds their bounding box and values, and a box node without any gives no box. The walk's
 // groups are bounded by their active members, so each still lies inside its box node's box.
-std::vector<GravityBox> target_boxes(const OctreeView& t, int group_size, const double* acc_old,
-                                     double G, const uint8_t* active) {
+std::vector<LetBox> target_boxes(const OctreeView& t, int group_size, const double* acc_old,
+                                 double G, const uint8_t* active) {
   const std::vector<int32_t> nodes = box_nodes(t, std::max(1, group_size));
-  std::vector<GravityBox> all(nodes.size());
+  std::vector<LetBox> all(nodes.size());
   std::vector<uint8_t> any_active(nodes.size(), 0);
   constexpr double inf = std::numeric_limits<double>::infinity();
   // One box node per thread at a time (each box's values in its particles' order).
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::ptrdiff_t k = 0; k < std::ptrdiff_t(nodes.size()); ++k) {
     const int32_t ni = nodes[std::size_t(k)];
-    GravityBox b{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0f, 0.0f, 0};
+    LetBox b{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0f, 0.0f, 0};
     float a_nz = std::numeric_limits<float>::infinity();
     bool any = false;
     for (int32_t i = t.nodes[ni].begin; i < t.nodes[ni].end; ++i) {
@@ -106,50 +87,18 @@ std::vector<GravityBox> target_boxes(const OctreeView& t, int group_size, const 
     all[std::size_t(k)] = b;
     any_active[std::size_t(k)] = any ? 1 : 0;
   }
-  std::vector<GravityBox> boxes;
+  std::vector<LetBox> boxes;
   for (std::size_t k = 0; k < nodes.size(); ++k)
     if (any_active[k]) boxes.push_back(all[k]);
   return boxes;
 }
 
-// True when node n is accepted for every target group that lies inside box b (see the header).
-bool accepted_for_box(const GravityBox& b, const OctreeNode& n, const OpeningParams& op,
-                      bool relative) {
-  const Vec3d centre = 0.5 * (b.lo + b.hi);
-  NodeView nv = node_view(n, centre);
-  auto inf_norm = [](const Vec3f& v) {
-    return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
-  };
-  const float grow = kLetSlack * (inf_norm(nv.com) + inf_norm(nv.box_centre) + n.size);
-  TargetGroup tg;
-  tg.half = {round_up_half(0.5 * (b.hi.x - b.lo.x)) * (1.0f + kLetSlack) + grow,
-             round_up_half(0.5 * (b.hi.y - b.lo.y)) * (1.0f + kLetSlack) + grow,
-             round_up_half(0.5 * (b.hi.z - b.lo.z)) * (1.0f + kLetSlack) + grow};
-  tg.eps_max = b.eps_max;
-  OpeningParams strict = op;
-  strict.theta *= 1.0f - kLetSlack;
-  strict.rel_tol *= 1.0f - kLetSlack;
-  strict.theta_max *= 1.0f - kLetSlack;
-  // Groups with a previous |a| everywhere use the relative criterion with their own (larger or
-  // equal) minimum; groups holding a zero, or every group before the first evaluation, the
-  // geometric one.
-  if (relative && b.acc_min > 0.0f) {
-    tg.acc_min = b.acc_min;
-    if (!node_accepted(tg, nv, strict)) return false;
-  }
-  if (!relative || b.has_zero) {
-    tg.acc_min = 0.0f;
-    if (!node_accepted(tg, nv, strict)) return false;
-  }
-  return true;
-}
-
 // The LET of tree t for the boxes [b0, b1): nodes in breadth-first order (children contiguous;
 // child_begin and begin/end relative to this LET's first node and particle) and the particles of
 // opened leaves, appended to `nodes` and `parts`.
-void build_let(const OctreeView& t, const GravityBox* b0, const GravityBox* b1,
-               const OpeningParams& op, bool relative, std::vector<uint8_t>& opened,
-               std::vector<OctreeNode>& nodes, std::vector<LetParticle>& parts) {
+void build_let(const OctreeView& t, const LetBox* b0, const LetBox* b1, const OpeningParams& op,
+               bool relative, std::vector<uint8_t>& opened, std::vector<OctreeNode>& nodes,
+               std::vector<LetParticle>& parts) {
   if (t.n_nodes == 0 || b0 == b1) return;
   // The boxes' walks on the threads; a node's flag is only ever set to 1, by atomic writes. (The
   // visited nodes are the root and the children of opened ones: the copy below finds them.)
@@ -160,13 +109,13 @@ void build_let(const OctreeView& t, const GravityBox* b0, const GravityBox* b1,
     std::vector<int32_t> stack;
 #pragma omp for schedule(dynamic, 1)
     for (std::ptrdiff_t k = 0; k < n_boxes; ++k) {
-      const GravityBox& b = b0[k];
+      const LetBox& b = b0[k];
       stack.assign(1, 0);
       while (!stack.empty()) {
         const int32_t ni = stack.back();
         stack.pop_back();
         const OctreeNode& n = t.nodes[ni];
-        if (accepted_for_box(b, n, op, relative)) continue;
+        if (let_node_accepted(b, n, op, relative)) continue;
 #pragma omp atomic write
         opened[std::size_t(ni)] = 1;
         for (int32_t c = n.child_begin; c < n.child_begin + n.n_child; ++c) stack.push_back(c);
@@ -239,17 +188,21 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   // Keys in the cube the one-process octree builds from all particles (the global bounding cube,
   // widened by 1e-9 as Octree does): every node of a local tree is then a cell of the
   // one-process tree, or a part of one that straddles the domain boundary.
-  const KeyCube cube = global_key_cube(s, Box{}, comm);
+  Vec3d lo, hi;
+  tree_->bounds(s, lo, hi);
+  const KeyCube cube = global_key_cube(lo, hi, Box{}, comm);
   const bool relative = p.criterion == OpeningCriterion::Relative && have_previous_;
   const OctreeView t = tree_->build(s, p, cube.lo, cube.edge * (1.0 + 1e-9), relative, update);
   rep.relative = relative;
-  if (relative) {
+  // A backend that selects the LETs where its tree is (the GPU's) reads |a_old| there too.
+  const bool on_backend = tree_->selects_lets();
+  if (relative && !on_backend) {
     acc_old_.resize(n);
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(n); ++i)
       acc_old_[std::size_t(i)] = norm(s.acc_grav[std::size_t(i)]);
   }
-  const double* acc_old = relative ? acc_old_.data() : nullptr;
+  const double* acc_old = relative && !on_backend ? acc_old_.data() : nullptr;
   const double t1 = wall_seconds();
 
   // Target boxes of every rank, then this rank's LET for each other rank.
@@ -258,18 +211,24 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   wp.group_size = p.group_size;
   // The boxes bound the groups the walk visits: the active particles' (the CPU's walk), or every
   // particle's (the GPU's walks all and keeps the active values).
-  const std::vector<GravityBox> mine =
-      target_boxes(t, p.group_size, acc_old, G, tree_->walks_subsets() ? mask : nullptr);
+  const std::vector<LetBox> mine =
+      on_backend
+          ? tree_->let_target_boxes(p.group_size, G, kMaxGravityBoxes)
+          : target_boxes(t, p.group_size, acc_old, G, tree_->walks_subsets() ? mask : nullptr);
   rep.boxes = mine.size();
   std::vector<std::size_t> box_off;
-  const std::vector<GravityBox> boxes = comm.all_gather(mine, &box_off);
+  const std::vector<LetBox> boxes = comm.all_gather(mine, &box_off);
   const int P = comm.size();
   std::vector<OctreeNode> send_nodes;
   std::vector<LetParticle> send_parts;
   std::vector<std::size_t> node_off(P + 1, 0), part_off(P + 1, 0);
   std::vector<uint8_t> opened;
   for (int r = 0; r < P; ++r) {
-    if (r != comm.rank())
+    if (r != comm.rank() && on_backend)
+      tree_->append_let(std::vector<LetBox>(boxes.begin() + std::ptrdiff_t(box_off[r]),
+                                            boxes.begin() + std::ptrdiff_t(box_off[r + 1])),
+                        wp.opening, relative, send_nodes, send_parts);
+    else if (r != comm.rank())
       build_let(t, boxes.data() + box_off[r], boxes.data() + box_off[r + 1], wp.opening, relative,
                 opened, send_nodes, send_parts);
     node_off[r + 1] = send_nodes.size();

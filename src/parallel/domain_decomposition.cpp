@@ -13,12 +13,7 @@
 namespace mpsph {
 
 KeyCube global_key_cube(const ParticleStore& store, const Box& box, const MpiComm& comm) {
-  KeyCube c;
-  if (box.periodic) {
-    c.lo = box.lo;
-    c.edge = std::max({box.size.x, box.size.y, box.size.z});
-    return c;
-  }
+  if (box.periodic) return global_key_cube(Vec3d{}, Vec3d{}, box, comm);
   // The same cube as core/particle_order.cpp builds from all particles of one process.
   constexpr double inf = std::numeric_limits<double>::infinity();
   double lx = inf, ly = inf, lz = inf, nx = inf, ny = inf, nz = inf;  // minima of x and of -x
@@ -29,7 +24,17 @@ KeyCube global_key_cube(const ParticleStore& store, const Box& box, const MpiCom
     lx = std::min(lx, x.x), ly = std::min(ly, x.y), lz = std::min(lz, x.z);
     nx = std::min(nx, -x.x), ny = std::min(ny, -x.y), nz = std::min(nz, -x.z);
   }
-  std::vector<double> both = {lx, ly, lz, nx, ny, nz};
+  return global_key_cube(Vec3d{lx, ly, lz}, Vec3d{-nx, -ny, -nz}, box, comm);
+}
+
+KeyCube global_key_cube(const Vec3d& lo, const Vec3d& hi, const Box& box, const MpiComm& comm) {
+  KeyCube c;
+  if (box.periodic) {
+    c.lo = box.lo;
+    c.edge = std::max({box.size.x, box.size.y, box.size.z});
+    return c;
+  }
+  std::vector<double> both = {lo.x, lo.y, lo.z, -hi.x, -hi.y, -hi.z};
   comm.min(both);
   c.lo = {both[0], both[1], both[2]};
   c.edge = std::max({-both[3] - both[0], -both[4] - both[1], -both[5] - both[2]});

@@ -34,6 +34,9 @@ struct KeyCube {
 // [box.lo, box.lo + max edge); in an open box the bounding cube of every rank's particles
 // (collective).
 KeyCube global_key_cube(const ParticleStore& store, const Box& box, const MpiComm& comm);
+// The same from the bounds [lo, hi] of this rank's particles (lo > hi: none), for a caller that
+// has them from elsewhere (the device-resident ranks' GPU).
+KeyCube global_key_cube(const Vec3d& lo, const Vec3d& hi, const Box& box, const MpiComm& comm);
 
 // Key of every local particle in `cube` (periodic positions wrapped into the box first).
 std::vector<uint64_t> sfc_keys(const ParticleStore& store, const Box& box, const KeyCube& cube);

@@ -36,8 +36,8 @@ class GpuRanks {
   // marked kRemoved in `d` (the sort puts them last, the backend cuts them off), those received
   // are appended. `type_counts`: the counts of `d` by type (kRemoved at [kNumTypes]), updated.
   virtual void migrate(DeviceParticles& d, std::array<std::size_t, kNumTypes + 1>& type_counts) = 0;
-  // After the sort (collective): what the later stages need on the host (gravity's copies of the
-  // positions, masses and types, from which it selects the locally essential trees).
+  // After the sort (collective): what the later stages need on the host (the particle count of
+  // gravity's host store; its tree, target boxes and LETs are on the device).
   virtual void after_order(const DeviceParticles& d) = 0;
   // The SPH stages of the rank's gas with the ghosts of the other ranks (collective): h and nngb;
   // then rho, divv, curlv, pressure, csound, balsara, and the hydrodynamic acc, dudt and vsig.

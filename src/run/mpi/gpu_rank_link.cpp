@@ -112,11 +112,11 @@ class GpuRankLink final : public GpuRanks {
     t_.decomposition += wall_seconds() - t0;
   }
 
-  // Gravity's LET selection reads positions, masses and types on the host.
+  // Nothing is copied: gravity's host store only states the rank's particle count (the tree, its
+  // target boxes and LETs live on the GPU, gravity/let_gpu.hpp).
   void after_order(const DeviceParticles& d) override {
     const double t0 = wall_seconds();
     size_mirror(d.size());
-    d.download_range(mirror_, 0, d.size(), 0, {Field::pos, Field::mass, Field::type});
     t_.order += wall_seconds() - t0;
   }
 
@@ -140,10 +140,6 @@ class GpuRankLink final : public GpuRanks {
     if (!gravity_) gravity_.emplace(make_resident_gpu_tree_with_sources(d));
     if (assume_previous_) gravity_->assume_previous();
     assume_previous_ = false;
-    // The relative criterion's |a_old| of the target boxes (the first call uses the geometric one;
-    // the host copy is then not read).
-    if (grav_.criterion == OpeningCriterion::Relative)
-      d.download_range(mirror_, 0, d.size(), 0, {Field::acc_grav});
     const DistributedGravityReport r = gravity_->compute(mirror_, grav_, G_, comm_);
     t_.tree += r.build_s;
     t_.let += r.let_s;
@@ -188,7 +184,7 @@ class GpuRankLink final : public GpuRanks {
   // rank 0 and find every h from scratch).
   std::string timing_notes(long steps) override {
     const RankTimingText text{"particles on the GPU of each rank",
-                              "host copies after the sort (gravity)", "local gas"};
+                              "host work after the sort", "local gas"};
     return rank_timing_notes(comm_, text, t_, &t_steady_, orders_ >= 4 ? long(orders_) - 2 : 0,
                              counts_, params_.max_imbalance, steps);
   }
@@ -232,17 +228,16 @@ class GpuRankLink final : public GpuRanks {
     return rep;
   }
 
-  // n entries of the mirror's fields that the host reads - pos, mass, type, nngb, acc_grav -
-  // with room to grow; the other fields stay empty. (A store of every field would hold 0.9 kB
-  // per particle, and each growth would copy all of it: a rank of 1e7 particles spent 0.44 s per
-  // step there, 2 H200s, 2026-11-27.)
+  // n entries of the mirror's fields that the host reads - pos, type, nngb for a decomposition on
+  // the host, mass for the size - with room to grow; the other fields stay empty. (A store of
+  // every field would hold 0.9 kB per particle, and each growth would copy all of it: a rank of
+  // 1e7 particles spent 0.44 s per step there, 2 H200s, 2026-11-27.)
   void size_mirror(std::size_t n) {
     auto fit = [n](auto& v) {
       if (v.capacity() < n) v.reserve(n + n / 4);
       v.resize(n);
     };
     fit(mirror_.pos), fit(mirror_.mass), fit(mirror_.type), fit(mirror_.nngb);
-    fit(mirror_.acc_grav);
   }
 
   // Records [off[r], off[r + 1]) of `records` (`stride` bytes each) to rank r, in rounds of at

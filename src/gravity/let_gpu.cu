@@ -1,0 +1,294 @@
+// DeviceLet (let_gpu.hpp).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cub/block/block_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/cuda_check.hpp"
+#include "core/error.hpp"
+#include "gravity/bounding_box_gpu.cuh"
+#include "gravity/device_buffer.cuh"
+#include "gravity/let_gpu.hpp"
+
+namespace mpsph {
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+static_assert(kThreads == unsigned(gpu::kBoxThreads), "the block reductions' width");
+// Entries of a box walk's stack: a depth-first walk that pushes every child holds at most
+// 7 per generation above the current node, plus one.
+constexpr int kWalkStack = 256;
+
+// One thread: the box nodes of distributed_gravity.cpp's box_nodes (a max-heap by node size in
+// `heap`, capacity max_boxes + 8). Writes the count to *n_out.
+__global__ void box_nodes_kernel(const OctreeNode* nodes, int group_size, int max_boxes,
+                                 int32_t* heap, int32_t* out, int* n_out) {
+  if (threadIdx.x != 0 || blockIdx.x != 0) return;
+  auto splittable = [&](int32_t i) {
+    return nodes[i].n_child > 0 && nodes[i].end - nodes[i].begin > group_size;
+  };
+  auto larger = [&](int32_t a, int32_t b) { return nodes[a].size > nodes[b].size; };
+  int h = 0, n = 0;
+  auto push = [&](int32_t v) {
+    int k = h++;
+    heap[k] = v;
+    while (k > 0 && larger(heap[k], heap[(k - 1) / 2])) {
+      const int p = (k - 1) / 2;
+      const int32_t t = heap[p];
+      heap[p] = heap[k], heap[k] = t, k = p;
+    }
+  };
+  auto pop = [&]() {
+    heap[0] = heap[--h];
+    int k = 0;
+    for (;;) {
+      const int l = 2 * k + 1, r = l + 1;
+      int m = k;
+      if (l < h && larger(heap[l], heap[m])) m = l;
+      if (r < h && larger(heap[r], heap[m])) m = r;
+      if (m == k) break;
+      const int32_t t = heap[m];
+      heap[m] = heap[k], heap[k] = t, k = m;
+    }
+  };
+  int count = 1;
+  if (splittable(0))
+    push(0);
+  else
+    out[n++] = 0;
+  while (h > 0) {
+    const OctreeNode& top = nodes[heap[0]];
+    if (count + top.n_child - 1 > max_boxes) break;
+    const int32_t c0 = top.child_begin, nc = top.n_child;
+    pop();
+    count += nc - 1;
+    for (int32_t c = c0; c < c0 + nc; ++c) {
+      if (splittable(c))
+        push(c);
+      else
+        out[n++] = c;
+    }
+  }
+  for (int k = 0; k < h; ++k) out[n++] = heap[k];
+  *n_out = n;
+}
+
+// One block per box node: its particles' bounding box, largest softening, smallest non-zero
+// float(|a_old| / G) and whether some particle has none (distributed_gravity.cpp target_boxes).
+__global__ void box_values_kernel(const OctreeNode* nodes, TreeParticles p, const double* acc_old,
+                                  double G, const int32_t* box_nodes, LetBox* out) {
+  const OctreeNode& n = nodes[box_nodes[blockIdx.x]];
+  gpu::Box6 b = gpu::detail::empty_box();
+  float eps_max = 0.0f, a_nz = std::numeric_limits<float>::infinity();
+  int zero = 0;
+  for (int32_t i = n.begin + int32_t(threadIdx.x); i < n.end; i += int32_t(blockDim.x)) {
+    const Vec3d x = p.pos[i];
+    gpu::detail::box_merge(b, gpu::Box6{{x.x, x.y, x.z}, {x.x, x.y, x.z}});
+    eps_max = fmaxf(eps_max, p.eps[i]);
+    const float a = acc_old ? float(acc_old[i] / G) : 0.0f;
+    if (a > 0.0f)
+      a_nz = fminf(a_nz, a);
+    else
+      zero = 1;
+  }
+  using ReduceF = cub::BlockReduce<float, kThreads>;
+  using ReduceI = cub::BlockReduce<int, kThreads>;
+  __shared__ typename ReduceF::TempStorage tf;
+  __shared__ typename ReduceI::TempStorage ti;
+  eps_max = ReduceF(tf).Reduce(eps_max, [](float a, float c) { return fmaxf(a, c); });
+  __syncthreads();
+  a_nz = ReduceF(tf).Reduce(a_nz, [](float a, float c) { return fminf(a, c); });
+  zero = ReduceI(ti).Reduce(zero, [](int a, int c) { return a > c ? a : c; });
+  b = gpu::detail::box_block_reduce(b);
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = LetBox{{b.lo[0], b.lo[1], b.lo[2]},
+                             {b.hi[0], b.hi[1], b.hi[2]},
+                             eps_max,
+                             isfinite(a_nz) ? a_nz : 0.0f,
+                             uint8_t(zero)};
+}
+
+__global__ void parent_kernel(const OctreeNode* nodes, int32_t n_nodes, int32_t* parent) {
+  const int32_t i = int32_t(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= n_nodes) return;
+  if (i == 0) parent[0] = -1;
+  for (int32_t c = nodes[i].child_begin; c < nodes[i].child_begin + nodes[i].n_child; ++c)
+    parent[c] = i;
+}
+
+// One thread per box: the nodes its walk opens (not accepted for the box) get opened = 1.
+__global__ void open_kernel(const OctreeNode* nodes, const LetBox* boxes, int n_boxes,
+                            OpeningParams op, bool relative, uint8_t* opened, int* overflow) {
+  const int k = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (k >= n_boxes) return;
+  const LetBox b = boxes[k];
+  int32_t stack[kWalkStack];
+  int sp = 0;
+  stack[sp++] = 0;
+  while (sp > 0) {
+    const int32_t ni = stack[--sp];
+    const OctreeNode& n = nodes[ni];
+    if (let_node_accepted(b, n, op, relative)) continue;
+    opened[ni] = 1;
+    if (sp + n.n_child > kWalkStack) {
+      *overflow = 1;
+      return;
+    }
+    for (int32_t c = n.child_begin; c < n.child_begin + n.n_child; ++c) stack[sp++] = c;
+  }
+}
+
+// visited[i]: the root and the children of opened nodes; leaf_count[i]: the particles an opened
+// leaf sends.
+__global__ void visit_kernel(const OctreeNode* nodes, int32_t n_nodes, const int32_t* parent,
+                             const uint8_t* opened, uint32_t* visited, uint32_t* leaf_count) {
+  const int32_t i = int32_t(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= n_nodes) return;
+  const bool v = i == 0 || opened[parent[i]];
+  visited[i] = v ? 1u : 0u;
+  leaf_count[i] =
+      v && opened[i] && nodes[i].n_child == 0 ? uint32_t(nodes[i].end - nodes[i].begin) : 0u;
+}
+
+// The LET: visited node i at index[i], with its links relative to the LET; an opened leaf's
+// particles at particle_index[i].
+__global__ void write_kernel(const OctreeNode* nodes, TreeParticles p, int32_t n_nodes,
+                             const uint8_t* opened, const uint32_t* visited, const uint32_t* index,
+                             const uint32_t* particle_index, OctreeNode* out,
+                             LetParticle* out_parts) {
+  const int32_t i = int32_t(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= n_nodes || !visited[i]) return;
+  const OctreeNode& n = nodes[i];
+  OctreeNode o = n;
+  o.begin = o.end = 0;
+  o.child_begin = 0;
+  o.n_child = 0;
+  if (opened[i]) {
+    if (n.n_child > 0) {
+      o.child_begin = int32_t(index[n.child_begin]);
+      o.n_child = n.n_child;
+    } else {
+      o.begin = int32_t(particle_index[i]);
+      o.end = o.begin + (n.end - n.begin);
+      for (int32_t j = n.begin; j < n.end; ++j)
+        out_parts[o.begin + (j - n.begin)] = LetParticle{p.pos[j], p.mass[j], p.eps[j]};
+    }
+  }
+  out[index[i]] = o;
+}
+
+}  // namespace
+
+struct DeviceLet::Scratch {
+  gpu::DeviceBuffer<int32_t> heap, box_nodes, parent;
+  gpu::DeviceBuffer<int> count;
+  gpu::DeviceBuffer<LetBox> boxes;
+  gpu::DeviceBuffer<uint8_t> opened;
+  gpu::DeviceBuffer<uint32_t> visited, leaf_count, index, particle_index;
+  gpu::DeviceBuffer<OctreeNode> out;
+  gpu::DeviceBuffer<LetParticle> out_parts;
+  gpu::DeviceBuffer<unsigned char> temp;
+
+  // out[i] = sum of in[0, i) for i <= n (n + 1 entries; in has n + 1 entries, the last 0).
+  void exclusive_scan(const uint32_t* in, uint32_t* out, std::size_t n) {
+    std::size_t bytes = 0;
+    cuda_check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, int64_t(n)),
+               "LET scan (size)");
+    temp.reserve(std::max<std::size_t>(bytes, 1), "LET scan scratch");
+    cuda_check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, in, out, int64_t(n)), "LET scan");
+  }
+};
+
+DeviceLet::DeviceLet() : s_(std::make_unique<Scratch>()) {}
+DeviceLet::~DeviceLet() = default;
+
+std::vector<LetBox> DeviceLet::target_boxes(const GpuGravity::DeviceTree& t, int group_size,
+                                            double G, std::size_t max_boxes) {
+  if (t.n_nodes == 0) return {};
+  Scratch& s = *s_;
+  s.heap.reserve(max_boxes + 8, "LET box heap");
+  s.box_nodes.reserve(max_boxes + 8, "LET box nodes");
+  s.count.reserve(1, "LET box count");
+  box_nodes_kernel<<<1, 1>>>(t.nodes, std::max(1, group_size), int(max_boxes), s.heap.get(),
+                             s.box_nodes.get(), s.count.get());
+  cuda_check_launch("box_nodes_kernel");
+  int n_boxes = 0;
+  cuda_check(cudaMemcpy(&n_boxes, s.count.get(), sizeof(int), cudaMemcpyDeviceToHost),
+             "LET box count");
+  if (n_boxes == 0) return {};
+  s.boxes.reserve(std::size_t(n_boxes), "LET target boxes");
+  box_values_kernel<<<unsigned(n_boxes), kThreads>>>(t.nodes, t.particles, t.acc_old, G,
+                                                     s.box_nodes.get(), s.boxes.get());
+  cuda_check_launch("box_values_kernel");
+  std::vector<LetBox> out(static_cast<std::size_t>(n_boxes));
+  copy_to_host(out, s.boxes.get(), out.size());
+  return out;
+}
+
+void DeviceLet::append_let(const GpuGravity::DeviceTree& t, const std::vector<LetBox>& boxes,
+                           const OpeningParams& op, bool relative, std::vector<OctreeNode>& nodes,
+                           std::vector<LetParticle>& parts) {
+  if (t.n_nodes == 0 || boxes.empty()) return;
+  Scratch& s = *s_;
+  const std::size_t n = std::size_t(t.n_nodes);
+  s.parent.reserve(n, "LET parents");
+  s.opened.reserve(n, "LET opened nodes");
+  s.visited.reserve(n + 1, "LET visited nodes");
+  s.leaf_count.reserve(n + 1, "LET leaf counts");
+  s.index.reserve(n + 1, "LET node index");
+  s.particle_index.reserve(n + 1, "LET particle index");
+  s.boxes.reserve(boxes.size(), "LET boxes");
+  s.count.reserve(1, "LET walk overflow");
+  copy_to_device(s.boxes.get(), boxes, boxes.size());
+  cuda_check(cudaMemset(s.opened.get(), 0, n), "LET opened nodes");
+  cuda_check(cudaMemset(s.count.get(), 0, sizeof(int)), "LET walk overflow");
+  cuda_check(cudaMemset(s.visited.get() + n, 0, sizeof(uint32_t)), "LET visited nodes");
+  cuda_check(cudaMemset(s.leaf_count.get() + n, 0, sizeof(uint32_t)), "LET leaf counts");
+  const unsigned node_blocks = cuda_blocks(n, kThreads);
+  parent_kernel<<<node_blocks, kThreads>>>(t.nodes, t.n_nodes, s.parent.get());
+  cuda_check_launch("parent_kernel");
+  open_kernel<<<cuda_blocks(boxes.size(), 64), 64>>>(t.nodes, s.boxes.get(), int(boxes.size()), op,
+                                                     relative, s.opened.get(), s.count.get());
+  cuda_check_launch("open_kernel");
+  visit_kernel<<<node_blocks, kThreads>>>(t.nodes, t.n_nodes, s.parent.get(), s.opened.get(),
+                                          s.visited.get(), s.leaf_count.get());
+  cuda_check_launch("visit_kernel");
+  s.exclusive_scan(s.visited.get(), s.index.get(), n + 1);
+  s.exclusive_scan(s.leaf_count.get(), s.particle_index.get(), n + 1);
+  int overflow = 0;
+  uint32_t n_let = 0, n_parts = 0;
+  cuda_check(cudaMemcpy(&overflow, s.count.get(), sizeof(int), cudaMemcpyDeviceToHost),
+             "LET walk overflow");
+  if (overflow)
+    throw Error("gravity across ranks: a LET walk on the GPU needed more than " +
+                std::to_string(kWalkStack) + " stack entries");
+  cuda_check(cudaMemcpy(&n_let, s.index.get() + n, sizeof(uint32_t), cudaMemcpyDeviceToHost),
+             "LET node count");
+  cuda_check(
+      cudaMemcpy(&n_parts, s.particle_index.get() + n, sizeof(uint32_t), cudaMemcpyDeviceToHost),
+      "LET particle count");
+  s.out.reserve(std::max<uint32_t>(n_let, 1), "LET nodes");
+  s.out_parts.reserve(std::max<uint32_t>(n_parts, 1), "LET particles");
+  write_kernel<<<node_blocks, kThreads>>>(t.nodes, t.particles, t.n_nodes, s.opened.get(),
+                                          s.visited.get(), s.index.get(), s.particle_index.get(),
+                                          s.out.get(), s.out_parts.get());
+  cuda_check_launch("write_kernel");
+  const std::size_t node0 = nodes.size(), part0 = parts.size();
+  nodes.resize(node0 + n_let);
+  parts.resize(part0 + n_parts);
+  if (n_let > 0)
+    cuda_check(cudaMemcpy(nodes.data() + node0, s.out.get(), n_let * sizeof(OctreeNode),
+                          cudaMemcpyDeviceToHost),
+               "LET nodes");
+  if (n_parts > 0)
+    cuda_check(cudaMemcpy(parts.data() + part0, s.out_parts.get(), n_parts * sizeof(LetParticle),
+                          cudaMemcpyDeviceToHost),
+               "LET particles");
+}
+
+}  // namespace mpsph
