@@ -20,26 +20,28 @@ namespace {
 
 constexpr unsigned kThreads = 256;
 static_assert(kThreads == unsigned(gpu::kBoxThreads), "the block reductions' width");
-// Entries of a box walk's stack: a depth-first walk that pushes every child holds at most
-// 7 per generation above the current node, plus one.
-constexpr int kWalkStack = 256;
+// One thread: the box nodes of distributed_gravity.cpp's box_nodes, with the max-heap by node size
+// in shared memory (max_boxes + 8 entries of size and node: the sizes are read once, when pushed).
+// Writes the count to *n_out.
+struct HeapEntry {
+  float size;
+  int32_t node;
+};
 
-// One thread: the box nodes of distributed_gravity.cpp's box_nodes (a max-heap by node size in
-// `heap`, capacity max_boxes + 8). Writes the count to *n_out.
 __global__ void box_nodes_kernel(const OctreeNode* nodes, int group_size, int max_boxes,
-                                 int32_t* heap, int32_t* out, int* n_out) {
+                                 int32_t* out, int* n_out) {
+  extern __shared__ HeapEntry heap[];
   if (threadIdx.x != 0 || blockIdx.x != 0) return;
   auto splittable = [&](int32_t i) {
     return nodes[i].n_child > 0 && nodes[i].end - nodes[i].begin > group_size;
   };
-  auto larger = [&](int32_t a, int32_t b) { return nodes[a].size > nodes[b].size; };
   int h = 0, n = 0;
   auto push = [&](int32_t v) {
     int k = h++;
-    heap[k] = v;
-    while (k > 0 && larger(heap[k], heap[(k - 1) / 2])) {
+    heap[k] = HeapEntry{nodes[v].size, v};
+    while (k > 0 && heap[k].size > heap[(k - 1) / 2].size) {
       const int p = (k - 1) / 2;
-      const int32_t t = heap[p];
+      const HeapEntry t = heap[p];
       heap[p] = heap[k], heap[k] = t, k = p;
     }
   };
@@ -49,10 +51,10 @@ __global__ void box_nodes_kernel(const OctreeNode* nodes, int group_size, int ma
     for (;;) {
       const int l = 2 * k + 1, r = l + 1;
       int m = k;
-      if (l < h && larger(heap[l], heap[m])) m = l;
-      if (r < h && larger(heap[r], heap[m])) m = r;
+      if (l < h && heap[l].size > heap[m].size) m = l;
+      if (r < h && heap[r].size > heap[m].size) m = r;
       if (m == k) break;
-      const int32_t t = heap[m];
+      const HeapEntry t = heap[m];
       heap[m] = heap[k], heap[k] = t, k = m;
     }
   };
@@ -62,7 +64,7 @@ __global__ void box_nodes_kernel(const OctreeNode* nodes, int group_size, int ma
   else
     out[n++] = 0;
   while (h > 0) {
-    const OctreeNode& top = nodes[heap[0]];
+    const OctreeNode& top = nodes[heap[0].node];
     if (count + top.n_child - 1 > max_boxes) break;
     const int32_t c0 = top.child_begin, nc = top.n_child;
     pop();
@@ -74,7 +76,7 @@ __global__ void box_nodes_kernel(const OctreeNode* nodes, int group_size, int ma
         out[n++] = c;
     }
   }
-  for (int k = 0; k < h; ++k) out[n++] = heap[k];
+  for (int k = 0; k < h; ++k) out[n++] = heap[k].node;
   *n_out = n;
 }
 
@@ -121,26 +123,46 @@ __global__ void parent_kernel(const OctreeNode* nodes, int32_t n_nodes, int32_t*
     parent[c] = i;
 }
 
-// One thread per box: the nodes its walk opens (not accepted for the box) get opened = 1.
-__global__ void open_kernel(const OctreeNode* nodes, const LetBox* boxes, int n_boxes,
-                            OpeningParams op, bool relative, uint8_t* opened, int* overflow) {
-  const int k = int(blockIdx.x * blockDim.x + threadIdx.x);
-  if (k >= n_boxes) return;
-  const LetBox b = boxes[k];
-  int32_t stack[kWalkStack];
-  int sp = 0;
-  stack[sp++] = 0;
-  while (sp > 0) {
-    const int32_t ni = stack[--sp];
+// One level of the boxes' walks, all boxes at once: thread k tests the pair (box, node) in[k]; a
+// node the box does not accept gets opened = 1 and its children go to the next level's pairs (one
+// atomic add per warp). Pairs past `capacity` are counted but not written (the caller grows the
+// buffer and runs the level again: the flags are only ever set to 1).
+struct WalkPair {
+  int32_t node;
+  int32_t box;
+};
+
+__global__ void open_level_kernel(const OctreeNode* nodes, const LetBox* boxes, OpeningParams op,
+                                  bool relative, const WalkPair* in, uint32_t n_in, WalkPair* out,
+                                  uint32_t capacity, uint32_t* n_out, uint8_t* opened) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  int32_t ni = -1, box = 0, c0 = 0, nc = 0;
+  if (k < n_in) {
+    ni = in[k].node, box = in[k].box;
     const OctreeNode& n = nodes[ni];
-    if (let_node_accepted(b, n, op, relative)) continue;
-    opened[ni] = 1;
-    if (sp + n.n_child > kWalkStack) {
-      *overflow = 1;
-      return;
+    if (!let_node_accepted(boxes[box], n, op, relative)) {
+      opened[ni] = 1;
+      c0 = n.child_begin, nc = n.n_child;
     }
-    for (int32_t c = n.child_begin; c < n.child_begin + n.n_child; ++c) stack[sp++] = c;
   }
+  // The warp's children: an inclusive scan of the counts by shuffles, one atomic add by lane 31.
+  const unsigned lane = threadIdx.x & 31u;
+  int incl = nc;
+  for (int d = 1; d < 32; d *= 2) {
+    const int v = __shfl_up_sync(0xffffffffu, incl, d);
+    if (int(lane) >= d) incl += v;
+  }
+  uint32_t base = 0;
+  if (lane == 31u && incl > 0) base = atomicAdd(n_out, uint32_t(incl));
+  base = __shfl_sync(0xffffffffu, base, 31);
+  const uint32_t first = base + uint32_t(incl - nc);
+  for (int32_t c = 0; c < nc; ++c)
+    if (first + uint32_t(c) < capacity) out[first + uint32_t(c)] = WalkPair{c0 + c, box};
+}
+
+__global__ void roots_kernel(uint32_t n_boxes, WalkPair* out) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n_boxes) out[k] = WalkPair{0, int32_t(k)};
 }
 
 // visited[i]: the root and the children of opened nodes; leaf_count[i]: the particles an opened
@@ -185,8 +207,10 @@ __global__ void write_kernel(const OctreeNode* nodes, TreeParticles p, int32_t n
 }  // namespace
 
 struct DeviceLet::Scratch {
-  gpu::DeviceBuffer<int32_t> heap, box_nodes, parent;
+  gpu::DeviceBuffer<int32_t> box_nodes, parent;
   gpu::DeviceBuffer<int> count;
+  gpu::DeviceBuffer<WalkPair> pairs[2];
+  gpu::DeviceBuffer<uint32_t> n_pairs;
   gpu::DeviceBuffer<LetBox> boxes;
   gpu::DeviceBuffer<uint8_t> opened;
   gpu::DeviceBuffer<uint32_t> visited, leaf_count, index, particle_index;
@@ -211,11 +235,10 @@ std::vector<LetBox> DeviceLet::target_boxes(const GpuGravity::DeviceTree& t, int
                                             double G, std::size_t max_boxes) {
   if (t.n_nodes == 0) return {};
   Scratch& s = *s_;
-  s.heap.reserve(max_boxes + 8, "LET box heap");
   s.box_nodes.reserve(max_boxes + 8, "LET box nodes");
   s.count.reserve(1, "LET box count");
-  box_nodes_kernel<<<1, 1>>>(t.nodes, std::max(1, group_size), int(max_boxes), s.heap.get(),
-                             s.box_nodes.get(), s.count.get());
+  box_nodes_kernel<<<1, 1, (max_boxes + 8) * sizeof(HeapEntry)>>>(
+      t.nodes, std::max(1, group_size), int(max_boxes), s.box_nodes.get(), s.count.get());
   cuda_check_launch("box_nodes_kernel");
   int n_boxes = 0;
   cuda_check(cudaMemcpy(&n_boxes, s.count.get(), sizeof(int), cudaMemcpyDeviceToHost),
@@ -243,30 +266,46 @@ void DeviceLet::append_let(const GpuGravity::DeviceTree& t, const std::vector<Le
   s.index.reserve(n + 1, "LET node index");
   s.particle_index.reserve(n + 1, "LET particle index");
   s.boxes.reserve(boxes.size(), "LET boxes");
-  s.count.reserve(1, "LET walk overflow");
   copy_to_device(s.boxes.get(), boxes, boxes.size());
   cuda_check(cudaMemset(s.opened.get(), 0, n), "LET opened nodes");
-  cuda_check(cudaMemset(s.count.get(), 0, sizeof(int)), "LET walk overflow");
   cuda_check(cudaMemset(s.visited.get() + n, 0, sizeof(uint32_t)), "LET visited nodes");
   cuda_check(cudaMemset(s.leaf_count.get() + n, 0, sizeof(uint32_t)), "LET leaf counts");
   const unsigned node_blocks = cuda_blocks(n, kThreads);
   parent_kernel<<<node_blocks, kThreads>>>(t.nodes, t.n_nodes, s.parent.get());
   cuda_check_launch("parent_kernel");
-  open_kernel<<<cuda_blocks(boxes.size(), 64), 64>>>(t.nodes, s.boxes.get(), int(boxes.size()), op,
-                                                     relative, s.opened.get(), s.count.get());
-  cuda_check_launch("open_kernel");
+  // The boxes' walks level by level: the pairs (box, node) of one level test in parallel, and the
+  // rejected nodes' children form the next level's pairs (the set of opened nodes is that of one
+  // walk per box: a box tests a node exactly when it rejected all its ancestors).
+  s.n_pairs.reserve(1, "LET walk pair count");
+  uint32_t n_level = uint32_t(boxes.size());
+  std::size_t cap = std::max<std::size_t>(s.pairs[0].capacity(), 8 * boxes.size());
+  s.pairs[0].reserve(cap, "LET walk pairs", 0);
+  s.pairs[1].reserve(cap, "LET walk pairs", 0);
+  roots_kernel<<<cuda_blocks(n_level, kThreads), kThreads>>>(n_level, s.pairs[0].get());
+  cuda_check_launch("roots_kernel");
+  int cur = 0;
+  while (n_level > 0) {
+    uint32_t n_next = 0;
+    for (;;) {
+      cuda_check(cudaMemset(s.n_pairs.get(), 0, sizeof(uint32_t)), "LET walk pair count");
+      open_level_kernel<<<cuda_blocks(n_level, kThreads), kThreads>>>(
+          t.nodes, s.boxes.get(), op, relative, s.pairs[cur].get(), n_level, s.pairs[1 - cur].get(),
+          uint32_t(s.pairs[1 - cur].capacity()), s.n_pairs.get(), s.opened.get());
+      cuda_check_launch("open_level_kernel");
+      cuda_check(cudaMemcpy(&n_next, s.n_pairs.get(), sizeof(uint32_t), cudaMemcpyDeviceToHost),
+                 "LET walk pair count");
+      if (n_next <= s.pairs[1 - cur].capacity()) break;
+      s.pairs[1 - cur].reserve(std::size_t(n_next) + n_next / 4, "LET walk pairs");
+    }
+    cur = 1 - cur;
+    n_level = n_next;
+  }
   visit_kernel<<<node_blocks, kThreads>>>(t.nodes, t.n_nodes, s.parent.get(), s.opened.get(),
                                           s.visited.get(), s.leaf_count.get());
   cuda_check_launch("visit_kernel");
   s.exclusive_scan(s.visited.get(), s.index.get(), n + 1);
   s.exclusive_scan(s.leaf_count.get(), s.particle_index.get(), n + 1);
-  int overflow = 0;
   uint32_t n_let = 0, n_parts = 0;
-  cuda_check(cudaMemcpy(&overflow, s.count.get(), sizeof(int), cudaMemcpyDeviceToHost),
-             "LET walk overflow");
-  if (overflow)
-    throw Error("gravity across ranks: a LET walk on the GPU needed more than " +
-                std::to_string(kWalkStack) + " stack entries");
   cuda_check(cudaMemcpy(&n_let, s.index.get() + n, sizeof(uint32_t), cudaMemcpyDeviceToHost),
              "LET node count");
   cuda_check(

@@ -21,29 +21,48 @@ namespace mpsph {
 
 namespace {
 
-// The source trees as one forest: nodes and particles concatenated, indices shifted.
+// The source trees as one forest: nodes and particles concatenated, indices shifted (the copies
+// on the OpenMP threads).
 SourceForest forest_of(const OctreeView* sources, int n_sources) {
   SourceForest f;
+  std::size_t nn = 0, np = 0;
+  for (int k = 0; k < n_sources; ++k)
+    if (sources[k].n_nodes > 0)
+      nn += std::size_t(sources[k].n_nodes), np += std::size_t(sources[k].particles.n);
+  f.nodes.resize(nn);
+  f.pos.resize(np);
+  f.mass.resize(np);
+  f.eps.resize(np);
+  std::size_t node_base = 0, part_base = 0;
+  std::vector<int> depth;
   for (int k = 0; k < n_sources; ++k) {
     const OctreeView& t = sources[k];
     if (t.n_nodes == 0) continue;
-    const int32_t node_base = int32_t(f.nodes.size());
-    const int32_t part_base = int32_t(f.pos.size());
-    f.roots.push_back(node_base);
-    std::vector<int> depth(std::size_t(t.n_nodes), 0);
+    f.roots.push_back(int32_t(node_base));
+    // Children follow their parent: one pass gives every node's generation.
+    depth.assign(std::size_t(t.n_nodes), 0);
     for (int32_t i = 0; i < t.n_nodes; ++i) {
-      OctreeNode n = t.nodes[i];
+      const OctreeNode& n = t.nodes[i];
       for (int32_t c = n.child_begin; c < n.child_begin + n.n_child; ++c) depth[c] = depth[i] + 1;
       f.generations = std::max(f.generations, depth[i] + 1);
-      if (n.n_child > 0) n.child_begin += node_base;
-      n.begin += part_base;
-      n.end += part_base;
-      f.nodes.push_back(n);
+    }
+    const int32_t nb = int32_t(node_base), pb = int32_t(part_base);
+#pragma omp parallel for schedule(static)
+    for (int32_t i = 0; i < t.n_nodes; ++i) {
+      OctreeNode n = t.nodes[i];
+      if (n.n_child > 0) n.child_begin += nb;
+      n.begin += pb;
+      n.end += pb;
+      f.nodes[std::size_t(nb + i)] = n;
     }
     const TreeParticles& p = t.particles;
-    f.pos.insert(f.pos.end(), p.pos, p.pos + p.n);
-    f.mass.insert(f.mass.end(), p.mass, p.mass + p.n);
-    f.eps.insert(f.eps.end(), p.eps, p.eps + p.n);
+#pragma omp parallel for schedule(static)
+    for (int32_t j = 0; j < p.n; ++j) {
+      const std::size_t o = part_base + std::size_t(j);
+      f.pos[o] = p.pos[j], f.mass[o] = p.mass[j], f.eps[o] = p.eps[j];
+    }
+    node_base += std::size_t(t.n_nodes);
+    part_base += std::size_t(p.n);
   }
   return f;
 }

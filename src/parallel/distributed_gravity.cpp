@@ -216,8 +216,10 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
           ? tree_->let_target_boxes(p.group_size, G, kMaxGravityBoxes)
           : target_boxes(t, p.group_size, acc_old, G, tree_->walks_subsets() ? mask : nullptr);
   rep.boxes = mine.size();
+  const double t_boxes = wall_seconds();
   std::vector<std::size_t> box_off;
   const std::vector<LetBox> boxes = comm.all_gather(mine, &box_off);
+  const double t_gather = wall_seconds();
   const int P = comm.size();
   std::vector<OctreeNode> send_nodes;
   std::vector<LetParticle> send_parts;
@@ -238,6 +240,7 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   rep.let_particles_sent = send_parts.size();
   rep.let_bytes_sent =
       send_nodes.size() * sizeof(OctreeNode) + send_parts.size() * sizeof(LetParticle);
+  const double t_selected = wall_seconds();
   std::vector<std::size_t> rnode_off, rpart_off;
   const std::vector<OctreeNode> rnodes = comm.all_to_all(send_nodes, node_off, &rnode_off);
   const std::vector<LetParticle> rparts = comm.all_to_all(send_parts, part_off, &rpart_off);
@@ -246,8 +249,11 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   std::vector<Vec3d> rpos(rparts.size());
   std::vector<double> rmass(rparts.size());
   std::vector<float> reps(rparts.size());
-  for (std::size_t k = 0; k < rparts.size(); ++k)
-    rpos[k] = rparts[k].pos, rmass[k] = rparts[k].mass, reps[k] = rparts[k].eps;
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < std::ptrdiff_t(rparts.size()); ++k) {
+    const LetParticle& q = rparts[std::size_t(k)];
+    rpos[std::size_t(k)] = q.pos, rmass[std::size_t(k)] = q.mass, reps[std::size_t(k)] = q.eps;
+  }
   std::vector<OctreeView> sources;
   for (int r = 0; r < P; ++r) {
     if (rnode_off[r + 1] == rnode_off[r]) continue;
@@ -262,7 +268,8 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   rep.walk = tree_->walk(s, p, G, acc_old, sources.data(), int(sources.size()), mask);
   const double t3 = wall_seconds();
   rep.build_s = t1 - t0;
-  rep.let_s = t2 - t1;
+  rep.let_select_s = (t_boxes - t1) + (t_selected - t_gather);
+  rep.let_exchange_s = (t_gather - t_boxes) + (t2 - t_selected);
   rep.walk_s = t3 - t2;
   have_previous_ = true;
   if (comm.any(rep.walk.closed_opened > 0))

@@ -69,7 +69,10 @@ struct DistributedGravityReport {
   std::size_t let_bytes_sent = 0;  // nodes and particles as sent
   bool relative = false;           // the relative criterion was used (a previous |a| existed)
   TreeWalkStats walk;              // the local walk over own tree + received trees
-  double build_s = 0.0, let_s = 0.0, walk_s = 0.0;  // tree build, LET selection + exchange, walk
+  // Tree build; LET selection (this rank's target boxes and its LETs for the others) and exchange
+  // (the boxes' gather, the LETs' all-to-all and unpacking); walk.
+  double build_s = 0.0, let_select_s = 0.0, let_exchange_s = 0.0, walk_s = 0.0;
+  double let_s() const { return let_select_s + let_exchange_s; }
 };
 
 // mpsph::Error for the gravity that does not run across ranks: the direct method, and any in a

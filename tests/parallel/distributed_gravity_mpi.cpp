@@ -88,8 +88,8 @@ void compare(const char* name, const ParticleStore& all, const GravityParams& p,
     const uint64_t ni = comm.sum(uint64_t(rep.walk.node_interactions));
     const uint64_t pi = comm.sum(uint64_t(rep.walk.particle_interactions));
     const double t_one = solver.last_timings().build_s + solver.last_timings().walk_s;
-    const double t_ranks = comm.max(rep.build_s + rep.let_s + rep.walk_s);
-    const double t_let = comm.max(rep.let_s);
+    const double t_ranks = comm.max(rep.build_s + rep.let_s() + rep.walk_s);
+    const double t_let = comm.max(rep.let_s());
     if (comm.rank() == 0)
       std::printf(
           "[gravity %s, %s, N = %zu (%zu reference targets), %d ranks] acc error median/p99: 1 "

@@ -142,7 +142,8 @@ class GpuRankLink final : public GpuRanks {
     assume_previous_ = false;
     const DistributedGravityReport r = gravity_->compute(mirror_, grav_, G_, comm_);
     t_.tree += r.build_s;
-    t_.let += r.let_s;
+    t_.let_select += r.let_select_s;
+    t_.let_exchange += r.let_exchange_s;
     t_.walk += r.walk_s;
     counts_.let_bytes += double(r.let_bytes_sent);
   }
@@ -183,8 +184,8 @@ class GpuRankLink final : public GpuRanks {
   // With the parts from step 2 on beside them (the start-up and step 1 scatter the particles from
   // rank 0 and find every h from scratch).
   std::string timing_notes(long steps) override {
-    const RankTimingText text{"particles on the GPU of each rank",
-                              "host work after the sort", "local gas"};
+    const RankTimingText text{"particles on the GPU of each rank", "host work after the sort",
+                              "local gas"};
     return rank_timing_notes(comm_, text, t_, &t_steady_, orders_ >= 4 ? long(orders_) - 2 : 0,
                              counts_, params_.max_imbalance, steps);
   }

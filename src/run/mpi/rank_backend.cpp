@@ -107,7 +107,8 @@ class RankBackend final : public StepBackend {
     stepper_->gravity(c_.store, active_);
     const DistributedGravityReport& r = stepper_->last_gravity();
     t_.tree += r.build_s;
-    t_.let += r.let_s;
+    t_.let_select += r.let_select_s;
+    t_.let_exchange += r.let_exchange_s;
     t_.walk += r.walk_s;
     counts_.let_bytes += double(r.let_bytes_sent);
   }

@@ -10,15 +10,10 @@ namespace mpsph {
 namespace {
 
 std::vector<double> values(const RankParts& t) {
-  return {t.decomposition,
-          t.order,
-          t.h - t.h_passes,
-          t.h_passes,
-          t.pairs - t.pairs_passes,
-          t.pairs_passes,
-          t.tree,
-          t.let,
-          t.walk};
+  return {
+      t.decomposition, t.order, t.h - t.h_passes, t.h_passes,     t.pairs - t.pairs_passes,
+      t.pairs_passes,  t.tree,  t.let_select,     t.let_exchange, t.walk,
+  };
 }
 
 }  // namespace
@@ -26,15 +21,13 @@ std::vector<double> values(const RankParts& t) {
 std::string rank_timing_notes(const MpiComm& comm, const RankTimingText& text,
                               const RankParts& parts, const RankParts* step2, long steady_steps,
                               const RankCounts& counts, double max_imbalance, long steps) {
-  const char* names[] = {"decomposition + migration",
-                         text.order_part,
-                         "smoothing lengths: halos",
-                         "smoothing lengths: passes",
-                         "density + forces: halos",
-                         "density + forces: passes",
-                         "gravity: local tree",
-                         "gravity: LET selection + exchange",
-                         "gravity: walk"};
+  const char* names[] = {
+      "decomposition + migration", text.order_part,
+      "smoothing lengths: halos",  "smoothing lengths: passes",
+      "density + forces: halos",   "density + forces: passes",
+      "gravity: local tree",       "gravity: LET selection",
+      "gravity: LET exchange",     "gravity: walk",
+  };
   std::vector<double> v = values(parts);
   const std::size_t n_parts = v.size();
   const bool steady = step2 && steady_steps > 0;
