@@ -10,9 +10,9 @@
 # Binaries: MPSPH_BIN_DIR (default build/bin; the device's /tmp/mpsph-build/bin); CORES (default
 # nproc): the one GPU's process gets them all as threads, each of P ranks CORES/P; DEVICE (default
 # gpu; cpu for a dry run of the script on a machine without one); MPIEXEC (default mpiexec) and
-# MPIEXEC_FLAGS. Prints one line per run - steady and average ms per step, and the efficiency
-# against the one GPU (strong: T1 / (P TP); weak: T1 / TP) - and leaves every run's output in
-# OUTDIR/<set>_<P>.
+# MPIEXEC_FLAGS; ONE=0 skips the one-GPU run (no efficiency then). Prints one line per run -
+# steady and average ms per step, and the efficiency against the one GPU (strong: T1 / (P TP);
+# weak: T1 / TP) - and leaves every run's output in OUTDIR/<set>_<P>.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?usage: bench/ranks_gpu.sh OUTDIR [N] [STEPS] [--set ...]}
@@ -22,6 +22,7 @@ shift $(( $# < 3 ? $# : 3 ))
 BIN=${MPSPH_BIN_DIR:-build/bin}
 CORES=${CORES:-$(nproc)}
 RANKS=${RANKS:-"2"}
+ONE=${ONE:-1}
 SET=${SET:-evrard}
 WEAK=${WEAK:-0}
 DEVICE=${DEVICE:-gpu}
@@ -68,8 +69,8 @@ run() {  # name ranks command...
 }
 echo "# $SET, N = $N$([ "$WEAK" = 1 ] && echo ' per GPU'), $STEPS global steps, $CORES cores, $(date -u +%FT%TZ)"
 # shellcheck disable=SC2046
-OMP_NUM_THREADS=$CORES run "${SET}_1" 1 "$BIN/mpsph" run $(setup_args "$N") "${common[@]}" \
-  --set run.timing_sync=true
+[ "$ONE" = 0 ] || OMP_NUM_THREADS=$CORES run "${SET}_1" 1 "$BIN/mpsph" run $(setup_args "$N") \
+  "${common[@]}" --set run.timing_sync=true
 for p in $RANKS; do
   n=$N
   [ "$WEAK" = 1 ] && n=$(( N * p ))

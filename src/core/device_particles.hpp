@@ -101,6 +101,12 @@ class DeviceParticles {
             std::initializer_list<Field> fields = {}) const;
   void unpack(const unsigned char* records, std::size_t count, std::size_t first,
               std::initializer_list<Field> fields = {});
+  // The same with the indices and the records in device memory (asynchronous on the default
+  // stream: halos exchanged between the GPUs, parallel/device_all_to_all.hpp).
+  void pack_on_device(const uint32_t* index, std::size_t n, unsigned char* out,
+                      std::initializer_list<Field> fields = {}) const;
+  void unpack_on_device(const unsigned char* records, std::size_t count, std::size_t first,
+                        std::initializer_list<Field> fields = {});
 
   // Device pointers for kernels (n and n_gas filled in).
   ParticleView view() const { return view_; }

@@ -386,20 +386,27 @@ void DeviceParticles::pack(const std::vector<uint32_t>& index, std::vector<unsig
   TransferBuffer idx(n * sizeof(uint32_t)), buf(n * stride);
   check(cudaMemcpy(idx.p, index.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice),
         "upload of the particles to pack");
+  pack_on_device(static_cast<const uint32_t*>(idx.p), n, static_cast<unsigned char*>(buf.p),
+                 fields);
+  check(cudaMemcpy(out.data(), buf.p, n * stride, cudaMemcpyDeviceToHost),
+        "download of packed particles");
+}
+
+void DeviceParticles::pack_on_device(const uint32_t* index, std::size_t n, unsigned char* out,
+                                     std::initializer_list<Field> fields) const {
+  if (n == 0) return;
+  const std::size_t stride = record_bytes(fields);
   const unsigned threads = 256;
   const unsigned blocks = static_cast<unsigned>((n + threads - 1) / threads);
   std::size_t offset = 0;
-#define MPSPH_FIELD_PACK(name, T, ...)                                                           \
-  if (listed(fields, Field::name) && holds(Field::name)) {                                       \
-    pack_kernel<T><<<blocks, threads>>>(static_cast<unsigned char*>(buf.p), view_.name,          \
-                                        static_cast<const uint32_t*>(idx.p), n, stride, offset); \
-    check(cudaGetLastError(), "pack of particle field '" #name "'");                             \
-    offset += sizeof(T);                                                                         \
+#define MPSPH_FIELD_PACK(name, T, ...)                                              \
+  if (listed(fields, Field::name) && holds(Field::name)) {                          \
+    pack_kernel<T><<<blocks, threads>>>(out, view_.name, index, n, stride, offset); \
+    check(cudaGetLastError(), "pack of particle field '" #name "'");                \
+    offset += sizeof(T);                                                            \
   }
   MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_PACK)
 #undef MPSPH_FIELD_PACK
-  check(cudaMemcpy(out.data(), buf.p, n * stride, cudaMemcpyDeviceToHost),
-        "download of packed particles");
 }
 
 void DeviceParticles::unpack(const unsigned char* records, std::size_t count, std::size_t first,
@@ -410,19 +417,26 @@ void DeviceParticles::unpack(const unsigned char* records, std::size_t count, st
   TransferBuffer buf(count * stride);
   check(cudaMemcpy(buf.p, records, count * stride, cudaMemcpyHostToDevice),
         "upload of packed particles");
+  unpack_on_device(static_cast<const unsigned char*>(buf.p), count, first, fields);
+  check(cudaDeviceSynchronize(), "unpack of particles");
+}
+
+void DeviceParticles::unpack_on_device(const unsigned char* records, std::size_t count,
+                                       std::size_t first, std::initializer_list<Field> fields) {
+  if (count == 0) return;
+  if (first + count > n_) throw Error("DeviceParticles::unpack: entries beyond the store");
+  const std::size_t stride = record_bytes(fields);
   const unsigned threads = 256;
   const unsigned blocks = static_cast<unsigned>((count + threads - 1) / threads);
   std::size_t offset = 0;
-#define MPSPH_FIELD_UNPACK(name, T, ...)                                                      \
-  if (listed(fields, Field::name) && holds(Field::name)) {                                    \
-    unpack_kernel<T><<<blocks, threads>>>(                                                    \
-        view_.name + first, static_cast<const unsigned char*>(buf.p), count, stride, offset); \
-    check(cudaGetLastError(), "unpack of particle field '" #name "'");                        \
-    offset += sizeof(T);                                                                      \
+#define MPSPH_FIELD_UNPACK(name, T, ...)                                                       \
+  if (listed(fields, Field::name) && holds(Field::name)) {                                     \
+    unpack_kernel<T><<<blocks, threads>>>(view_.name + first, records, count, stride, offset); \
+    check(cudaGetLastError(), "unpack of particle field '" #name "'");                         \
+    offset += sizeof(T);                                                                       \
   }
   MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_UNPACK)
 #undef MPSPH_FIELD_UNPACK
-  check(cudaDeviceSynchronize(), "unpack of particles");
 }
 
 }  // namespace mpsph

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/wall_clock.hpp"
+#include "parallel/device_all_to_all.hpp"
 #include "parallel/particle_exchange.hpp"
 
 namespace mpsph {
@@ -19,20 +20,35 @@ namespace {
 // Search boxes per rank (as parallel/sph_halo.cpp's halo_members).
 constexpr std::size_t kMaxBoxes = 512;
 
-// The plan's records (`stride` bytes each, in send_index order) to their ranks; `out` receives
-// the records of the plan's ghosts, in rank order.
-void exchange_records(const std::vector<unsigned char>& records, std::size_t stride,
-                      const ExchangePlan& plan, const MpiComm& comm,
-                      std::vector<unsigned char>& out) {
-  out.resize(plan.n_recv() * stride);
-  comm.all_to_all_records(records.data(), plan.send_offsets, out.data(), plan.recv_offsets, stride);
+// The records of `what` of the plan's members to their ranks, through the host and MPI (into
+// `host`) or GPU to GPU (`device`); returns the ghosts' records, in rank order.
+ResidentSph::Ghosts send_records(ResidentSph& sph, ResidentSph::Halo what, const ExchangePlan& plan,
+                                 const MpiComm& comm, DeviceAllToAll* device,
+                                 std::vector<unsigned char>& host) {
+  const std::size_t stride = sph.bytes(what);
+  ResidentSph::Ghosts g{nullptr, plan.n_recv(), device != nullptr};
+  if (device) {
+    std::vector<std::size_t> send_off(plan.send_offsets), recv_off(plan.recv_offsets);
+    for (std::size_t& b : send_off) b *= stride;
+    for (std::size_t& b : recv_off) b *= stride;
+    g.data = device->exchange(sph.pack_on_device(what, plan.send_index), send_off, recv_off);
+    return g;
+  }
+  std::vector<unsigned char> records;
+  sph.pack(what, plan.send_index, records);
+  host.resize(plan.n_recv() * stride);
+  comm.all_to_all_records(records.data(), plan.send_offsets, host.data(), plan.recv_offsets,
+                          stride);
+  g.data = host.data();
+  return g;
 }
 
 // One halo: this rank's searchers' boxes to every rank, the local gas each other rank needs by
 // the rule, and the records of `what` of those, exchanged. Returns the plan; `ghosts` receives
-// the records of the ghosts (in rank order).
+// the ghosts' records (in rank order; `host` holds them when they come through the host).
 ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& box,
-                           const MpiComm& comm, std::vector<unsigned char>& ghosts) {
+                           const MpiComm& comm, DeviceAllToAll* device,
+                           std::vector<unsigned char>& host, ResidentSph::Ghosts& ghosts) {
   std::vector<std::size_t> offsets;
   const std::vector<SearchBox> all = comm.all_gather(sph.search_boxes(box, kMaxBoxes), &offsets);
   std::vector<std::vector<uint32_t>> to_rank(std::size_t(comm.size()));
@@ -44,16 +60,15 @@ ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& 
         box);
   }
   ExchangePlan plan = make_exchange_plan(to_rank, comm);
-  std::vector<unsigned char> records;
-  sph.pack(what, plan.send_index, records);
-  exchange_records(records, sph.bytes(what), plan, comm, ghosts);
+  ghosts = send_records(sph, what, plan, comm, device, host);
   return plan;
 }
 
 }  // namespace
 
 void resident_smoothing_lengths(ResidentSph& sph, const Box& box, const SphParams& p,
-                                const MpiComm& comm, DistributedSphReport& rep) {
+                                const MpiComm& comm, DistributedSphReport& rep,
+                                DeviceAllToAll* device) {
   const double t_begin = wall_seconds();
   rep.h_passes_s = 0.0;
   const std::size_t n_gl = sph.n_local_gas();
@@ -74,21 +89,21 @@ void resident_smoothing_lengths(ResidentSph& sph, const Box& box, const SphParam
   const double edge = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
   sph.start_smoothing_lengths(guess);
 
-  std::vector<unsigned char> ghosts;
+  std::vector<unsigned char> host;
+  ResidentSph::Ghosts ghosts;
   for (int round = 1;; ++round) {
     if (round > kMaxHaloRounds)
       throw Error("sph: the smoothing-length halo did not settle in " +
                   std::to_string(kMaxHaloRounds) + " rounds");
     rep.h_rounds = round;
-    const ExchangePlan plan = exchange_halo(sph, ResidentSph::Halo::h, box, comm, ghosts);
+    const ExchangePlan plan =
+        exchange_halo(sph, ResidentSph::Halo::h, box, comm, device, host, ghosts);
     rep.ghosts_h = plan.n_recv();
     // Fewer gas particles at hand than one neighbourhood: widen before searching.
     const bool short_of_gas = n_gl + plan.n_recv() < k;
     std::size_t left = 0;
     const double t_pass = wall_seconds();
-    on_every_rank(comm, [&] {
-      left = sph.smoothing_lengths(ghosts.data(), plan.n_recv(), box, p, short_of_gas, edge);
-    });
+    on_every_rank(comm, [&] { left = sph.smoothing_lengths(ghosts, box, p, short_of_gas, edge); });
     rep.h_passes_s += wall_seconds() - t_pass;
     if (!comm.any(left > 0)) break;
   }
@@ -96,21 +111,23 @@ void resident_smoothing_lengths(ResidentSph& sph, const Box& box, const SphParam
 }
 
 void resident_density_forces(ResidentSph& sph, const Box& box, const SphParams& p,
-                             const EosParams& eos, const MpiComm& comm, DistributedSphReport& rep) {
+                             const EosParams& eos, const MpiComm& comm, DistributedSphReport& rep,
+                             DeviceAllToAll* device) {
   const double t_begin = wall_seconds();
   sph.start_density();
-  std::vector<unsigned char> ghosts;
-  const ExchangePlan plan = exchange_halo(sph, ResidentSph::Halo::density, box, comm, ghosts);
+  std::vector<unsigned char> host;
+  ResidentSph::Ghosts ghosts;
+  const ExchangePlan plan =
+      exchange_halo(sph, ResidentSph::Halo::density, box, comm, device, host, ghosts);
   rep.ghosts_pairs = plan.n_recv();
   double t_pass = wall_seconds();
-  on_every_rank(comm, [&] { sph.density(ghosts.data(), plan.n_recv(), box, p, eos); });
+  on_every_rank(comm, [&] { sph.density(ghosts, box, p, eos); });
   rep.pairs_passes_s = wall_seconds() - t_pass;
   // What force_particle() reads of a neighbour, from the ghosts' owners.
-  std::vector<unsigned char> records;
-  sph.pack(ResidentSph::Halo::refresh, plan.send_index, records);
-  exchange_records(records, sph.bytes(ResidentSph::Halo::refresh), plan, comm, ghosts);
+  const ResidentSph::Ghosts refreshed =
+      send_records(sph, ResidentSph::Halo::refresh, plan, comm, device, host);
   t_pass = wall_seconds();
-  on_every_rank(comm, [&] { sph.forces(ghosts.data(), plan.n_recv(), box, p); });
+  on_every_rank(comm, [&] { sph.forces(refreshed, box, p); });
   rep.pairs_passes_s += wall_seconds() - t_pass;
   rep.pairs_s = wall_seconds() - t_begin;
 }

@@ -34,6 +34,29 @@ void add_mpi_params(Schema& s) {
          "(global time steps, no physics module); host: on the host, with the SPH passes and the "
          "gravity tree on the GPU (every feature); auto: device when the run allows it "
          "(docs/mpi.md)"});
+  s.add({"mpi.gpu_transfers",
+         ParamType::Choice,
+         gpu_transfers_name(d.gpu_transfers),
+         0,
+         0,
+         false,
+         false,
+         {"auto", "peer", "host"},
+         "",
+         "mpsph-mpi, device-resident GPU ranks: how the SPH halos travel - peer: GPU to GPU "
+         "through CUDA IPC (every rank on one node; an error where that cannot work); host: "
+         "through host memory and MPI; auto: peer where it works, else host (docs/mpi.md)"});
+}
+
+const char* gpu_transfers_name(GpuTransfers t) {
+  switch (t) {
+    case GpuTransfers::Peer:
+      return "peer";
+    case GpuTransfers::Host:
+      return "host";
+    default:
+      return "auto";
+  }
 }
 
 const char* gpu_ranks_name(GpuRanksMode m) {
@@ -54,6 +77,10 @@ MpiParams mpi_params_from(const Config& c) {
   p.gpu_ranks = g == "device" ? GpuRanksMode::Device
                 : g == "host" ? GpuRanksMode::Host
                               : GpuRanksMode::Auto;
+  const std::string t = c.get_string("mpi.gpu_transfers");
+  p.gpu_transfers = t == "peer"   ? GpuTransfers::Peer
+                    : t == "host" ? GpuTransfers::Host
+                                  : GpuTransfers::Auto;
   return p;
 }
 

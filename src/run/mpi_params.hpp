@@ -15,11 +15,20 @@ enum class GpuRanksMode {
 };
 const char* gpu_ranks_name(GpuRanksMode m);
 
+// How the device-resident GPU ranks send their halos (mpi.gpu_transfers).
+enum class GpuTransfers {
+  Auto,  // GPU to GPU when every rank is on one node and CUDA IPC works there, else Host
+  Peer,  // GPU to GPU through CUDA IPC (an error when that cannot work)
+  Host,  // staged through host memory and MPI
+};
+const char* gpu_transfers_name(GpuTransfers t);
+
 struct MpiParams {
   // New domain cuts when the largest rank's cost exceeds the mean by more than this fraction
   // (parallel/domain_decomposition.hpp).
   double max_imbalance = 0.05;
   GpuRanksMode gpu_ranks = GpuRanksMode::Auto;
+  GpuTransfers gpu_transfers = GpuTransfers::Auto;
 };
 
 void add_mpi_params(Schema& schema);

@@ -182,22 +182,31 @@ struct ResidentSph::Impl {
 
   // The work store: the local gas's `fields` (copied on the device) and `n_ghosts` ghosts from
   // records of `halo`; the active set is `list[0, n_active)`.
-  void fill_work(std::initializer_list<Field> fields, const unsigned char* ghosts,
-                 std::size_t n_ghosts, std::initializer_list<Field> ghost_fields,
-                 const uint32_t* list, std::size_t n_active) {
-    const std::size_t n = n_local + n_ghosts;
+  void fill_work(std::initializer_list<Field> fields, const Ghosts& ghosts,
+                 std::initializer_list<Field> ghost_fields, const uint32_t* list,
+                 std::size_t n_active) {
+    const std::size_t n = n_local + ghosts.count;
     if (n > work_capacity) {
       work_capacity = n + n / 4;  // halos change size from pass to pass: grow with room
       work.reserve(work_capacity);
     }
     work.set_counts(n, n);
     work.copy_range(local, 0, n_local, 0, fields);
-    work.unpack(ghosts, n_ghosts, n_local, ghost_fields);
+    unpack_ghosts(ghosts, ghost_fields);
     set = ActiveSet{};
     set.index = list;
     set.n = set.n_gas = n_active;
     set.lanes = gpu_task_lanes(n, n_active);
   }
+  void unpack_ghosts(const Ghosts& g, std::initializer_list<Field> fields) {
+    if (g.on_device)
+      work.unpack_on_device(g.data, g.count, n_local, fields);
+    else
+      work.unpack(g.data, g.count, n_local, fields);
+  }
+  // pack_on_device's indices and records.
+  gpu::DeviceBuffer<uint32_t> send_index;
+  gpu::DeviceBuffer<unsigned char> send_records;
 };
 
 namespace {
@@ -218,6 +227,16 @@ ResidentSph::~ResidentSph() = default;
 void ResidentSph::pack(Halo halo, const std::vector<uint32_t>& index,
                        std::vector<unsigned char>& out) const {
   impl_->local.pack(index, out, MPSPH_HALO_FIELDS(halo));
+}
+
+const unsigned char* ResidentSph::pack_on_device(Halo halo, const std::vector<uint32_t>& index) {
+  Impl& m = *impl_;
+  const std::size_t n = index.size(), bytes = m.local.record_bytes(MPSPH_HALO_FIELDS(halo));
+  m.send_index.reserve(std::max<std::size_t>(n, 1), "halo members to pack");
+  m.send_records.reserve(std::max<std::size_t>(n * bytes, 1), "halo records");
+  copy_to_device(m.send_index.get(), index, n);
+  m.local.pack_on_device(m.send_index.get(), n, m.send_records.get(), MPSPH_HALO_FIELDS(halo));
+  return m.send_records.get();
 }
 
 std::size_t ResidentSph::bytes(Halo halo) const {
@@ -307,16 +326,15 @@ std::vector<uint32_t> ResidentSph::needed_by(const std::vector<SearchBox>& boxes
   return out;
 }
 
-std::size_t ResidentSph::smoothing_lengths(const unsigned char* ghosts, std::size_t n_ghosts,
-                                           const Box& box, const SphParams& p, bool short_of_gas,
-                                           double edge) {
+std::size_t ResidentSph::smoothing_lengths(const Ghosts& ghosts, const Box& box, const SphParams& p,
+                                           bool short_of_gas, double edge) {
   Impl& m = *impl_;
   if (m.n_todo == 0) return 0;
-  const std::size_t n = m.n_local + n_ghosts;
+  const std::size_t n = m.n_local + ghosts.count;
   m.next.reserve(std::max<std::size_t>(n, 1), "d_{N+1} of the smoothing lengths");
   if (!short_of_gas) {
-    m.fill_work({Field::pos, Field::h, Field::nngb}, ghosts, n_ghosts, MPSPH_HALO_FIELDS(Halo::h),
-                m.todo(), m.n_todo);
+    m.fill_work({Field::pos, Field::h, Field::nngb}, ghosts, MPSPH_HALO_FIELDS(Halo::h), m.todo(),
+                m.n_todo);
     m.sph.smoothing_lengths(m.work.view(), box, p, m.set, m.next.get());
     m.sph.throw_if_errors(p.n_neighbours);
     m.local.copy_range(m.work, 0, m.n_local, 0, {Field::h, Field::nngb});
@@ -331,13 +349,13 @@ std::size_t ResidentSph::smoothing_lengths(const unsigned char* ghosts, std::siz
   return m.n_todo;
 }
 
-void ResidentSph::density(const unsigned char* ghosts, std::size_t n_ghosts, const Box& box,
-                          const SphParams& p, const EosParams& eos) {
+void ResidentSph::density(const Ghosts& ghosts, const Box& box, const SphParams& p,
+                          const EosParams& eos) {
   Impl& m = *impl_;
   if (m.n_local == 0) return;
   m.fill_work({Field::pos, Field::vel, Field::mass, Field::h, Field::u, Field::rho, Field::divv,
                Field::curlv, Field::pressure, Field::csound, Field::balsara},
-              ghosts, n_ghosts, MPSPH_HALO_FIELDS(Halo::density), m.all.get(), m.n_local);
+              ghosts, MPSPH_HALO_FIELDS(Halo::density), m.all.get(), m.n_local);
   m.sph.density(m.work.view(), box, p, m.set);
   m.sph.prepare_force(m.work.view(), eos, p, m.set);
   m.sph.throw_if_errors(p.n_neighbours);
@@ -346,13 +364,12 @@ void ResidentSph::density(const unsigned char* ghosts, std::size_t n_ghosts, con
                       Field::balsara, Field::u});
 }
 
-void ResidentSph::forces(const unsigned char* refreshed, std::size_t n_ghosts, const Box& box,
-                         const SphParams& p) {
+void ResidentSph::forces(const Ghosts& refreshed, const Box& box, const SphParams& p) {
   Impl& m = *impl_;
   if (m.n_local == 0) return;
-  if (m.work.size() != m.n_local + n_ghosts)
+  if (m.work.size() != m.n_local + refreshed.count)
     throw Error("sph: the forces' ghosts are not the density's");
-  m.work.unpack(refreshed, n_ghosts, m.n_local, MPSPH_HALO_FIELDS(Halo::refresh));
+  m.unpack_ghosts(refreshed, MPSPH_HALO_FIELDS(Halo::refresh));
   m.sph.forces(m.work.view(), box, p, m.set);
   m.sph.throw_if_errors(p.n_neighbours);
   m.local.copy_range(m.work, 0, m.n_local, 0, {Field::acc, Field::dudt, Field::vsig});

@@ -38,8 +38,17 @@ class ResidentSph {
   // (pos, vel, mass, h), and for the forces the density's results that force_particle() reads
   // of a neighbour (rho, pressure, csound, balsara).
   enum class Halo { h, density, refresh };
-  // The records of local gas particles `index` (ascending) for a halo, `bytes()` each.
+  // The records of local gas particles `index` (ascending) for a halo, `bytes()` each: into host
+  // memory, or into a device buffer of this object (valid until the next pack_on_device; the
+  // halos sent from GPU to GPU, parallel/device_all_to_all.hpp).
   void pack(Halo halo, const std::vector<uint32_t>& index, std::vector<unsigned char>& out) const;
+  const unsigned char* pack_on_device(Halo halo, const std::vector<uint32_t>& index);
+  // A halo's ghost records as the passes take them: `count` records in host or device memory.
+  struct Ghosts {
+    const unsigned char* data = nullptr;
+    std::size_t count = 0;
+    bool on_device = false;
+  };
   std::size_t bytes(Halo halo) const;
 
   std::size_t n_local_gas() const;
@@ -68,21 +77,19 @@ class ResidentSph {
   // radius of the density stage (none in the smoothing-length rounds).
   std::vector<uint32_t> needed_by(const std::vector<SearchBox>& boxes, const Box& box) const;
 
-  // One smoothing-length round: h and nngb of the searching particles with the `n_ghosts` ghosts
-  // of `ghosts` (records of Halo::h). Those whose search did not reach max(d_{N+1}, 2 h) get the
+  // One smoothing-length round: h and nngb of the searching particles with the ghosts of
+  // `ghosts` (records of Halo::h). Those whose search did not reach max(d_{N+1}, 2 h) get the
   // radius 1.25 max(d_{N+1}, 2 h) and search again next round; returns how many. With fewer gas
   // particles at hand than N_B + 1 (`short_of_gas`) nothing is searched and every searcher's
   // radius doubles (`edge` where it was 0).
-  std::size_t smoothing_lengths(const unsigned char* ghosts, std::size_t n_ghosts, const Box& box,
-                                const SphParams& p, bool short_of_gas, double edge);
+  std::size_t smoothing_lengths(const Ghosts& ghosts, const Box& box, const SphParams& p,
+                                bool short_of_gas, double edge);
   // rho, divv, curlv, pressure, csound, balsara (and u of a non-adiabatic EOS) of the local gas,
   // with the ghosts of Halo::density.
-  void density(const unsigned char* ghosts, std::size_t n_ghosts, const Box& box,
-               const SphParams& p, const EosParams& eos);
+  void density(const Ghosts& ghosts, const Box& box, const SphParams& p, const EosParams& eos);
   // acc (hydrodynamic), dudt, vsig of the local gas over the density's pairs, once the ghosts'
   // records of Halo::refresh (same ghosts, same order) are in.
-  void forces(const unsigned char* refreshed, std::size_t n_ghosts, const Box& box,
-              const SphParams& p);
+  void forces(const Ghosts& refreshed, const Box& box, const SphParams& p);
 
   struct Impl;
 

@@ -422,6 +422,24 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
                  q.stdout[-2000:])
     compare_gravity_energies(os.path.join(one, "energy.csv"), os.path.join(two, "energy.csv"),
                              "Evrard, 2 device-resident GPU ranks against one process on the GPU")
+    # The halos' records GPU to GPU where CUDA IPC works (mpi.gpu_transfers auto), through the
+    # host when asked: the timing notes say which, and both give the one-GPU run.
+    def transfers(d):
+        with open(os.path.join(d, "timing.txt")) as f:
+            lines = [l.strip() for l in f if "SPH halo records:" in l]
+        if not lines:
+            sys.exit("FAILED: %s/timing.txt does not say how the halos travelled" % d)
+        return lines[0]
+    print("Evrard, 2 device-resident GPU ranks: " + transfers(two))
+    via_host = os.path.join(tmp, "two_via_host")
+    ranks(launch, 2, mpsph_mpi, [cfg, "--set", "mpi.gpu_transfers=host"] + gpu, via_host)
+    if "through the host" not in transfers(via_host):
+        sys.exit("FAILED: mpi.gpu_transfers: host did not send the halos through the host: " +
+                 transfers(via_host))
+    compare_gravity_energies(os.path.join(one, "energy.csv"),
+                             os.path.join(via_host, "energy.csv"),
+                             "Evrard, 2 device-resident GPU ranks, halos through the host, against "
+                             "one process on the GPU")
     staged = os.path.join(tmp, "two_host")
     q = ranks(launch, 2, mpsph_mpi, [cfg, "--set", "mpi.gpu_ranks=host"] + gpu, staged)
     if "host-staged" not in q.stdout:

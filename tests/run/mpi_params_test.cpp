@@ -56,3 +56,14 @@ TEST_CASE("mpi.gpu_ranks: default auto, one of auto, device, host", "[run][confi
   CHECK(std::string(gpu_ranks_name(GpuRanksMode::Host)) == "host");
   CHECK(std::string(gpu_ranks_name(GpuRanksMode::Device)) == "device");
 }
+
+TEST_CASE("mpi.gpu_transfers: default auto, one of auto, peer, host", "[run][config]") {
+  CHECK(mpi_of("{}").gpu_transfers == GpuTransfers::Auto);
+  CHECK(mpi_of("mpi: {gpu_transfers: peer}").gpu_transfers == GpuTransfers::Peer);
+  CHECK(mpi_of("mpi: {gpu_transfers: host}").gpu_transfers == GpuTransfers::Host);
+  CHECK(mpi_of("mpi: {gpu_transfers: auto}").gpu_transfers == GpuTransfers::Auto);
+  CHECK(test::contains(test::error_message([] { mpi_of("mpi: {gpu_transfers: nccl}"); }),
+                       "mpi.gpu_transfers"));
+  CHECK(std::string(gpu_transfers_name(GpuTransfers::Peer)) == "peer");
+  CHECK(std::string(gpu_transfers_name(GpuTransfers::Host)) == "host");
+}

@@ -82,136 +82,154 @@ struct Side {
   DeviceParticles d;
   ResidentSph sph{d};
   std::vector<uint32_t> sent;         // this side's particles the other side needs
-  std::vector<unsigned char> ghosts;  // the other side's particles this side needs
-  explicit Side(const ParticleStore& s) { d.upload(s); }
+  std::vector<unsigned char> ghosts;  // the other side's particles this side needs (host) ...
+  const unsigned char* device_ghosts = nullptr;  // ... or on the device (the other's pack)
+  bool on_device = false;                        // which of the two the passes take
+  explicit Side(const ParticleStore& s, bool dev) : on_device(dev) { d.upload(s); }
+  ResidentSph::Ghosts received(std::size_t n) const {
+    return {on_device ? device_ghosts : ghosts.data(), n, on_device};
+  }
 };
+
+// Each side's records of `what` of the particles the other needs, as the other receives them.
+void send(Side& a, Side& b, ResidentSph::Halo what) {
+  if (a.on_device) {
+    b.device_ghosts = a.sph.pack_on_device(what, a.sent);
+    a.device_ghosts = b.sph.pack_on_device(what, b.sent);
+  } else {
+    b.sph.pack(what, b.sent, a.ghosts);
+    a.sph.pack(what, a.sent, b.ghosts);
+  }
+}
 
 void trade(Side& a, Side& b, ResidentSph::Halo what, const Box& box) {
   const std::vector<SearchBox> boxes_a = a.sph.search_boxes(box, 512);
   const std::vector<SearchBox> boxes_b = b.sph.search_boxes(box, 512);
   a.sent = a.sph.needed_by(boxes_b, box);
   b.sent = b.sph.needed_by(boxes_a, box);
-  b.sph.pack(what, b.sent, a.ghosts);
-  a.sph.pack(what, a.sent, b.ghosts);
+  send(a, b, what);
 }
 
 }  // namespace
 
+// The ghosts' records reach the passes from host memory (the halos through MPI) and from device
+// memory (GPU to GPU, parallel/device_all_to_all.hpp): both must give the same results.
 TEST_CASE("resident SPH halos: two halves on the GPU give one GPU's h, density and forces",
           "[gpu][sph]") {
   SphParams sp;
   EosParams eos;
   const std::size_t k = std::size_t(sp.n_neighbours) + 1;
-  for (const Case& c : cases()) {
-    INFO(c.name);
-    const std::size_t n = c.s.size(), half = n / 2;
-    // One GPU on every particle.
-    DeviceParticles all;
-    all.upload(c.s);
-    GpuSph one;
-    one.smoothing_lengths(all.view(), c.box, sp);
-    one.density(all.view(), c.box, sp);
-    one.prepare_force(all.view(), eos, sp);
-    one.forces(all.view(), c.box, sp);
-    one.throw_if_errors(sp.n_neighbours);
-    ParticleStore ref = c.s;
-    all.download(ref);
+  for (const bool on_device : {false, true})
+    for (const Case& c : cases()) {
+      INFO(c.name << (on_device ? ", records on the device" : ", records in host memory"));
+      const std::size_t n = c.s.size(), half = n / 2;
+      // One GPU on every particle.
+      DeviceParticles all;
+      all.upload(c.s);
+      GpuSph one;
+      one.smoothing_lengths(all.view(), c.box, sp);
+      one.density(all.view(), c.box, sp);
+      one.prepare_force(all.view(), eos, sp);
+      one.forces(all.view(), c.box, sp);
+      one.throw_if_errors(sp.n_neighbours);
+      ParticleStore ref = c.s;
+      all.download(ref);
 
-    Side a(part(c.s, 0, half)), b(part(c.s, half, n));
-    // Smoothing lengths from scratch (no h): a guess of a tenth of the mean spacing, so that the
-    // rounds must widen.
-    const double guess = 0.1 * std::cbrt((c.box.periodic ? 3.0 : 8.0) / double(n));
-    a.sph.start_smoothing_lengths(guess);
-    b.sph.start_smoothing_lengths(guess);
-    int rounds = 0;
-    for (;;) {
-      ++rounds;
-      REQUIRE(rounds <= 16);
-      trade(a, b, ResidentSph::Halo::h, c.box);
-      const std::size_t ga = b.sent.size(), gb = a.sent.size();
-      const std::size_t left_a =
-          a.sph.smoothing_lengths(a.ghosts.data(), ga, c.box, sp, half + ga < k, 1.0);
-      const std::size_t left_b =
-          b.sph.smoothing_lengths(b.ghosts.data(), gb, c.box, sp, n - half + gb < k, 1.0);
-      if (left_a == 0 && left_b == 0) break;
-    }
-    CHECK(rounds >= 2);
-
-    // Density and forces: check the selection against the rule and the boxes by brute force.
-    a.sph.start_density();
-    b.sph.start_density();
-    ParticleStore ha, hb;
-    a.d.download(ha);
-    b.d.download(hb);
-    std::vector<double> reach_b(hb.size());
-    for (std::size_t j = 0; j < hb.size(); ++j) reach_b[j] = 2.0 * double(hb.h[j]);
-    const std::vector<SearchBox> boxes_a = a.sph.search_boxes(c.box, 64);
-    // Groups of ceil(half / 64) consecutive particles, each box the bounds of its wrapped
-    // positions and the largest 2 h.
-    const std::size_t group = (half + 63) / 64;
-    REQUIRE(boxes_a.size() == (half + group - 1) / group);
-    std::size_t box_mismatch = 0;
-    for (std::size_t g = 0; g < boxes_a.size(); ++g) {
-      constexpr double inf = std::numeric_limits<double>::infinity();
-      SearchBox e{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0};
-      for (std::size_t i = g * group; i < std::min(half, (g + 1) * group); ++i) {
-        const Vec3d x = wrap_position(ha.pos[i], c.box);
-        e.lo = {std::min(e.lo.x, x.x), std::min(e.lo.y, x.y), std::min(e.lo.z, x.z)};
-        e.hi = {std::max(e.hi.x, x.x), std::max(e.hi.y, x.y), std::max(e.hi.z, x.z)};
-        e.radius = std::max(e.radius, 2.0 * double(ha.h[i]));
+      Side a(part(c.s, 0, half), on_device), b(part(c.s, half, n), on_device);
+      // Smoothing lengths from scratch (no h): a guess of a tenth of the mean spacing, so that the
+      // rounds must widen.
+      const double guess = 0.1 * std::cbrt((c.box.periodic ? 3.0 : 8.0) / double(n));
+      a.sph.start_smoothing_lengths(guess);
+      b.sph.start_smoothing_lengths(guess);
+      int rounds = 0;
+      for (;;) {
+        ++rounds;
+        REQUIRE(rounds <= 16);
+        trade(a, b, ResidentSph::Halo::h, c.box);
+        const std::size_t ga = b.sent.size(), gb = a.sent.size();
+        const std::size_t left_a =
+            a.sph.smoothing_lengths(a.received(ga), c.box, sp, half + ga < k, 1.0);
+        const std::size_t left_b =
+            b.sph.smoothing_lengths(b.received(gb), c.box, sp, n - half + gb < k, 1.0);
+        if (left_a == 0 && left_b == 0) break;
       }
-      const SearchBox& got = boxes_a[g];
-      box_mismatch += got.lo.x != e.lo.x || got.lo.y != e.lo.y || got.lo.z != e.lo.z ||
-                      got.hi.x != e.hi.x || got.hi.y != e.hi.y || got.hi.z != e.hi.z ||
-                      got.radius != e.radius;
-    }
-    CHECK(box_mismatch == 0);
-    const std::vector<uint32_t> need = b.sph.needed_by(boxes_a, c.box);
-    CHECK(need == rule(hb, reach_b, boxes_a, c.box));
-    CHECK(!need.empty());
+      CHECK(rounds >= 2);
 
-    trade(a, b, ResidentSph::Halo::density, c.box);
-    const std::size_t ga = b.sent.size(), gb = a.sent.size();
-    a.sph.density(a.ghosts.data(), ga, c.box, sp, eos);
-    b.sph.density(b.ghosts.data(), gb, c.box, sp, eos);
-    b.sph.pack(ResidentSph::Halo::refresh, b.sent, a.ghosts);
-    a.sph.pack(ResidentSph::Halo::refresh, a.sent, b.ghosts);
-    a.sph.forces(a.ghosts.data(), ga, c.box, sp);
-    b.sph.forces(b.ghosts.data(), gb, c.box, sp);
-    a.d.download(ha);
-    b.d.download(hb);
+      // Density and forces: check the selection against the rule and the boxes by brute force.
+      a.sph.start_density();
+      b.sph.start_density();
+      ParticleStore ha, hb;
+      a.d.download(ha);
+      b.d.download(hb);
+      std::vector<double> reach_b(hb.size());
+      for (std::size_t j = 0; j < hb.size(); ++j) reach_b[j] = 2.0 * double(hb.h[j]);
+      const std::vector<SearchBox> boxes_a = a.sph.search_boxes(c.box, 64);
+      // Groups of ceil(half / 64) consecutive particles, each box the bounds of its wrapped
+      // positions and the largest 2 h.
+      const std::size_t group = (half + 63) / 64;
+      REQUIRE(boxes_a.size() == (half + group - 1) / group);
+      std::size_t box_mismatch = 0;
+      for (std::size_t g = 0; g < boxes_a.size(); ++g) {
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        SearchBox e{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0};
+        for (std::size_t i = g * group; i < std::min(half, (g + 1) * group); ++i) {
+          const Vec3d x = wrap_position(ha.pos[i], c.box);
+          e.lo = {std::min(e.lo.x, x.x), std::min(e.lo.y, x.y), std::min(e.lo.z, x.z)};
+          e.hi = {std::max(e.hi.x, x.x), std::max(e.hi.y, x.y), std::max(e.hi.z, x.z)};
+          e.radius = std::max(e.radius, 2.0 * double(ha.h[i]));
+        }
+        const SearchBox& got = boxes_a[g];
+        box_mismatch += got.lo.x != e.lo.x || got.lo.y != e.lo.y || got.lo.z != e.lo.z ||
+                        got.hi.x != e.hi.x || got.hi.y != e.hi.y || got.hi.z != e.hi.z ||
+                        got.radius != e.radius;
+      }
+      CHECK(box_mismatch == 0);
+      const std::vector<uint32_t> need = b.sph.needed_by(boxes_a, c.box);
+      CHECK(need == rule(hb, reach_b, boxes_a, c.box));
+      CHECK(!need.empty());
 
-    // h and nngb: the same neighbour sets, the same exact rule: identical. The sums run in
-    // another order (the work store's leaves): float sums of ~50 terms, within 1e-5 relative of
-    // the larger of the value and the set's typical size.
-    std::size_t h_diff = 0;
-    double rho = 0, pres = 0, acc = 0, dudt = 0, acc_scale = 0, dudt_scale = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const Vec3d g = ref.acc[i];
-      acc_scale = std::max(acc_scale, std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z));
-      dudt_scale = std::max(dudt_scale, std::fabs(double(ref.dudt[i])));
+      trade(a, b, ResidentSph::Halo::density, c.box);
+      const std::size_t ga = b.sent.size(), gb = a.sent.size();
+      a.sph.density(a.received(ga), c.box, sp, eos);
+      b.sph.density(b.received(gb), c.box, sp, eos);
+      send(a, b, ResidentSph::Halo::refresh);
+      a.sph.forces(a.received(ga), c.box, sp);
+      b.sph.forces(b.received(gb), c.box, sp);
+      a.d.download(ha);
+      b.d.download(hb);
+
+      // h and nngb: the same neighbour sets, the same exact rule: identical. The sums run in
+      // another order (the work store's leaves): float sums of ~50 terms, within 1e-5 relative of
+      // the larger of the value and the set's typical size.
+      std::size_t h_diff = 0;
+      double rho = 0, pres = 0, acc = 0, dudt = 0, acc_scale = 0, dudt_scale = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const Vec3d g = ref.acc[i];
+        acc_scale = std::max(acc_scale, std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z));
+        dudt_scale = std::max(dudt_scale, std::fabs(double(ref.dudt[i])));
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        const ParticleStore& s = i < half ? ha : hb;
+        const std::size_t j = i < half ? i : i - half;
+        h_diff += s.h[j] != ref.h[i] || s.nngb[j] != ref.nngb[i];
+        rho = std::max(rho, std::fabs(double(s.rho[j]) - double(ref.rho[i])) / double(ref.rho[i]));
+        pres = std::max(pres, std::fabs(double(s.pressure[j]) - double(ref.pressure[i])) /
+                                  double(ref.pressure[i]));
+        const Vec3d d = s.acc[j] - ref.acc[i];
+        acc = std::max(acc, std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z) / acc_scale);
+        dudt = std::max(dudt, std::fabs(double(s.dudt[j]) - double(ref.dudt[i])) / dudt_scale);
+      }
+      std::printf(
+          "[resident sph] %-9s N=%zu, records %s: %d h rounds, ghosts %zu + %zu; h differ %zu; "
+          "rho %.2g, P %.2g, acc %.2g, du/dt %.2g\n",
+          c.name.c_str(), n, on_device ? "on the device" : "in host memory", rounds, ga, gb, h_diff,
+          rho, pres, acc, dudt);
+      CHECK(h_diff == 0);
+      CHECK(rho < 1e-5);
+      CHECK(pres < 1e-5);
+      CHECK(acc < 1e-5);
+      CHECK(dudt < 1e-5);
     }
-    for (std::size_t i = 0; i < n; ++i) {
-      const ParticleStore& s = i < half ? ha : hb;
-      const std::size_t j = i < half ? i : i - half;
-      h_diff += s.h[j] != ref.h[i] || s.nngb[j] != ref.nngb[i];
-      rho = std::max(rho, std::fabs(double(s.rho[j]) - double(ref.rho[i])) / double(ref.rho[i]));
-      pres = std::max(pres, std::fabs(double(s.pressure[j]) - double(ref.pressure[i])) /
-                                double(ref.pressure[i]));
-      const Vec3d d = s.acc[j] - ref.acc[i];
-      acc = std::max(acc, std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z) / acc_scale);
-      dudt = std::max(dudt, std::fabs(double(s.dudt[j]) - double(ref.dudt[i])) / dudt_scale);
-    }
-    std::printf(
-        "[resident sph] %-9s N=%zu: %d h rounds, ghosts %zu + %zu; h differ %zu; "
-        "rho %.2g, P %.2g, acc %.2g, du/dt %.2g\n",
-        c.name.c_str(), n, rounds, ga, gb, h_diff, rho, pres, acc, dudt);
-    CHECK(h_diff == 0);
-    CHECK(rho < 1e-5);
-    CHECK(pres < 1e-5);
-    CHECK(acc < 1e-5);
-    CHECK(dudt < 1e-5);
-  }
 }
 
 #endif  // MPSPH_HAVE_CUDA

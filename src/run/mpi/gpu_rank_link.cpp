@@ -23,6 +23,7 @@
 
 #ifdef MPSPH_HAVE_CUDA
 #include "core/device_particles.hpp"
+#include "parallel/device_all_to_all.hpp"
 #include "run/rank_owners.hpp"
 #include "run/step_reduction_gpu.hpp"
 #endif
@@ -39,7 +40,8 @@ constexpr std::size_t kMaxExchangeBytes = std::size_t(1) << 30;
 
 class GpuRankLink final : public GpuRanks {
  public:
-  GpuRankLink(const StepContext& ctx, const MpiComm& comm, const DecompositionParams& d)
+  GpuRankLink(const StepContext& ctx, const MpiComm& comm, const DecompositionParams& d,
+              GpuTransfers transfers)
       : box_(ctx.box),
         sph_(ctx.sph),
         eos_(ctx.eos),
@@ -47,7 +49,25 @@ class GpuRankLink final : public GpuRanks {
         G_(ctx.G),
         comm_(comm),
         decomposition_(d),
-        params_(d) {}
+        params_(d) {
+    if (transfers == GpuTransfers::Host) {
+      transfers_ = "through the host and MPI (mpi.gpu_transfers: host)";
+      return;
+    }
+    device_.emplace(comm);
+    if (device_->usable()) {
+      transfers_ = "GPU to GPU through CUDA IPC (mpi.gpu_transfers: " +
+                   std::string(gpu_transfers_name(transfers)) + ")";
+      return;
+    }
+    if (transfers == GpuTransfers::Peer)
+      throw Error("mpi.gpu_transfers: peer cannot work here: " + device_->reason() +
+                  "; set mpi.gpu_transfers: host or auto (docs/mpi.md)");
+    transfers_ =
+        "through the host and MPI (mpi.gpu_transfers: auto; GPU to GPU cannot work here: " +
+        device_->reason() + ")";
+    device_.reset();
+  }
 
   void check_box() override {
     try {
@@ -122,14 +142,16 @@ class GpuRankLink final : public GpuRanks {
 
   void smoothing_lengths(DeviceParticles& d) override {
     sph_report_ = DistributedSphReport{};
-    resident_smoothing_lengths(sph(d), box_, sph_, comm_, sph_report_);
+    resident_smoothing_lengths(sph(d), box_, sph_, comm_, sph_report_,
+                               device_ ? &*device_ : nullptr);
     t_.h += sph_report_.h_s;
     t_.h_passes += sph_report_.h_passes_s;
     counts_.h_rounds += double(sph_report_.h_rounds);
   }
 
   void density_and_forces(DeviceParticles& d) override {
-    resident_density_forces(sph(d), box_, sph_, eos_, comm_, sph_report_);
+    resident_density_forces(sph(d), box_, sph_, eos_, comm_, sph_report_,
+                            device_ ? &*device_ : nullptr);
     t_.pairs += sph_report_.pairs_s;
     t_.pairs_passes += sph_report_.pairs_passes_s;
     counts_.ghosts += double(sph_report_.ghosts_pairs);
@@ -187,7 +209,8 @@ class GpuRankLink final : public GpuRanks {
     const RankTimingText text{"particles on the GPU of each rank", "host work after the sort",
                               "local gas"};
     return rank_timing_notes(comm_, text, t_, &t_steady_, orders_ >= 4 ? long(orders_) - 2 : 0,
-                             counts_, params_.max_imbalance, steps);
+                             counts_, params_.max_imbalance, steps) +
+           "  SPH halo records: " + transfers_ + "\n";
   }
 
  private:
@@ -285,6 +308,8 @@ class GpuRankLink final : public GpuRanks {
   ParticleStore mirror_;
   DistributedSphReport sph_report_;
   std::unique_ptr<ResidentSph> resident_sph_;
+  std::optional<DeviceAllToAll> device_;  // the halos GPU to GPU (mpi.gpu_transfers)
+  std::string transfers_;                 // how the halos travel, for the timing notes
   std::optional<DistributedGravity> gravity_;
   RankParts t_, t_steady_;  // seconds on this rank: of the run, and up to step 2's order stage
   std::size_t orders_ = 0;
@@ -294,14 +319,15 @@ class GpuRankLink final : public GpuRanks {
 }  // namespace
 
 std::unique_ptr<GpuRanks> make_gpu_rank_link(const StepContext& ctx, const MpiComm& comm,
-                                             const DecompositionParams& decomposition) {
-  return std::make_unique<GpuRankLink>(ctx, comm, decomposition);
+                                             const DecompositionParams& decomposition,
+                                             GpuTransfers transfers) {
+  return std::make_unique<GpuRankLink>(ctx, comm, decomposition, transfers);
 }
 
 #else
 
 std::unique_ptr<GpuRanks> make_gpu_rank_link(const StepContext&, const MpiComm&,
-                                             const DecompositionParams&) {
+                                             const DecompositionParams&, GpuTransfers) {
   throw Error("device-resident GPU ranks: this build has no CUDA (mpi.gpu_ranks: host)");
 }
 

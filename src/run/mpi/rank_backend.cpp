@@ -322,7 +322,8 @@ std::unique_ptr<StepBackend> make_rank_backend(
     if (ctx.tstep.scheme != TimestepScheme::Global) why = "block time steps";
     for (const auto& m : modules)
       if (m->model() != "none" && why.empty()) why = m->section() + ".model " + m->model();
-    if (why.empty()) return make_gpu_backend(ctx, make_gpu_rank_link(ctx, comm, decomposition));
+    if (why.empty())
+      return make_gpu_backend(ctx, make_gpu_rank_link(ctx, comm, decomposition, mpi.gpu_transfers));
     if (mpi.gpu_ranks == GpuRanksMode::Device)
       throw NotAcrossRanks("mpi.gpu_ranks: device needs global time steps and no physics module (" +
                            why + "); set mpi.gpu_ranks: host or auto (docs/mpi.md)");
