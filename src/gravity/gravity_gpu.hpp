@@ -22,6 +22,7 @@
 #include "core/device_scratch.hpp"
 #include "core/particle_store.hpp"
 #include "gravity/gravity_params.hpp"
+#include "gravity/let_kern.hpp"
 #include "gravity/octree_kern.hpp"
 #include "gravity/tree_gravity.hpp"
 
@@ -87,6 +88,17 @@ class GpuGravity {
                      const Vec3d& cube_lo, double cube_size);
   TreeWalkStats walk_with_sources(const ParticleView& device_view, const GravityParams& p, double G,
                                   const SourceForest& sources);
+  // The same with the source trees as LET messages in device memory (let_kern.hpp: source k's
+  // `counts[k]` nodes and particles at data + offsets[k]), as the device-resident ranks receive
+  // them GPU to GPU; `generations` bounds the node generations of every source tree.
+  struct DeviceSourceMessages {
+    const unsigned char* data = nullptr;
+    std::vector<std::size_t> offsets;
+    std::vector<LetCounts> counts;
+    int generations = 0;
+  };
+  TreeWalkStats walk_with_device_sources(const ParticleView& device_view, const GravityParams& p,
+                                         double G, const DeviceSourceMessages& sources);
 
   std::size_t device_bytes() const;  // device memory held by the solver (not a lent scratch)
   // The tree build's sort buffers live in `scratch` from now on (null: the solver's own); the

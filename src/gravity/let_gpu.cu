@@ -217,6 +217,12 @@ struct DeviceLet::Scratch {
   gpu::DeviceBuffer<OctreeNode> out;
   gpu::DeviceBuffer<LetParticle> out_parts;
   gpu::DeviceBuffer<unsigned char> temp;
+  gpu::DeviceBuffer<unsigned char> message;  // append_message's LETs
+  std::size_t message_bytes = 0;
+
+  LetCounts select(const GpuGravity::DeviceTree& t, const std::vector<LetBox>& boxes,
+                   const OpeningParams& op, bool relative);
+  void write(const GpuGravity::DeviceTree& t, OctreeNode* nodes, LetParticle* parts);
 
   // out[i] = sum of in[0, i) for i <= n (n + 1 entries; in has n + 1 entries, the last 0).
   void exclusive_scan(const uint32_t* in, uint32_t* out, std::size_t n) {
@@ -253,11 +259,12 @@ std::vector<LetBox> DeviceLet::target_boxes(const GpuGravity::DeviceTree& t, int
   return out;
 }
 
-void DeviceLet::append_let(const GpuGravity::DeviceTree& t, const std::vector<LetBox>& boxes,
-                           const OpeningParams& op, bool relative, std::vector<OctreeNode>& nodes,
-                           std::vector<LetParticle>& parts) {
-  if (t.n_nodes == 0 || boxes.empty()) return;
-  Scratch& s = *s_;
+// The selection of append_let and append_message: the opened and visited nodes and their
+// indices in the LET; returns the LET's node and particle counts (write() then writes it).
+LetCounts DeviceLet::Scratch::select(const GpuGravity::DeviceTree& t,
+                                     const std::vector<LetBox>& boxes, const OpeningParams& op,
+                                     bool relative) {
+  Scratch& s = *this;
   const std::size_t n = std::size_t(t.n_nodes);
   s.parent.reserve(n, "LET parents");
   s.opened.reserve(n, "LET opened nodes");
@@ -311,12 +318,27 @@ void DeviceLet::append_let(const GpuGravity::DeviceTree& t, const std::vector<Le
   cuda_check(
       cudaMemcpy(&n_parts, s.particle_index.get() + n, sizeof(uint32_t), cudaMemcpyDeviceToHost),
       "LET particle count");
-  s.out.reserve(std::max<uint32_t>(n_let, 1), "LET nodes");
-  s.out_parts.reserve(std::max<uint32_t>(n_parts, 1), "LET particles");
-  write_kernel<<<node_blocks, kThreads>>>(t.nodes, t.particles, t.n_nodes, s.opened.get(),
-                                          s.visited.get(), s.index.get(), s.particle_index.get(),
-                                          s.out.get(), s.out_parts.get());
+  return LetCounts{n_let, n_parts};
+}
+
+void DeviceLet::Scratch::write(const GpuGravity::DeviceTree& t, OctreeNode* nodes,
+                               LetParticle* parts) {
+  write_kernel<<<cuda_blocks(std::size_t(t.n_nodes), kThreads), kThreads>>>(
+      t.nodes, t.particles, t.n_nodes, opened.get(), visited.get(), index.get(),
+      particle_index.get(), nodes, parts);
   cuda_check_launch("write_kernel");
+}
+
+void DeviceLet::append_let(const GpuGravity::DeviceTree& t, const std::vector<LetBox>& boxes,
+                           const OpeningParams& op, bool relative, std::vector<OctreeNode>& nodes,
+                           std::vector<LetParticle>& parts) {
+  if (t.n_nodes == 0 || boxes.empty()) return;
+  Scratch& s = *s_;
+  const LetCounts c = s.select(t, boxes, op, relative);
+  const std::size_t n_let = std::size_t(c.nodes), n_parts = std::size_t(c.particles);
+  s.out.reserve(std::max<std::size_t>(n_let, 1), "LET nodes");
+  s.out_parts.reserve(std::max<std::size_t>(n_parts, 1), "LET particles");
+  s.write(t, s.out.get(), s.out_parts.get());
   const std::size_t node0 = nodes.size(), part0 = parts.size();
   nodes.resize(node0 + n_let);
   parts.resize(part0 + n_parts);
@@ -328,6 +350,26 @@ void DeviceLet::append_let(const GpuGravity::DeviceTree& t, const std::vector<Le
     cuda_check(cudaMemcpy(parts.data() + part0, s.out_parts.get(), n_parts * sizeof(LetParticle),
                           cudaMemcpyDeviceToHost),
                "LET particles");
+}
+
+LetCounts DeviceLet::append_message(const GpuGravity::DeviceTree& t,
+                                    const std::vector<LetBox>& boxes, const OpeningParams& op,
+                                    bool relative, bool first) {
+  Scratch& s = *s_;
+  if (first) s.message_bytes = 0;
+  if (t.n_nodes == 0 || boxes.empty()) return LetCounts{};
+  const LetCounts c = s.select(t, boxes, op, relative);
+  const std::size_t at = s.message_bytes, bytes = let_message_bytes(c);
+  s.message.reserve(std::max<std::size_t>(at + bytes + (at + bytes) / 4, 1), "LET messages", at);
+  unsigned char* base = s.message.get() + at;
+  s.write(t, reinterpret_cast<OctreeNode*>(base),
+          reinterpret_cast<LetParticle*>(base + std::size_t(c.nodes) * sizeof(OctreeNode)));
+  s.message_bytes = at + bytes;
+  return c;
+}
+
+const unsigned char* DeviceLet::messages() const {
+  return s_->message.get();
 }
 
 }  // namespace mpsph

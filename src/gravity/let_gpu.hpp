@@ -36,6 +36,12 @@ class DeviceLet {
   void append_let(const GpuGravity::DeviceTree& t, const std::vector<LetBox>& boxes,
                   const OpeningParams& op, bool relative, std::vector<OctreeNode>& nodes,
                   std::vector<LetParticle>& parts);
+  // The same LET as a message (let_kern.hpp's LetCounts) appended to this object's device
+  // buffer of messages, emptied first when `first`: what travels GPU to GPU. messages() is valid
+  // until the next append.
+  LetCounts append_message(const GpuGravity::DeviceTree& t, const std::vector<LetBox>& boxes,
+                           const OpeningParams& op, bool relative, bool first);
+  const unsigned char* messages() const;
 
   struct Scratch;
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 #include "core/annotation.hpp"
@@ -29,6 +30,17 @@ struct LetParticle {
   double mass;
   float eps;
 };
+
+// A LET as it travels GPU to GPU between device-resident ranks (parallel/distributed_gravity.cpp):
+// one message of `nodes` OctreeNodes (the layout of a LET as appended) followed by `particles`
+// LetParticles.
+struct LetCounts {
+  uint64_t nodes = 0, particles = 0;
+};
+static_assert(sizeof(OctreeNode) % alignof(LetParticle) == 0, "the particles follow the nodes");
+inline std::size_t let_message_bytes(const LetCounts& c) {
+  return std::size_t(c.nodes) * sizeof(OctreeNode) + std::size_t(c.particles) * sizeof(LetParticle);
+}
 
 // Relative slack of the sender's test: the group-centred float coordinates of one process differ
 // from the box-centred ones by ~1e-7 of the distance; 1e-5 makes the box test strictly the

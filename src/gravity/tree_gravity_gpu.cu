@@ -398,6 +398,27 @@ void check_group_size(const GravityParams& p) {
   }
 }
 
+// One LET message (let_kern.hpp) into the walk's source forest: its nodes with their links
+// shifted by the forest's node and particle bases, its particles split into positions, masses
+// and softenings.
+__global__ void source_message_kernel(const OctreeNode* nodes, int32_t n_nodes,
+                                      const LetParticle* parts, int32_t n_parts, int32_t node_base,
+                                      int32_t part_base, OctreeNode* out_nodes, Vec3d* pos,
+                                      double* mass, float* eps) {
+  const int32_t i = int32_t(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n_nodes) {
+    OctreeNode n = nodes[i];
+    if (n.n_child > 0) n.child_begin += node_base;
+    n.begin += part_base;
+    n.end += part_base;
+    out_nodes[i] = n;
+  }
+  if (i < n_parts) {
+    const LetParticle q = parts[i];
+    pos[i] = q.pos, mass[i] = q.mass, eps[i] = q.eps;
+  }
+}
+
 __global__ void zero_kernel(Vec3d* acc, double* pot, std::size_t n) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= n) return;
@@ -580,6 +601,49 @@ TreeWalkStats GpuGravity::walk_with_sources(const ParticleView& v, const Gravity
     up(m.src_pos.get(), f.pos.data(), np * sizeof(Vec3d));
     up(m.src_mass.get(), f.mass.data(), np * sizeof(double));
     up(m.src_eps.get(), f.eps.data(), np * sizeof(float));
+  }
+  m.walk(v, p, G, ActiveSet{});
+  m.finish_walk();
+  m.n_roots = 0;
+  return m.stats;
+}
+
+TreeWalkStats GpuGravity::walk_with_device_sources(const ParticleView& v, const GravityParams& p,
+                                                   double G, const DeviceSourceMessages& src) {
+  Impl& m = *impl_;
+  std::size_t nn = 0, np = 0;
+  std::vector<int32_t> roots;
+  for (const LetCounts& c : src.counts) {
+    if (c.nodes > 0) roots.push_back(int32_t(nn));
+    nn += std::size_t(c.nodes), np += std::size_t(c.particles);
+  }
+  m.n_roots = int32_t(roots.size());
+  m.n_src_particles = int32_t(np);
+  m.src_generations = src.generations;
+  if (m.n_roots > 0) {
+    m.src_nodes.reserve(nn, "source tree nodes");
+    m.src_roots.reserve(roots.size(), "source tree roots");
+    m.src_pos.reserve(std::max<std::size_t>(np, 1), "source tree positions");
+    m.src_mass.reserve(std::max<std::size_t>(np, 1), "source tree masses");
+    m.src_eps.reserve(std::max<std::size_t>(np, 1), "source tree softenings");
+    cuda_check(cudaMemcpy(m.src_roots.get(), roots.data(), roots.size() * sizeof(int32_t),
+                          cudaMemcpyHostToDevice),
+               "uploading source tree roots");
+    std::size_t node_base = 0, part_base = 0;
+    for (std::size_t k = 0; k < src.counts.size(); ++k) {
+      const LetCounts& c = src.counts[k];
+      const std::size_t items = std::size_t(std::max(c.nodes, c.particles));
+      if (items == 0) continue;
+      const unsigned char* msg = src.data + src.offsets[k];
+      source_message_kernel<<<unsigned((items + 255) / 256), 256>>>(
+          reinterpret_cast<const OctreeNode*>(msg), int32_t(c.nodes),
+          reinterpret_cast<const LetParticle*>(msg + std::size_t(c.nodes) * sizeof(OctreeNode)),
+          int32_t(c.particles), int32_t(node_base), int32_t(part_base),
+          m.src_nodes.get() + node_base, m.src_pos.get() + part_base, m.src_mass.get() + part_base,
+          m.src_eps.get() + part_base);
+      cuda_check_launch("source_message_kernel");
+      node_base += std::size_t(c.nodes), part_base += std::size_t(c.particles);
+    }
   }
   m.walk(v, p, G, ActiveSet{});
   m.finish_walk();

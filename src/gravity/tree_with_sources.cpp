@@ -33,6 +33,26 @@ void TreeWithSources::append_let(const std::vector<LetBox>&, const OpeningParams
   throw Error(std::string("gravity: the ") + name() + " tree does not select its LETs itself");
 }
 
+LetCounts TreeWithSources::append_let_message(const std::vector<LetBox>&, const OpeningParams&,
+                                              bool, bool) {
+  throw Error(std::string("gravity: the ") + name() + " tree does not send its LETs GPU to GPU");
+}
+
+const unsigned char* TreeWithSources::let_messages() const {
+  throw Error(std::string("gravity: the ") + name() + " tree does not send its LETs GPU to GPU");
+}
+
+int TreeWithSources::tree_generations() const {
+  throw Error(std::string("gravity: the ") + name() + " tree does not send its LETs GPU to GPU");
+}
+
+TreeWalkStats TreeWithSources::walk_device_sources(const GravityParams&, double,
+                                                   const unsigned char*,
+                                                   const std::vector<std::size_t>&,
+                                                   const std::vector<LetCounts>&, int) {
+  throw Error(std::string("gravity: the ") + name() + " tree does not send its LETs GPU to GPU");
+}
+
 namespace {
 
 class CpuTreeWithSources final : public TreeWithSources {

@@ -57,6 +57,22 @@ class TreeWithSources {
   virtual std::vector<LetBox> let_target_boxes(int group_size, double G, std::size_t max_boxes);
   virtual void append_let(const std::vector<LetBox>& boxes, const OpeningParams& op, bool relative,
                           std::vector<OctreeNode>& nodes, std::vector<LetParticle>& parts);
+
+  // Whether the LETs can travel GPU to GPU (the device-resident tree): the caller then has them
+  // appended as messages in device memory (let_kern.hpp's LetCounts; the first of a step empties
+  // the buffer), sends let_messages() to the other ranks' GPUs, and walks with the received ones.
+  // tree_generations() bounds the generations of every LET of the last build.
+  virtual bool sends_lets_on_device() const { return false; }
+  virtual LetCounts append_let_message(const std::vector<LetBox>& boxes, const OpeningParams& op,
+                                       bool relative, bool first);
+  virtual const unsigned char* let_messages() const;
+  virtual int tree_generations() const;
+  // acc_grav and pot of every particle with the received messages at received + offsets[k]
+  // (counts[k] each) as source trees; `generations`: the largest tree_generations() of theirs.
+  virtual TreeWalkStats walk_device_sources(const GravityParams& p, double G,
+                                            const unsigned char* received,
+                                            const std::vector<std::size_t>& offsets,
+                                            const std::vector<LetCounts>& counts, int generations);
 };
 
 std::unique_ptr<TreeWithSources> make_cpu_tree_with_sources();
@@ -67,8 +83,8 @@ std::unique_ptr<TreeWithSources> make_gpu_tree_with_sources();
 // the host store that build() and walk() are given only states their count. The bounds, the
 // target boxes and the LETs are computed on the device (selects_lets(), gravity/let_gpu.hpp),
 // |a_old| is `local`'s acc_grav there. walk() writes acc_grav and pot of `local` only, on the
-// device, for every particle (no subset: global time steps). Defined in CUDA builds; a CPU-only build throws
-// mpsph::Error saying so.
+// device, for every particle (no subset: global time steps). Defined in CUDA builds; a CPU-only
+// build throws mpsph::Error saying so.
 std::unique_ptr<TreeWithSources> make_resident_gpu_tree_with_sources(DeviceParticles& local);
 
 }  // namespace mpsph

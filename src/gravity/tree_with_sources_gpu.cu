@@ -119,6 +119,20 @@ class ResidentGpuTreeWithSources final : public TreeWithSources {
       throw Error("gravity: the device-resident ranks walk every particle (global time steps)");
     return gravity_.walk_with_sources(local_.view(), p, G, forest_of(sources, n_sources));
   }
+  bool sends_lets_on_device() const override { return true; }
+  LetCounts append_let_message(const std::vector<LetBox>& boxes, const OpeningParams& op,
+                               bool relative, bool first) override {
+    return let_.append_message(gravity_.device_tree(), boxes, op, relative, first);
+  }
+  const unsigned char* let_messages() const override { return let_.messages(); }
+  int tree_generations() const override { return gravity_.device_tree().generations; }
+  TreeWalkStats walk_device_sources(const GravityParams& p, double G, const unsigned char* received,
+                                    const std::vector<std::size_t>& offsets,
+                                    const std::vector<LetCounts>& counts,
+                                    int generations) override {
+    return gravity_.walk_with_device_sources(local_.view(), p, G,
+                                             {received, offsets, counts, generations});
+  }
 
  private:
   DeviceParticles& local_;

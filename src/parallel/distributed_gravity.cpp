@@ -1,5 +1,7 @@
 #include "parallel/distributed_gravity.hpp"
 
+#include <mpi.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,6 +13,9 @@
 #include "core/wall_clock.hpp"
 #include "gravity/let_kern.hpp"
 #include "parallel/domain_decomposition.hpp"
+#ifdef MPSPH_HAVE_CUDA
+#include "parallel/device_all_to_all.hpp"
+#endif
 
 namespace mpsph {
 
@@ -221,6 +226,21 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   const std::vector<LetBox> boxes = comm.all_gather(mine, &box_off);
   const double t_gather = wall_seconds();
   const int P = comm.size();
+  if (device_ && on_backend && tree_->sends_lets_on_device()) {
+    double t_selected = 0.0;
+    exchange_and_walk_on_device(boxes, box_off, wp.opening, relative, p, G, comm, rep, t_selected);
+    const double t3 = wall_seconds();
+    rep.build_s = t1 - t0;
+    rep.let_select_s = (t_boxes - t1) + (t_selected - t_gather);
+    rep.let_exchange_s = (t_gather - t_boxes) + (t3 - t_selected) - rep.walk_s;
+    have_previous_ = true;
+    if (comm.any(rep.walk.closed_opened > 0))
+      throw Error(
+          "gravity across ranks: a target group needed a node that its locally essential tree "
+          "did not open (" +
+          std::to_string(rep.walk.closed_opened) + " on this rank) - a bug of the LET selection");
+    return rep;
+  }
   std::vector<OctreeNode> send_nodes;
   std::vector<LetParticle> send_parts;
   std::vector<std::size_t> node_off(P + 1, 0), part_off(P + 1, 0);
@@ -278,6 +298,61 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
         "not open (" +
         std::to_string(rep.walk.closed_opened) + " on this rank) - a bug of the LET selection");
   return rep;
+}
+
+void DistributedGravity::exchange_and_walk_on_device(
+    const std::vector<LetBox>& boxes, const std::vector<std::size_t>& box_off,
+    const OpeningParams& op, bool relative, const GravityParams& p, double G, const MpiComm& comm,
+    DistributedGravityReport& rep, double& t_selected) {
+#ifdef MPSPH_HAVE_CUDA
+  const int P = comm.size(), me = comm.rank();
+  // Per rank: LET nodes, particles, and the bound of the sender's tree generations.
+  std::vector<uint64_t> mine(3 * std::size_t(P), 0), theirs(3 * std::size_t(P), 0);
+  std::vector<std::size_t> send_off(std::size_t(P) + 1, 0), recv_off(std::size_t(P) + 1, 0);
+  const uint64_t generations = uint64_t(tree_->tree_generations());
+  bool first = true;
+  for (int r = 0; r < P; ++r) {
+    LetCounts c;
+    if (r != me) {
+      c = tree_->append_let_message(
+          std::vector<LetBox>(boxes.begin() + std::ptrdiff_t(box_off[std::size_t(r)]),
+                              boxes.begin() + std::ptrdiff_t(box_off[std::size_t(r) + 1])),
+          op, relative, first);
+      first = false;
+    }
+    mine[3 * std::size_t(r)] = c.nodes;
+    mine[3 * std::size_t(r) + 1] = c.particles;
+    mine[3 * std::size_t(r) + 2] = generations;
+    send_off[std::size_t(r) + 1] = send_off[std::size_t(r)] + let_message_bytes(c);
+    rep.let_nodes_sent += std::size_t(c.nodes);
+    rep.let_particles_sent += std::size_t(c.particles);
+  }
+  rep.let_bytes_sent = send_off.back();
+  t_selected = wall_seconds();
+  MPI_Alltoall(mine.data(), 3, MPI_UINT64_T, theirs.data(), 3, MPI_UINT64_T, comm.get());
+  std::vector<LetCounts> counts(static_cast<std::size_t>(P));
+  int src_generations = 0;
+  for (int q = 0; q < P; ++q) {
+    LetCounts& c = counts[std::size_t(q)];
+    c.nodes = theirs[3 * std::size_t(q)];
+    c.particles = theirs[3 * std::size_t(q) + 1];
+    if (c.nodes > 0)
+      src_generations = std::max(src_generations, int(theirs[3 * std::size_t(q) + 2]));
+    recv_off[std::size_t(q) + 1] = recv_off[std::size_t(q)] + let_message_bytes(c);
+    rep.let_nodes_received += std::size_t(c.nodes);
+    rep.let_particles_received += std::size_t(c.particles);
+  }
+  const unsigned char* received =
+      device_->exchange(first ? nullptr : tree_->let_messages(), send_off, recv_off);
+  const std::vector<std::size_t> offsets(recv_off.begin(), recv_off.end() - 1);
+  const double t_walk = wall_seconds();
+  rep.walk = tree_->walk_device_sources(p, G, received, offsets, counts, src_generations);
+  rep.walk_s = wall_seconds() - t_walk;
+#else
+  (void)boxes, (void)box_off, (void)op, (void)relative, (void)p, (void)G, (void)comm, (void)rep;
+  (void)t_selected;
+  throw Error("gravity: LETs GPU to GPU need a CUDA build");
+#endif
 }
 
 }  // namespace mpsph

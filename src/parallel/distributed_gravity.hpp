@@ -60,6 +60,8 @@ namespace mpsph {
 // Most target boxes per rank: each other rank walks its tree once per box.
 constexpr std::size_t kMaxGravityBoxes = 512;
 
+class DeviceAllToAll;  // parallel/device_all_to_all.hpp (CUDA builds)
+
 struct DistributedGravityReport {
   std::size_t boxes = 0;               // this rank's target boxes
   std::size_t let_nodes_sent = 0;      // LET nodes this rank sent, summed over the other ranks
@@ -106,9 +108,20 @@ class DistributedGravity {
   // The store's acc_grav is a previous evaluation's (a restart): the next call may use the
   // relative criterion at once.
   void assume_previous() { have_previous_ = true; }
+  // The LETs travel GPU to GPU through `device` (null: through the host and MPI) when the tree
+  // can send them so (TreeWithSources::sends_lets_on_device).
+  void send_lets_through(DeviceAllToAll* device) { device_ = device; }
 
  private:
+  // The device path of compute(): this rank's LETs for the others' boxes as messages on its GPU,
+  // exchanged GPU to GPU, walked as received.
+  void exchange_and_walk_on_device(const std::vector<LetBox>& boxes,
+                                   const std::vector<std::size_t>& box_off, const OpeningParams& op,
+                                   bool relative, const GravityParams& p, double G,
+                                   const MpiComm& comm, DistributedGravityReport& rep,
+                                   double& t_selected);
   std::unique_ptr<TreeWithSources> tree_;
+  DeviceAllToAll* device_ = nullptr;
   std::vector<double> acc_old_;
   std::vector<uint8_t> active_mask_;
   bool have_previous_ = false;

@@ -1,13 +1,17 @@
 // The locally essential trees selected on the GPU (gravity/let_gpu.hpp) against the host's
 // definition (parallel/distributed_gravity.cpp, written out again here over the downloaded tree):
 // the same target boxes, and for another rank's boxes the same LET - the same nodes, links and
-// particles - under the relative and the geometric criterion.
+// particles - under the relative and the geometric criterion; as messages GPU to GPU the same LET,
+// and walked from there the same accelerations as from the host's forest.
 #ifdef MPSPH_HAVE_CUDA
 #include "gravity/let_gpu.hpp"
+
+#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <queue>
 #include <tuple>
@@ -208,6 +212,60 @@ TEST_CASE("LETs on the GPU: the host's target boxes and locally essential trees"
     for (std::size_t k = 0; k < a_let.size(); ++k)
       order_bad += a_let[k].n_child > 0 && a_let[k].child_begin <= int32_t(k);
     CHECK(order_bad == 0);
+
+    // The same LET as messages GPU to GPU (let_kern.hpp): appended twice, each message the
+    // nodes and particles of append_let; walked as two source trees, the forest of the host's
+    // copies gives the same accelerations bit for bit.
+    const LetCounts c1 = let.append_message(gpu.device_tree(), theirs, op, relative, true);
+    const LetCounts c2 = let.append_message(gpu.device_tree(), theirs, op, relative, false);
+    REQUIRE(c1.nodes == a_let.size());
+    REQUIRE(c1.particles == a_parts.size());
+    REQUIRE((c2.nodes == c1.nodes && c2.particles == c1.particles));
+    const std::size_t bytes = let_message_bytes(c1);
+    std::vector<unsigned char> msg(2 * bytes);
+    REQUIRE(cudaMemcpy(msg.data(), let.messages(), msg.size(), cudaMemcpyDeviceToHost) ==
+            cudaSuccess);
+    for (int m = 0; m < 2; ++m) {
+      std::vector<OctreeNode> m_nodes(a_let.size());
+      std::vector<LetParticle> m_parts(a_parts.size());
+      std::memcpy(m_nodes.data(), msg.data() + m * bytes, m_nodes.size() * sizeof(OctreeNode));
+      std::memcpy(m_parts.data(), msg.data() + m * bytes + m_nodes.size() * sizeof(OctreeNode),
+                  m_parts.size() * sizeof(LetParticle));
+      CHECK(differences(m_nodes, m_parts, 0, a_let, a_parts, 0) == 0);
+    }
+    const int generations = gpu.device_tree().generations;
+    SourceForest f;
+    for (int m = 0; m < 2; ++m) {
+      const int32_t nb = int32_t(f.nodes.size()), pb = int32_t(f.pos.size());
+      f.roots.push_back(nb);
+      for (OctreeNode n : a_let) {
+        if (n.n_child > 0) n.child_begin += nb;
+        n.begin += pb, n.end += pb;
+        f.nodes.push_back(n);
+      }
+      for (const LetParticle& q : a_parts)
+        f.pos.push_back(q.pos), f.mass.push_back(q.mass), f.eps.push_back(q.eps);
+    }
+    f.generations = generations;
+    // Both walks from the same tree and |a_old| (the first walk overwrites acc_grav).
+    test::upload_gravity(d, with_acc);
+    gpu.build_in_cube(d.view(), p, relative, lo, edge);
+    gpu.walk_with_sources(d.view(), p, G, f);
+    ParticleStore via_host = s;
+    test::download_gravity(d, via_host);
+    test::upload_gravity(d, with_acc);
+    gpu.build_in_cube(d.view(), p, relative, lo, edge);
+    gpu.walk_with_device_sources(d.view(), p, G,
+                                 {let.messages(), {0, bytes}, {c1, c2}, generations});
+    ParticleStore via_device = s;
+    test::download_gravity(d, via_device);
+    std::size_t acc_diff = 0;
+    for (std::size_t i = 0; i < s.size(); ++i)
+      acc_diff += via_host.acc_grav[i].x != via_device.acc_grav[i].x ||
+                  via_host.acc_grav[i].y != via_device.acc_grav[i].y ||
+                  via_host.acc_grav[i].z != via_device.acc_grav[i].z ||
+                  via_host.pot[i] != via_device.pot[i];
+    CHECK(acc_diff == 0);
   }
 }
 

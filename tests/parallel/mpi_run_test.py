@@ -426,7 +426,7 @@ def mode_gpu(tmp, mpsph, mpsph_mpi, launch):
     # host when asked: the timing notes say which, and both give the one-GPU run.
     def transfers(d):
         with open(os.path.join(d, "timing.txt")) as f:
-            lines = [l.strip() for l in f if "SPH halo records:" in l]
+            lines = [l.strip() for l in f if "SPH halo records and locally essential trees:" in l]
         if not lines:
             sys.exit("FAILED: %s/timing.txt does not say how the halos travelled" % d)
         return lines[0]

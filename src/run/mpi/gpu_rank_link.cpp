@@ -159,7 +159,10 @@ class GpuRankLink final : public GpuRanks {
   }
 
   void gravity(DeviceParticles& d) override {
-    if (!gravity_) gravity_.emplace(make_resident_gpu_tree_with_sources(d));
+    if (!gravity_) {
+      gravity_.emplace(make_resident_gpu_tree_with_sources(d));
+      gravity_->send_lets_through(device_ ? &*device_ : nullptr);
+    }
     if (assume_previous_) gravity_->assume_previous();
     assume_previous_ = false;
     const DistributedGravityReport r = gravity_->compute(mirror_, grav_, G_, comm_);
@@ -210,7 +213,7 @@ class GpuRankLink final : public GpuRanks {
                               "local gas"};
     return rank_timing_notes(comm_, text, t_, &t_steady_, orders_ >= 4 ? long(orders_) - 2 : 0,
                              counts_, params_.max_imbalance, steps) +
-           "  SPH halo records: " + transfers_ + "\n";
+           "  SPH halo records and locally essential trees: " + transfers_ + "\n";
   }
 
  private:

@@ -6,7 +6,7 @@
 // - SPH: the search boxes, the lists of the particles each other rank needs, and the ghosts'
 //   records - or, GPU to GPU (mpi.gpu_transfers, parallel/device_all_to_all.hpp), not even those;
 // - gravity: the target boxes, and the locally essential trees selected on the GPU
-//   (gravity/let_gpu.hpp) down, the received ones up.
+//   (gravity/let_gpu.hpp) down, the received ones up - or GPU to GPU with the halos.
 // No host stage touches every particle of the rank.
 #pragma once
 
