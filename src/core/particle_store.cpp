@@ -154,6 +154,18 @@ unsigned ParticleStore::varying_field_groups() const {
   return varying;
 }
 
+uint64_t ParticleStore::field_group_signature(unsigned groups) const {
+  if (size() == 0) return 0;
+  uint64_t h = 1469598103934665603ull;
+  for_each_field([&](const FieldInfo& info, const auto& v) {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    if (info.group == kCoreFields || !(info.group & groups)) return;
+    const unsigned char* b = reinterpret_cast<const unsigned char*>(v.data());
+    for (std::size_t k = 0; k < sizeof(T); ++k) h = (h ^ b[k]) * 1099511628211ull;
+  });
+  return h;
+}
+
 bool ParticleStore::sort_by_type() {
   pinned_n_gas_ = kNotPinned;
   if (std::is_sorted(type.begin(), type.end())) return false;

@@ -83,6 +83,9 @@ class ParticleStore {
   // The optional field groups (FieldGroup) in which some field's value differs between two
   // particles: a GPU run keeps those on the device whatever its modules use.
   unsigned varying_field_groups() const;
+  // A 64-bit hash (FNV-1a) of the first particle's bytes of every field in the optional `groups`
+  // (0 for an empty store): whether groups uniform on two stores hold the same value there.
+  uint64_t field_group_signature(unsigned groups) const;
   ParticleView view();
 
   // Calls f(const FieldInfo&, std::vector<T>&) for every field in table order.

@@ -60,8 +60,6 @@ class GpuBackend final : public StepBackend {
     if (ranks_ && block_)
       throw Error(
           "the device-resident GPU ranks run global time steps only (timestep.scheme: global)");
-    // Every field group on every rank: a particle keeps all its fields when it migrates.
-    if (ranks_) c_.device_field_groups = kAllFieldGroups;
     for (const EnergyTerm& t : ctx.energy_terms) energy_ptrs_.push_back(t.last_step);
     // The stages whose temporaries never overlap share one buffer: the order stage's sort and
     // reorder buffers, the SPH leaf lists (density -> forces), the gravity tree's sort and - under
@@ -311,8 +309,10 @@ class GpuBackend final : public StepBackend {
     // Across ranks each rank uploads only the particles it owns.
     if (ranks_) ranks_->distribute(c_.store);
     // The optional field groups that the modules use or that differ between the particles; the
-    // others keep their one value on the host.
-    d_.set_groups(c_.device_field_groups | c_.store.varying_field_groups());
+    // others keep their one value on the host. Across ranks the same groups on every rank.
+    unsigned groups = c_.device_field_groups | c_.store.varying_field_groups();
+    if (ranks_) groups = ranks_->common_field_groups(c_.store, groups);
+    d_.set_groups(groups);
     d_.upload(c_.store);
     host_stale_ = false;
     have_scalars_ = false;

@@ -52,6 +52,11 @@ class GpuRanks {
   // Sum and maximum over the ranks (collective).
   virtual uint64_t sum(uint64_t v) const = 0;
   virtual uint64_t max(uint64_t v) const = 0;
+  // The optional field groups every rank's device store holds (a migrating particle keeps its
+  // fields): `groups` of any rank (those its modules use or whose values differ on it), those
+  // uniform on every rank but at different values on two, and all of them when some rank has no
+  // particles (its store would not know the uniform values). Collective.
+  virtual unsigned common_field_groups(const ParticleStore& s, unsigned groups) const = 0;
   // A restart: acc_grav is a previous evaluation's.
   virtual void assume_previous_gravity() = 0;
   // timing.txt's lines on the stages' parts (collective).

@@ -220,3 +220,22 @@ TEST_CASE("particle store: varying_field_groups names the optional groups whose 
   one.x_h[0] = 0.5;
   CHECK(one.varying_field_groups() == 0u);  // a single particle is uniform
 }
+
+// Two ranks' stores, each uniform in its optional groups: the signatures tell whether the one
+// value is the same on both (parallel GPU ranks then leave the group on the host).
+TEST_CASE("particle store: field_group_signature compares the uniform values of groups",
+          "[core][store]") {
+  auto store = [](std::size_t n, double x_h, uint64_t id0) {
+    ParticleStore s;
+    s.resize(n);
+    for (std::size_t i = 0; i < n; ++i) s.id[i] = id0 + i, s.x_h[i] = x_h;
+    return s;
+  };
+  const ParticleStore a = store(10, 0.76, 0), b = store(20, 0.76, 1000), c = store(10, 0.7, 0);
+  // Core fields (ids, positions) do not enter; the metals' value does, only in its group.
+  CHECK(a.field_group_signature(kMetalFields) == b.field_group_signature(kMetalFields));
+  CHECK(a.field_group_signature(kMetalFields) != c.field_group_signature(kMetalFields));
+  CHECK(a.field_group_signature(kStarFields) == c.field_group_signature(kStarFields));
+  CHECK(a.field_group_signature(kAllFieldGroups) != c.field_group_signature(kAllFieldGroups));
+  CHECK(ParticleStore{}.field_group_signature(kAllFieldGroups) == 0u);
+}

@@ -228,7 +228,7 @@ TEST_CASE("tree gravity: the AVX-512 evaluation gives the baseline evaluation's 
   for (const SofteningKernel k : {SofteningKernel::Plummer, SofteningKernel::Spline})
     for (const OpeningCriterion c : {OpeningCriterion::Geometric, OpeningCriterion::Relative}) {
       TreeWalkParams wp;
-      wp.opening = {c, k, 0.5f, 0.004f};
+      wp.opening = {c, k, 0.5f, 0.004f, 1.0f};  // theta_max: the default (gravity_params.hpp)
       std::vector<Vec3d> acc_v(s.size()), acc_b(s.size());
       std::vector<double> pot_v(s.size()), pot_b(s.size());
       const double* old = c == OpeningCriterion::Relative ? a_old.data() : nullptr;

@@ -206,6 +206,21 @@ class GpuRankLink final : public GpuRanks {
   }
   void assume_previous_gravity() override { assume_previous_ = true; }
 
+  unsigned common_field_groups(const ParticleStore& s, unsigned groups) const override {
+    unsigned all = 0;
+    MPI_Allreduce(&groups, &all, 1, MPI_UNSIGNED, MPI_BOR, comm_.get());
+    if (comm_.any(s.size() == 0)) return kAllFieldGroups;
+    for (unsigned g = 1; g <= kAllFieldGroups; g <<= 1) {
+      if (all & g) continue;
+      const uint64_t sig = s.field_group_signature(g);
+      uint64_t lo = 0, hi = 0;
+      MPI_Allreduce(&sig, &lo, 1, MPI_UINT64_T, MPI_MIN, comm_.get());
+      MPI_Allreduce(&sig, &hi, 1, MPI_UINT64_T, MPI_MAX, comm_.get());
+      if (lo != hi) all |= g;
+    }
+    return all;
+  }
+
   // With the parts from step 2 on beside them (the start-up and step 1 scatter the particles from
   // rank 0 and find every h from scratch).
   std::string timing_notes(long steps) override {
