@@ -59,6 +59,10 @@ class DeviceParticles {
   // field) until set. A change frees the arrays (contents are not kept; upload next).
   void set_groups(unsigned groups);
   unsigned groups() const { return groups_; }
+  // Only the listed fields (of the held groups) from now on; every field when the list is empty
+  // (the default). A store for one stage's kernels (the device-resident ranks' SPH work store)
+  // holds what they read and write. A change frees the arrays, as set_groups.
+  void set_fields(std::initializer_list<Field> fields);
   bool holds(Field f) const;
 
   // Host <-> device copies of the listed fields (all fields when the list is empty). upload()
@@ -122,6 +126,7 @@ class DeviceParticles {
   ParticleView view_{};
   std::size_t n_ = 0, n_gas_ = 0, capacity_ = 0;
   unsigned groups_ = kAllFieldGroups;
+  uint64_t fields_ = ~uint64_t(0);           // set_fields: bit k for Field k
   unsigned char fill_[kNumFields][32] = {};  // fields not held: their value (upload)
   void* scratch_ = nullptr;                  // permute() without a lent buffer: one field's worth
   std::size_t scratch_bytes_ = 0;

@@ -44,9 +44,21 @@ MPSPH_PARTICLE_FIELDS(MPSPH_FIELD_FITS)
 
 }  // namespace
 
+static_assert(kNumFields <= 64, "DeviceParticles::set_fields keeps one bit per field");
+
 bool DeviceParticles::holds(Field f) const {
   const unsigned g = kFieldGroup[int(f)];
-  return g == kCoreFields || (groups_ & g) == g;
+  return ((fields_ >> int(f)) & 1u) && (g == kCoreFields || (groups_ & g) == g);
+}
+
+void DeviceParticles::set_fields(std::initializer_list<Field> fields) {
+  uint64_t mask = fields.size() == 0 ? ~uint64_t(0) : 0;
+  for (const Field f : fields) mask |= uint64_t(1) << int(f);
+  if (mask == fields_) return;
+  release();
+  fields_ = mask;
+  n_ = n_gas_ = 0;
+  view_ = ParticleView{};
 }
 
 void DeviceParticles::set_groups(unsigned groups) {
@@ -102,6 +114,7 @@ DeviceParticles::DeviceParticles(DeviceParticles&& o) noexcept
       n_gas_(o.n_gas_),
       capacity_(o.capacity_),
       groups_(o.groups_),
+      fields_(o.fields_),
       scratch_(o.scratch_),
       scratch_bytes_(o.scratch_bytes_) {
   std::memcpy(fill_, o.fill_, sizeof fill_);
@@ -118,6 +131,7 @@ DeviceParticles& DeviceParticles::operator=(DeviceParticles&& o) noexcept {
     view_ = o.view_;
     n_ = o.n_, n_gas_ = o.n_gas_, capacity_ = o.capacity_;
     groups_ = o.groups_;
+    fields_ = o.fields_;
     std::memcpy(fill_, o.fill_, sizeof fill_);
     scratch_ = o.scratch_, scratch_bytes_ = o.scratch_bytes_;
     o.view_ = ParticleView{};

@@ -368,6 +368,14 @@ LetCounts DeviceLet::append_message(const GpuGravity::DeviceTree& t,
   return c;
 }
 
+std::size_t DeviceLet::device_bytes() const {
+  const Scratch& s = *s_;
+  return s.box_nodes.bytes() + s.parent.bytes() + s.count.bytes() + s.pairs[0].bytes() +
+         s.pairs[1].bytes() + s.n_pairs.bytes() + s.boxes.bytes() + s.opened.bytes() +
+         s.visited.bytes() + s.leaf_count.bytes() + s.index.bytes() + s.particle_index.bytes() +
+         s.out.bytes() + s.out_parts.bytes() + s.temp.bytes() + s.message.bytes();
+}
+
 const unsigned char* DeviceLet::messages() const {
   return s_->message.get();
 }

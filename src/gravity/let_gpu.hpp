@@ -42,6 +42,7 @@ class DeviceLet {
   LetCounts append_message(const GpuGravity::DeviceTree& t, const std::vector<LetBox>& boxes,
                            const OpeningParams& op, bool relative, bool first);
   const unsigned char* messages() const;
+  std::size_t device_bytes() const;  // the selection's buffers and the messages
 
   struct Scratch;
 

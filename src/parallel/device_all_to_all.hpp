@@ -27,6 +27,7 @@ class DeviceAllToAll {
   DeviceAllToAll& operator=(const DeviceAllToAll&) = delete;
 
   bool usable() const { return usable_; }
+  std::size_t device_bytes() const { return recv_.capacity(); }
   const std::string& reason() const { return reason_; }
 
   // Collective: bytes [send_off[r], send_off[r + 1]) of `send` (device) to rank r; what rank r

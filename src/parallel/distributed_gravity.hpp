@@ -111,6 +111,7 @@ class DistributedGravity {
   // The LETs travel GPU to GPU through `device` (null: through the host and MPI) when the tree
   // can send them so (TreeWithSources::sends_lets_on_device).
   void send_lets_through(DeviceAllToAll* device) { device_ = device; }
+  std::size_t device_bytes() const { return tree_->device_bytes(); }
 
  private:
   // The device path of compute(): this rank's LETs for the others' boxes as messages on its GPU,

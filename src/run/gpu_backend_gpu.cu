@@ -337,21 +337,28 @@ class GpuBackend final : public StepBackend {
     const std::size_t n = std::max<std::size_t>(d_.size(), 1);
     const double fields = double(d_.device_bytes()), scratch = double(scratch_.bytes());
     const double sph = double(sph_.device_bytes()), grav = double(gravity_.device_bytes());
+    const double own = ranks_ ? double(ranks_->device_bytes()) : 0.0;
     std::string groups;
     for (int g = 0; (1u << g) <= kAllFieldGroups; ++g)
       if (d_.groups() & (1u << g))
         groups += std::string(groups.empty() ? "" : ", ") + field_group_name(g);
-    char line[640];
-    std::snprintf(line, sizeof line,
-                  "\nGPU memory, bytes per particle (N = %zu): %.1f in all; particle fields %.1f "
-                  "(%zu of the table's %zu per particle; optional field groups held: %s), shared "
-                  "scratch %.1f, SPH neighbour structure %.1f, gravity solver %.1f (octree nodes: "
-                  "%zu used, room for %zu)\n",
-                  d_.size(), (fields + scratch + sph + grav) / double(n), fields / double(n),
-                  d_.held_bytes_per_particle(), DeviceParticles::bytes_per_particle(),
-                  groups.empty() ? "none" : groups.c_str(), scratch / double(n), sph / double(n),
-                  grav / double(n), gravity_.tree_nodes(), gravity_.tree_node_capacity());
-    return ranks + line;
+    char line[800];
+    int len = std::snprintf(
+        line, sizeof line,
+        "\nGPU memory, bytes per particle (N = %zu): %.1f in all; particle fields %.1f "
+        "(%zu of the table's %zu per particle; optional field groups held: %s), shared "
+        "scratch %.1f, SPH neighbour structure %.1f, gravity solver %.1f (octree nodes: "
+        "%zu used, room for %zu)",
+        d_.size(), (fields + scratch + sph + grav + own) / double(n), fields / double(n),
+        d_.held_bytes_per_particle(), DeviceParticles::bytes_per_particle(),
+        groups.empty() ? "none" : groups.c_str(), scratch / double(n), sph / double(n),
+        grav / double(n), gravity_.tree_nodes(), gravity_.tree_node_capacity());
+    if (ranks_ && len > 0 && std::size_t(len) < sizeof line)
+      len += std::snprintf(line + len, sizeof line - std::size_t(len),
+                           ", the MPI ranks' SPH work store, halo and LET buffers and gravity "
+                           "solver %.1f",
+                           own / double(n));
+    return ranks + line + "\n";
   }
 
  private:

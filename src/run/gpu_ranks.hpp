@@ -57,6 +57,9 @@ class GpuRanks {
   // uniform on every rank but at different values on two, and all of them when some rank has no
   // particles (its store would not know the uniform values). Collective.
   virtual unsigned common_field_groups(const ParticleStore& s, unsigned groups) const = 0;
+  // Device memory of the ranks' own parts: the SPH work store and halo buffers, the gravity
+  // solver and LET buffers, the receive buffer of the transfers GPU to GPU.
+  virtual std::size_t device_bytes() const = 0;
   // A restart: acc_grav is a previous evaluation's.
   virtual void assume_previous_gravity() = 0;
   // timing.txt's lines on the stages' parts (collective).

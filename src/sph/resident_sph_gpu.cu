@@ -140,7 +140,13 @@ __global__ void widen_kernel(const uint32_t* todo, std::size_t n_todo, const dou
 }  // namespace
 
 struct ResidentSph::Impl {
-  explicit Impl(DeviceParticles& l) : local(l) { work.set_groups(kCoreFields); }
+  explicit Impl(DeviceParticles& l) : local(l) {
+    work.set_groups(kCoreFields);
+    // What GpuSph's passes read and write, and the halos' fields (their records unpack into it).
+    work.set_fields({Field::pos, Field::vel, Field::mass, Field::h, Field::nngb, Field::u,
+                     Field::rho, Field::divv, Field::curlv, Field::pressure, Field::csound,
+                     Field::balsara, Field::acc, Field::dudt, Field::vsig});
+  }
 
   DeviceParticles& local;
   DeviceParticles work;  // the local gas, then the ghosts
@@ -237,6 +243,14 @@ const unsigned char* ResidentSph::pack_on_device(Halo halo, const std::vector<ui
   copy_to_device(m.send_index.get(), index, n);
   m.local.pack_on_device(m.send_index.get(), n, m.send_records.get(), MPSPH_HALO_FIELDS(halo));
   return m.send_records.get();
+}
+
+std::size_t ResidentSph::device_bytes() const {
+  const Impl& m = *impl_;
+  return m.work.device_bytes() + m.sph.device_bytes() + m.radius.bytes() + m.next.bytes() +
+         m.partial.bytes() + m.todo_lists[0].bytes() + m.todo_lists[1].bytes() + m.all.bytes() +
+         m.selected.bytes() + m.flag.bytes() + m.boxes.bytes() + m.send_index.bytes() +
+         m.send_records.bytes();
 }
 
 std::size_t ResidentSph::bytes(Halo halo) const {

@@ -91,6 +91,9 @@ class ResidentSph {
   // records of Halo::refresh (same ghosts, same order) are in.
   void forces(const Ghosts& refreshed, const Box& box, const SphParams& p);
 
+  // Device memory held here: the work store, the passes' neighbour structure, the halo buffers.
+  std::size_t device_bytes() const;
+
   struct Impl;
 
  private:

@@ -206,6 +206,11 @@ class GpuRankLink final : public GpuRanks {
   }
   void assume_previous_gravity() override { assume_previous_ = true; }
 
+  std::size_t device_bytes() const override {
+    return (resident_sph_ ? resident_sph_->device_bytes() : 0) +
+           (gravity_ ? gravity_->device_bytes() : 0) + (device_ ? device_->device_bytes() : 0);
+  }
+
   unsigned common_field_groups(const ParticleStore& s, unsigned groups) const override {
     unsigned all = 0;
     MPI_Allreduce(&groups, &all, 1, MPI_UNSIGNED, MPI_BOR, comm_.get());
