@@ -63,8 +63,11 @@ class TreeWithSources {
   // the buffer), sends let_messages() to the other ranks' GPUs, and walks with the received ones.
   // tree_generations() bounds the generations of every LET of the last build.
   virtual bool sends_lets_on_device() const { return false; }
-  // Device memory the backend holds of its own (the device-resident tree: solver, LET buffers).
+  // Device memory the backend holds of its own (the device-resident tree): the solver (octree,
+  // sort buffers, tree-ordered copies, walk stacks, received sources), and the LET selection's
+  // buffers and messages.
   virtual std::size_t device_bytes() const { return 0; }
+  virtual std::size_t let_device_bytes() const { return 0; }
   virtual LetCounts append_let_message(const std::vector<LetBox>& boxes, const OpeningParams& op,
                                        bool relative, bool first);
   virtual const unsigned char* let_messages() const;

@@ -120,9 +120,8 @@ class ResidentGpuTreeWithSources final : public TreeWithSources {
     return gravity_.walk_with_sources(local_.view(), p, G, forest_of(sources, n_sources));
   }
   bool sends_lets_on_device() const override { return true; }
-  std::size_t device_bytes() const override {
-    return gravity_.device_bytes() + let_.device_bytes() + boxes_.bytes();
-  }
+  std::size_t device_bytes() const override { return gravity_.device_bytes() + boxes_.bytes(); }
+  std::size_t let_device_bytes() const override { return let_.device_bytes(); }
   LetCounts append_let_message(const std::vector<LetBox>& boxes, const OpeningParams& op,
                                bool relative, bool first) override {
     return let_.append_message(gravity_.device_tree(), boxes, op, relative, first);

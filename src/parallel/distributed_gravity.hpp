@@ -112,6 +112,7 @@ class DistributedGravity {
   // can send them so (TreeWithSources::sends_lets_on_device).
   void send_lets_through(DeviceAllToAll* device) { device_ = device; }
   std::size_t device_bytes() const { return tree_->device_bytes(); }
+  std::size_t let_device_bytes() const { return tree_->let_device_bytes(); }
 
  private:
   // The device path of compute(): this rank's LETs for the others' boxes as messages on its GPU,

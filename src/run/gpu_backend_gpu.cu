@@ -337,12 +337,13 @@ class GpuBackend final : public StepBackend {
     const std::size_t n = std::max<std::size_t>(d_.size(), 1);
     const double fields = double(d_.device_bytes()), scratch = double(scratch_.bytes());
     const double sph = double(sph_.device_bytes()), grav = double(gravity_.device_bytes());
-    const double own = ranks_ ? double(ranks_->device_bytes()) : 0.0;
+    const GpuRanks::Memory rm = ranks_ ? ranks_->device_memory() : GpuRanks::Memory{};
+    const double own = double(rm.total());
     std::string groups;
     for (int g = 0; (1u << g) <= kAllFieldGroups; ++g)
       if (d_.groups() & (1u << g))
         groups += std::string(groups.empty() ? "" : ", ") + field_group_name(g);
-    char line[800];
+    char line[1000];
     int len = std::snprintf(
         line, sizeof line,
         "\nGPU memory, bytes per particle (N = %zu): %.1f in all; particle fields %.1f "
@@ -353,11 +354,15 @@ class GpuBackend final : public StepBackend {
         d_.held_bytes_per_particle(), DeviceParticles::bytes_per_particle(),
         groups.empty() ? "none" : groups.c_str(), scratch / double(n), sph / double(n),
         grav / double(n), gravity_.tree_nodes(), gravity_.tree_node_capacity());
+    const double per = 1.0 / double(n);
     if (ranks_ && len > 0 && std::size_t(len) < sizeof line)
       len += std::snprintf(line + len, sizeof line - std::size_t(len),
-                           ", the MPI ranks' SPH work store, halo and LET buffers and gravity "
-                           "solver %.1f",
-                           own / double(n));
+                           ", the MPI ranks' own parts %.1f (SPH work store %.1f, its neighbour "
+                           "structure %.1f, halo buffers %.1f, gravity solver %.1f, LET buffers "
+                           "%.1f, transfer buffer %.1f)",
+                           own * per, double(rm.sph_work) * per, double(rm.sph_passes) * per,
+                           double(rm.sph_halos) * per, double(rm.gravity) * per,
+                           double(rm.let) * per, double(rm.transfers) * per);
     return ranks + line + "\n";
   }
 

@@ -57,9 +57,19 @@ class GpuRanks {
   // uniform on every rank but at different values on two, and all of them when some rank has no
   // particles (its store would not know the uniform values). Collective.
   virtual unsigned common_field_groups(const ParticleStore& s, unsigned groups) const = 0;
-  // Device memory of the ranks' own parts: the SPH work store and halo buffers, the gravity
-  // solver and LET buffers, the receive buffer of the transfers GPU to GPU.
-  virtual std::size_t device_bytes() const = 0;
+  // Device memory of the ranks' own parts (bytes).
+  struct Memory {
+    std::size_t sph_work = 0;    // the SPH work store: local gas and ghosts
+    std::size_t sph_passes = 0;  // its neighbour structure and sort buffers
+    std::size_t sph_halos = 0;   // radii, lists, flags, boxes, packed records
+    std::size_t gravity = 0;     // the tree solver: octree, sort buffers, copies, stacks, sources
+    std::size_t let = 0;         // the LET selection's buffers and messages
+    std::size_t transfers = 0;   // the receive buffer of the transfers GPU to GPU
+    std::size_t total() const {
+      return sph_work + sph_passes + sph_halos + gravity + let + transfers;
+    }
+  };
+  virtual Memory device_memory() const = 0;
   // A restart: acc_grav is a previous evaluation's.
   virtual void assume_previous_gravity() = 0;
   // timing.txt's lines on the stages' parts (collective).

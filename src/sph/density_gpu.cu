@@ -81,7 +81,7 @@ void GpuSph::density(const ParticleView& d, const Box& box, const SphParams& /*p
   }
   // Block substeps record their pair lists for the limiter and the wake-up (GpuPairLists).
   Impl& m = *impl_;
-  m.pairs_valid = !a.all();
+  m.pairs_valid = !a.all() && m.record_pairs;
   if (m.pairs_valid) {
     m.reserve_pairs(a.n_gas);
     m.pairs_for = a;

@@ -159,6 +159,11 @@ void GpuSph::Impl::reserve_pairs(std::size_t n) {
   pairs_capacity = n;
 }
 
+void GpuSph::record_pair_lists(bool on) {
+  impl_->record_pairs = on;
+  if (!on) impl_->pairs_valid = false;
+}
+
 GpuPairLists GpuSph::pair_lists(const ActiveSet& a) const {
   const Impl& m = *impl_;
   GpuPairLists pl;

@@ -512,6 +512,7 @@ struct GpuSph::Impl {
   std::size_t pairs_capacity = 0;  // particles
   ActiveSet pairs_for{};
   bool pairs_valid = false;
+  bool record_pairs = true;  // record_pair_lists()
 
   Impl();
   ~Impl();

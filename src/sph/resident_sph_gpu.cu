@@ -141,6 +141,7 @@ __global__ void widen_kernel(const uint32_t* todo, std::size_t n_todo, const dou
 
 struct ResidentSph::Impl {
   explicit Impl(DeviceParticles& l) : local(l) {
+    sph.record_pair_lists(false);  // global steps: no limiter or wake-up reads them
     work.set_groups(kCoreFields);
     // What GpuSph's passes read and write, and the halos' fields (their records unpack into it).
     work.set_fields({Field::pos, Field::vel, Field::mass, Field::h, Field::nngb, Field::u,
@@ -245,12 +246,12 @@ const unsigned char* ResidentSph::pack_on_device(Halo halo, const std::vector<ui
   return m.send_records.get();
 }
 
-std::size_t ResidentSph::device_bytes() const {
+ResidentSph::Memory ResidentSph::device_memory() const {
   const Impl& m = *impl_;
-  return m.work.device_bytes() + m.sph.device_bytes() + m.radius.bytes() + m.next.bytes() +
-         m.partial.bytes() + m.todo_lists[0].bytes() + m.todo_lists[1].bytes() + m.all.bytes() +
-         m.selected.bytes() + m.flag.bytes() + m.boxes.bytes() + m.send_index.bytes() +
-         m.send_records.bytes();
+  return {m.work.device_bytes(), m.sph.device_bytes(),
+          m.radius.bytes() + m.next.bytes() + m.partial.bytes() + m.todo_lists[0].bytes() +
+              m.todo_lists[1].bytes() + m.all.bytes() + m.selected.bytes() + m.flag.bytes() +
+              m.boxes.bytes() + m.send_index.bytes() + m.send_records.bytes()};
 }
 
 std::size_t ResidentSph::bytes(Halo halo) const {

@@ -91,8 +91,12 @@ class ResidentSph {
   // records of Halo::refresh (same ghosts, same order) are in.
   void forces(const Ghosts& refreshed, const Box& box, const SphParams& p);
 
-  // Device memory held here: the work store, the passes' neighbour structure, the halo buffers.
-  std::size_t device_bytes() const;
+  // Device memory held here: the work store (local gas and ghosts), the passes' neighbour
+  // structure and sort buffers (GpuSph), the halos' buffers (radii, lists, flags, boxes, records).
+  struct Memory {
+    std::size_t work = 0, passes = 0, halos = 0;
+  };
+  Memory device_memory() const;
 
   struct Impl;
 

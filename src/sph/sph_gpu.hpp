@@ -122,6 +122,11 @@ class GpuSph {
 
   // The pair lists of the last density() when it recorded them for exactly this active set.
   GpuPairLists pair_lists(const ActiveSet& a) const;
+  // Whether density() over a subset records its pair lists (default true: block substeps' limiter
+  // and wake-up read them). A caller whose subsets need none (the device-resident MPI ranks' work
+  // store: its local gas, the ghosts inactive) saves their (kGpuPairListCapacity + 1) x 4 bytes
+  // per active particle and the writes.
+  void record_pair_lists(bool on);
 
   // Diagnostic: for every gas i, the number of j != i with r_ij < h_i + h_j that the pair passes
   // visit (device array of n_gas), over the neighbour structure of a density() over all gas.

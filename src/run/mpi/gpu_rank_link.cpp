@@ -206,9 +206,15 @@ class GpuRankLink final : public GpuRanks {
   }
   void assume_previous_gravity() override { assume_previous_ = true; }
 
-  std::size_t device_bytes() const override {
-    return (resident_sph_ ? resident_sph_->device_bytes() : 0) +
-           (gravity_ ? gravity_->device_bytes() : 0) + (device_ ? device_->device_bytes() : 0);
+  Memory device_memory() const override {
+    Memory m;
+    if (resident_sph_) {
+      const ResidentSph::Memory s = resident_sph_->device_memory();
+      m.sph_work = s.work, m.sph_passes = s.passes, m.sph_halos = s.halos;
+    }
+    if (gravity_) m.gravity = gravity_->device_bytes(), m.let = gravity_->let_device_bytes();
+    if (device_) m.transfers = device_->device_bytes();
+    return m;
   }
 
   unsigned common_field_groups(const ParticleStore& s, unsigned groups) const override {
