@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/morton.hpp"
 #include "core/parallel_sort.hpp"
+#include "core/position_bounds.hpp"
 
 namespace mpsph {
 
@@ -24,16 +25,9 @@ std::vector<uint64_t> keys_of(const ParticleStore& store, const Box& box, const 
   Vec3d lo = box.lo;
   double edge = std::max({box.size.x, box.size.y, box.size.z});
   if (!box.periodic) {
-    constexpr double inf = std::numeric_limits<double>::infinity();
-    double lx = inf, ly = inf, lz = inf, hx = -inf, hy = -inf, hz = -inf;
-#pragma omp parallel for reduction(min : lx, ly, lz) reduction(max : hx, hy, hz)
-    for (std::ptrdiff_t k = 0; k < n; ++k) {
-      const Vec3d& x = store.pos[index(k)];
-      lx = std::min(lx, x.x), ly = std::min(ly, x.y), lz = std::min(lz, x.z);
-      hx = std::max(hx, x.x), hy = std::max(hy, x.y), hz = std::max(hz, x.z);
-    }
-    lo = {lx, ly, lz};
-    edge = std::max({hx - lx, hy - ly, hz - lz});
+    const PositionBounds b = position_bounds(store.pos.data(), count, at);
+    lo = b.lo;
+    edge = std::max({b.hi.x - b.lo.x, b.hi.y - b.lo.y, b.hi.z - b.lo.z});
     // The highest particle lands in the last cell (morton_cell clamps), and a single particle or
     // a degenerate set still gets a positive edge.
     if (!(edge > 0.0)) edge = 1.0;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/position_bounds.hpp"
 
 namespace mpsph {
 
@@ -112,13 +113,8 @@ void Octree::gather(const Vec3d* pos, const double* mass, const float* eps) {
 
 void Octree::compute_keys(const Vec3d* pos, std::size_t n, const Vec3d& given_lo,
                           double given_size) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  double lx = inf, ly = inf, lz = inf, hx = -inf, hy = -inf, hz = -inf;
-#pragma omp parallel for reduction(min : lx, ly, lz) reduction(max : hx, hy, hz)
-  for (std::size_t i = 0; i < n; ++i) {
-    lx = std::min(lx, pos[i].x), ly = std::min(ly, pos[i].y), lz = std::min(lz, pos[i].z);
-    hx = std::max(hx, pos[i].x), hy = std::max(hy, pos[i].y), hz = std::max(hz, pos[i].z);
-  }
+  const PositionBounds b = position_bounds(pos, n);
+  const double lx = b.lo.x, ly = b.lo.y, lz = b.lo.z, hx = b.hi.x, hy = b.hi.y, hz = b.hi.z;
   // A cube slightly larger than the bounding box, so the largest coordinate maps inside it.
   const double extent = std::max({hx - lx, hy - ly, hz - lz});
   cube_size_ = extent > 0.0 ? extent * (1.0 + 1e-9) : 1.0;

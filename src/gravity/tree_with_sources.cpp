@@ -7,21 +7,13 @@
 
 #include "core/error.hpp"
 #include "core/no_cuda.hpp"
+#include "core/position_bounds.hpp"
 
 namespace mpsph {
 
 void TreeWithSources::bounds(const ParticleStore& s, Vec3d& lo, Vec3d& hi) const {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  double lx = inf, ly = inf, lz = inf, nx = inf, ny = inf, nz = inf;  // minima of x and of -x
-  const std::ptrdiff_t n = std::ptrdiff_t(s.size());
-#pragma omp parallel for schedule(static) reduction(min : lx, ly, lz, nx, ny, nz)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const Vec3d& x = s.pos[std::size_t(i)];
-    lx = std::min(lx, x.x), ly = std::min(ly, x.y), lz = std::min(lz, x.z);
-    nx = std::min(nx, -x.x), ny = std::min(ny, -x.y), nz = std::min(nz, -x.z);
-  }
-  lo = {lx, ly, lz};
-  hi = {-nx, -ny, -nz};
+  const PositionBounds b = position_bounds(s.pos.data(), s.size());
+  lo = b.lo, hi = b.hi;
 }
 
 std::vector<LetBox> TreeWithSources::let_target_boxes(int, double, std::size_t) {

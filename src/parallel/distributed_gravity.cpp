@@ -233,13 +233,7 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
     rep.build_s = t1 - t0;
     rep.let_select_s = (t_boxes - t1) + (t_selected - t_gather);
     rep.let_exchange_s = (t_gather - t_boxes) + (t3 - t_selected) - rep.walk_s;
-    have_previous_ = true;
-    if (comm.any(rep.walk.closed_opened > 0))
-      throw Error(
-          "gravity across ranks: a target group needed a node that its locally essential tree "
-          "did not open (" +
-          std::to_string(rep.walk.closed_opened) + " on this rank) - a bug of the LET selection");
-    return rep;
+    return finish(rep, comm);
   }
   std::vector<OctreeNode> send_nodes;
   std::vector<LetParticle> send_parts;
@@ -291,6 +285,11 @@ DistributedGravityReport DistributedGravity::compute(ParticleStore& s, const Gra
   rep.let_select_s = (t_boxes - t1) + (t_selected - t_gather);
   rep.let_exchange_s = (t_gather - t_boxes) + (t2 - t_selected);
   rep.walk_s = t3 - t2;
+  return finish(rep, comm);
+}
+
+DistributedGravityReport DistributedGravity::finish(const DistributedGravityReport& rep,
+                                                    const MpiComm& comm) {
   have_previous_ = true;
   if (comm.any(rep.walk.closed_opened > 0))
     throw Error(

@@ -122,6 +122,9 @@ class DistributedGravity {
                                    bool relative, const GravityParams& p, double G,
                                    const MpiComm& comm, DistributedGravityReport& rep,
                                    double& t_selected);
+  // After a walk: |a| exists for the relative criterion from now on; an Error on every rank when
+  // a group of some rank met a LET node without children that it would have opened.
+  DistributedGravityReport finish(const DistributedGravityReport& rep, const MpiComm& comm);
   std::unique_ptr<TreeWithSources> tree_;
   DeviceAllToAll* device_ = nullptr;
   std::vector<double> acc_old_;

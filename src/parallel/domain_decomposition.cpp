@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/morton.hpp"
 #include "core/parallel_sort.hpp"
+#include "core/position_bounds.hpp"
 #include "parallel/particle_exchange.hpp"
 
 namespace mpsph {
@@ -15,16 +16,8 @@ namespace mpsph {
 KeyCube global_key_cube(const ParticleStore& store, const Box& box, const MpiComm& comm) {
   if (box.periodic) return global_key_cube(Vec3d{}, Vec3d{}, box, comm);
   // The same cube as core/particle_order.cpp builds from all particles of one process.
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  double lx = inf, ly = inf, lz = inf, nx = inf, ny = inf, nz = inf;  // minima of x and of -x
-  const std::ptrdiff_t n = std::ptrdiff_t(store.size());
-#pragma omp parallel for schedule(static) reduction(min : lx, ly, lz, nx, ny, nz)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const Vec3d& x = store.pos[std::size_t(i)];
-    lx = std::min(lx, x.x), ly = std::min(ly, x.y), lz = std::min(lz, x.z);
-    nx = std::min(nx, -x.x), ny = std::min(ny, -x.y), nz = std::min(nz, -x.z);
-  }
-  return global_key_cube(Vec3d{lx, ly, lz}, Vec3d{-nx, -ny, -nz}, box, comm);
+  const PositionBounds b = position_bounds(store.pos.data(), store.size());
+  return global_key_cube(b.lo, b.hi, box, comm);
 }
 
 KeyCube global_key_cube(const Vec3d& lo, const Vec3d& hi, const Box& box, const MpiComm& comm) {
