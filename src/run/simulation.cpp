@@ -132,17 +132,35 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
     on_root([&] { validate_checkpoint_particles(store_, rules, opt.restart_path); });
     restore_state(ckpt, opt.restart_path);
   } else {
-    // Across ranks rank 0 makes or reads the initial conditions; the first order stage scatters
-    // them.
-    on_root([&] {
-      InitialState init = make_initial_state(config_);
-      if (!init.file.empty())
-        validate_initial_conditions(init.particles, init.box, rules, init.file, init.datasets);
-      store_ = std::move(init.particles);
-      setup_notes = std::move(init.notes);
-      box_ = init.box;
-      time_ = t_start_ = init.time;
-    });
+    // Across ranks rank 0 makes or reads the initial conditions and the first order stage
+    // scatters them - or, for a setup made in parts, each rank makes its own part (no process
+    // holds them all) and the first order stage moves them to their domains.
+    if (ranks_.distributed() && made_in_parts(config_)) {
+      std::string err;
+      try {
+        InitialState init = make_initial_state_part(config_, std::size_t(ranks_.rank()),
+                                                    std::size_t(ranks_.size()));
+        store_ = std::move(init.particles);
+        box_ = init.box;
+        time_ = init.time;
+      } catch (const Error& e) {
+        err = e.what();
+      }
+      if (ranks_.any(!err.empty()))
+        throw Error(err.empty() ? std::string("making the initial conditions failed on another "
+                                              "rank (its message says why)")
+                                : err);
+    } else {
+      on_root([&] {
+        InitialState init = make_initial_state(config_);
+        if (!init.file.empty())
+          validate_initial_conditions(init.particles, init.box, rules, init.file, init.datasets);
+        store_ = std::move(init.particles);
+        setup_notes = std::move(init.notes);
+        box_ = init.box;
+        time_ = t_start_ = init.time;
+      });
+    }
     broadcast_box_and_time(ranks_, box_, time_);
     t_start_ = time_;
     if (run_.t_end <= time_)

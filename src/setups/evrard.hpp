@@ -17,6 +17,9 @@ struct EvrardParams {
 
 // Particles from a cubic lattice inside the unit sphere, stretched r -> R r^(3/2) so that the
 // enclosed mass M(<r) = M (r/R)^2 of rho ~ 1/r is reproduced exactly in the mean.
-ParticleStore make_evrard(const EvrardParams& p);
+// Part `part` of `parts` (MPI ranks making their own initial conditions): the lattice points of
+// index [part N / parts, (part + 1) N / parts) of the N of the whole sphere, with the ids and
+// values they have in the whole; the parts in order are make_evrard(p) exactly.
+ParticleStore make_evrard(const EvrardParams& p, std::size_t part = 0, std::size_t parts = 1);
 
 }  // namespace mpsph

@@ -282,16 +282,36 @@ double gas_gamma(const Config& c) {
 
 }  // namespace
 
+namespace {
+
+EvrardParams evrard_params_from(const Config& c) {
+  EvrardParams p;
+  p.n_target = static_cast<std::size_t>(c.get_int("setup.n_particles"));
+  p.mass = c.get_double("setup.mass");
+  p.radius = c.get_double("setup.radius");
+  p.u0 = c.get_double("setup.u0");
+  return p;
+}
+
+}  // namespace
+
+bool made_in_parts(const Config& c) {
+  return c.get_string("setup.type") == "evrard";
+}
+
+InitialState make_initial_state_part(const Config& c, std::size_t part, std::size_t parts) {
+  if (!made_in_parts(c))
+    throw Error("setup.type " + c.get_string("setup.type") + " is made in one piece");
+  InitialState st;
+  st.particles = make_evrard(evrard_params_from(c), part, parts);
+  return st;
+}
+
 InitialState make_initial_state(const Config& c) {
   const std::string type = c.get_string("setup.type");
   InitialState st;
   if (type == "evrard") {
-    EvrardParams p;
-    p.n_target = static_cast<std::size_t>(c.get_int("setup.n_particles"));
-    p.mass = c.get_double("setup.mass");
-    p.radius = c.get_double("setup.radius");
-    p.u0 = c.get_double("setup.u0");
-    st.particles = make_evrard(p);
+    st.particles = make_evrard(evrard_params_from(c));
   } else if (type == "sod") {
     SodParams p;
     p.nx_left = static_cast<int>(c.get_int("setup.nx_left"));

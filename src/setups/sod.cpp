@@ -19,7 +19,8 @@ std::vector<Vec3d> tile_glass(int m, uint64_t seed, double side, int tiles, doub
   std::vector<Vec3d> out;
   out.reserve(g.pos.size() * std::size_t(tiles));
   for (int t = 0; t < tiles; ++t)
-    for (const Vec3d& q : g.pos) out.push_back(Vec3d{x0 + (t + q.x) * side, q.y * side, q.z * side});
+    for (const Vec3d& q : g.pos)
+      out.push_back(Vec3d{x0 + (t + q.x) * side, q.y * side, q.z * side});
   return out;
 }
 
@@ -38,8 +39,9 @@ SodSetup make_sod(const SodParams& p) {
   std::vector<Vec3d> left, right;
   if (p.glass) {
     if (p.nx_left % p.ny_left != 0)
-      throw Error("sod: with glass initial conditions nx_left must be a multiple of ny_left (the "
-                  "halves are tiled with glass cubes of side ny_left/nx_left)");
+      throw Error(
+          "sod: with glass initial conditions nx_left must be a multiple of ny_left (the "
+          "halves are tiled with glass cubes of side ny_left/nx_left)");
     left = tile_glass(p.ny_left, p.seed, ly, p.nx_left / p.ny_left, 0.0);
     right = tile_glass(p.ny_left / k, p.seed + 1, ly, p.nx_left / p.ny_left, 1.0);
   } else {

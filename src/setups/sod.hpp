@@ -7,7 +7,8 @@
 //     side, so ny_left must divide nx_left);
 //   lattice: two cubic lattices, nx_left x ny_left^2 and (nx_left/k) x (ny_left/k)^2. Behind the
 //     rarefaction the left lattice is stretched 1.85x along x and the kernel samples its planes
-//     so coarsely that the plateau is off by 7% at every resolution (docs/validation.md). Periodicity in x makes a second, mirrored
+//     so coarsely that the plateau is off by 7% at every resolution (docs/validation.md).
+//     Periodicity in x makes a second, mirrored
 // Riemann problem at x = 0 = 2; compare with the exact solution in 0.5 < x < 1.5 until the waves
 // reach that region (t <~ 0.25 for the standard states).
 #pragma once
@@ -20,13 +21,13 @@
 namespace mpsph {
 
 struct SodParams {
-  int nx_left = 64;      // lattice points along x in the left (dense) half
-  int ny_left = 16;      // lattice points along y and z in the left half
+  int nx_left = 64;  // lattice points along x in the left (dense) half
+  int ny_left = 16;  // lattice points along y and z in the left half
   double rho_left = 1.0, p_left = 1.0;
   double rho_right = 0.125, p_right = 0.1;
   double gamma = 5.0 / 3.0;
-  bool glass = true;      // glass cubes (else cubic lattices)
-  uint64_t seed = 1;      // of the glasses
+  bool glass = true;  // glass cubes (else cubic lattices)
+  uint64_t seed = 1;  // of the glasses
 };
 
 struct SodSetup {
