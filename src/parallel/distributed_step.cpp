@@ -58,7 +58,8 @@ void DistributedStepper::decompose_and_order(ParticleStore& store, bool first) {
   const double t0 = wall_seconds();
   std::vector<std::size_t> held;
   decomposition_report_ = decomposition_.update(
-      store, box_, first ? std::vector<double>{} : sph_cost_weights(store), comm_, &held);
+      store, box_, first ? std::vector<double>{} : cost_weights(store, decomposition_.params()),
+      comm_, &held);
   const double t1 = wall_seconds();
   order_particles(store, box_, &held);
   drop_removed(store);

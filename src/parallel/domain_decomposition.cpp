@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/morton.hpp"
 #include "core/parallel_sort.hpp"
+#include "core/particle_cost.hpp"
 #include "core/position_bounds.hpp"
 #include "parallel/particle_exchange.hpp"
 
@@ -153,12 +154,13 @@ double load_imbalance(const std::vector<double>& loads) {
   return *std::max_element(loads.begin(), loads.end()) / mean - 1.0;
 }
 
-std::vector<double> sph_cost_weights(const ParticleStore& store) {
-  std::vector<double> w(store.size(), 1.0);
+std::vector<double> cost_weights(const ParticleStore& store, const DecompositionParams& params) {
+  std::vector<double> w(store.size());
   const std::ptrdiff_t n = std::ptrdiff_t(store.size());
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < n; ++i)
-    if (store.type[i] == kGas && store.nngb[i] > 0) w[i] = 1.0 + double(store.nngb[i]);
+    w[std::size_t(i)] =
+        particle_cost(store.type[std::size_t(i)], store.nngb[std::size_t(i)], params.gravity_cost);
   return w;
 }
 

@@ -60,14 +60,17 @@ std::vector<double> rank_loads(const std::vector<uint64_t>& keys,
 // max_r load_r / mean - 1 (0 when every rank carries the same cost, or nothing is carried).
 double load_imbalance(const std::vector<double>& loads);
 
-// The cost of an SPH particle: 1 + its neighbour count (the density and force loops cost ~nngb
-// pair evaluations); 1 for other particles and for gas without a count yet.
-std::vector<double> sph_cost_weights(const ParticleStore& store);
-
 struct DecompositionParams {
   // New cuts when the loads under the current cuts exceed the mean by more than this fraction.
   double max_imbalance = 0.05;
+  // A particle's gravity in its cost weight, in units of one SPH neighbour (mpi.gravity_cost; a
+  // whole number >= 1).
+  double gravity_cost = 1.0;
 };
+
+// The cost of each particle (core/particle_cost.hpp): gravity_cost, plus N_ngb for gas with a
+// neighbour count (the density and force loops cost ~N_ngb pair evaluations).
+std::vector<double> cost_weights(const ParticleStore& store, const DecompositionParams& params);
 
 // What one DomainDecomposition::update did.
 struct DecompositionReport {
@@ -80,6 +83,7 @@ struct DecompositionReport {
 class DomainDecomposition {
  public:
   explicit DomainDecomposition(const DecompositionParams& params = {}) : params_(params) {}
+  const DecompositionParams& params() const { return params_; }
 
   // Assigns every particle to the rank that owns its key and migrates it there with all its
   // fields (collective). The cuts (and their key cube) are kept between calls and recomputed when

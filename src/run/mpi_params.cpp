@@ -21,6 +21,19 @@ void add_mpi_params(Schema& s) {
          "mpsph-mpi: new domain cuts when the largest rank's cost (1 + N_ngb per gas particle, 1 "
          "per other) exceeds the mean by more than this fraction; larger = fewer re-cuts and "
          "migrations, more imbalance (single-process runs ignore it)"});
+  s.add({"mpi.gravity_cost",
+         ParamType::Int,
+         param_text(int(d.gravity_cost)),
+         1,
+         1000000,
+         false,
+         false,
+         {},
+         "",
+         "mpsph-mpi: a particle's gravity in the domain decomposition's cost weights, in units of "
+         "one SPH neighbour (a gas particle weighs this + N_ngb, any other this); raise it when "
+         "gravity dominates the step and timing.txt's 'gravity: walk' is much larger on the "
+         "largest rank than on the mean (docs/mpi.md)"});
   s.add({"mpi.gpu_ranks",
          ParamType::Choice,
          gpu_ranks_name(d.gpu_ranks),
@@ -73,6 +86,7 @@ const char* gpu_ranks_name(GpuRanksMode m) {
 MpiParams mpi_params_from(const Config& c) {
   MpiParams p;
   p.max_imbalance = c.get_double("mpi.max_imbalance");
+  p.gravity_cost = double(c.get_int("mpi.gravity_cost"));
   const std::string g = c.get_string("mpi.gpu_ranks");
   p.gpu_ranks = g == "device" ? GpuRanksMode::Device
                 : g == "host" ? GpuRanksMode::Host

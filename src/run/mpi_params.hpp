@@ -27,6 +27,9 @@ struct MpiParams {
   // New domain cuts when the largest rank's cost exceeds the mean by more than this fraction
   // (parallel/domain_decomposition.hpp).
   double max_imbalance = 0.05;
+  // A particle's gravity in the decomposition's cost weights, in units of one SPH neighbour
+  // (core/particle_cost.hpp).
+  double gravity_cost = 1.0;
   GpuRanksMode gpu_ranks = GpuRanksMode::Auto;
   GpuTransfers gpu_transfers = GpuTransfers::Auto;
 };

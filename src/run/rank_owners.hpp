@@ -4,7 +4,7 @@
 // with a neighbour count, else 1) summed by owner, and the list of the particles that leave.
 // Only the per-rank sums, the leavers and their owners come to the host: the decomposition no
 // longer downloads every particle while its cuts stand. The same keys, owners and weights as
-// sfc_keys, DomainCuts::owner and sph_cost_weights on the host; the weights are whole numbers, so
+// sfc_keys, DomainCuts::owner and cost_weights on the host; the weights are whole numbers, so
 // their double sums are exact in any order.
 //
 // No MPI and no CUDA in this header; defined only in CUDA builds (rank_owners_gpu.cu).
@@ -44,8 +44,9 @@ class DeviceRankOwners {
   // The owners of the particles of `d` under the cuts: rank r owns the keys
   // [cut_begin[r], cut_begin[r + 1]) (DomainCuts::begin) of the cube [cube_lo, cube_lo + edge)^3;
   // `me`: this rank.
+  // `gravity_cost`: the decomposition's (core/particle_cost.hpp).
   RankOwners find(const DeviceParticles& d, const Box& box, const Vec3d& cube_lo, double cube_edge,
-                  const std::vector<uint64_t>& cut_begin, int me);
+                  const std::vector<uint64_t>& cut_begin, int me, double gravity_cost);
   // Marks the particles `index` kRemoved (the order stage's sort puts them last).
   void mark_removed(DeviceParticles& d, const std::vector<uint32_t>& index);
 

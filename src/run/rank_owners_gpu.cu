@@ -7,6 +7,7 @@
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
 #include "core/morton.hpp"
+#include "core/particle_cost.hpp"
 #include "gravity/device_buffer.cuh"
 #include "gravity/device_select.cuh"
 #include "run/rank_owners.hpp"
@@ -20,8 +21,9 @@ constexpr unsigned kThreads = 256;
 // owner[i], flag[i] = owner != me, and per block the loads by owner and the counts of the staying
 // particles by type, added into loads[P] and counts[kNumTypes + 1]. Shared memory: P doubles.
 __global__ void owners_kernel(ParticleView v, Box box, Vec3d lo, double edge,
-                              const uint64_t* cut_begin, int P, int me, int* owner, uint8_t* flag,
-                              uint32_t* iota, double* loads, unsigned long long* counts) {
+                              const uint64_t* cut_begin, int P, int me, double gravity_cost,
+                              int* owner, uint8_t* flag, uint32_t* iota, double* loads,
+                              unsigned long long* counts) {
   extern __shared__ double block_loads[];
   __shared__ unsigned long long block_counts[kNumTypes + 1];
   for (int r = int(threadIdx.x); r < P; r += int(blockDim.x)) block_loads[r] = 0.0;
@@ -44,7 +46,7 @@ __global__ void owners_kernel(ParticleView v, Box box, Vec3d lo, double edge,
     flag[i] = r != me ? 1 : 0;
     iota[i] = uint32_t(i);
     const uint8_t t = v.type[i];
-    const double w = t == kGas && v.nngb[i] > 0 ? 1.0 + double(v.nngb[i]) : 1.0;
+    const double w = particle_cost(t, v.nngb[i], gravity_cost);
     atomicAdd(&block_loads[r], w);
     atomicAdd(&block_counts[r != me ? kNumTypes : min(int(t), kNumTypes)], 1ull);
   }
@@ -77,8 +79,8 @@ DeviceRankOwners::DeviceRankOwners() : s_(std::make_unique<Scratch>()) {}
 DeviceRankOwners::~DeviceRankOwners() = default;
 
 RankOwners DeviceRankOwners::find(const DeviceParticles& d, const Box& box, const Vec3d& cube_lo,
-                                  double cube_edge, const std::vector<uint64_t>& cut_begin,
-                                  int me) {
+                                  double cube_edge, const std::vector<uint64_t>& cut_begin, int me,
+                                  double gravity_cost) {
   const int P = int(cut_begin.size()) - 1;
   RankOwners out;
   out.loads.assign(std::size_t(P), 0.0);
@@ -98,8 +100,8 @@ RankOwners DeviceRankOwners::find(const DeviceParticles& d, const Box& box, cons
   cuda_check(cudaMemset(s.counts.get(), 0, (kNumTypes + 1) * sizeof(unsigned long long)),
              "particle counts");
   owners_kernel<<<cuda_blocks(n, kThreads), kThreads, std::size_t(P) * sizeof(double)>>>(
-      d.view(), box, cube_lo, cube_edge, s.cuts.get(), P, me, s.owner.get(), s.flag.get(),
-      s.iota.get(), s.loads.get(), s.counts.get());
+      d.view(), box, cube_lo, cube_edge, s.cuts.get(), P, me, gravity_cost, s.owner.get(),
+      s.flag.get(), s.iota.get(), s.loads.get(), s.counts.get());
   cuda_check_launch("owners_kernel");
   copy_to_host(out.loads, s.loads.get(), std::size_t(P));
   std::vector<unsigned long long> counts(kNumTypes + 1);

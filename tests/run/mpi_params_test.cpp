@@ -67,3 +67,12 @@ TEST_CASE("mpi.gpu_transfers: default auto, one of auto, peer, host", "[run][con
   CHECK(std::string(gpu_transfers_name(GpuTransfers::Peer)) == "peer");
   CHECK(std::string(gpu_transfers_name(GpuTransfers::Host)) == "host");
 }
+
+TEST_CASE("mpi.gravity_cost: default 1, a whole number >= 1", "[run][config]") {
+  CHECK(mpi_of("{}").gravity_cost == 1.0);
+  CHECK(mpi_of("mpi: {gravity_cost: 8}").gravity_cost == 8.0);
+  CHECK(test::contains(test::error_message([] { mpi_of("mpi: {gravity_cost: 0}"); }),
+                       "mpi.gravity_cost"));
+  CHECK(test::contains(test::error_message([] { mpi_of("mpi: {gravity_cost: 2.5}"); }),
+                       "mpi.gravity_cost"));
+}

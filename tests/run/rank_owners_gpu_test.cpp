@@ -1,6 +1,7 @@
 // The owners of a device-resident rank's particles under the domain cuts, found on the GPU
 // (run/rank_owners.hpp), against the host's definition: Morton key in the cube (periodic
-// positions wrapped), owner by the cuts, cost 1 + nngb for gas with a count and 1 otherwise.
+// positions wrapped), owner by the cuts, cost g + nngb for gas with a count and g otherwise
+// (mpi.gravity_cost g: 1 and 7).
 #ifdef MPSPH_HAVE_CUDA
 #include <algorithm>
 #include <vector>
@@ -14,67 +15,68 @@
 using namespace mpsph;
 
 TEST_CASE("rank owners: the GPU's owners, loads, leavers and counts are the host's", "[gpu][mpi]") {
-  for (const bool periodic : {false, true}) {
-    INFO((periodic ? "periodic" : "open"));
-    Box box;
-    if (periodic) box = Box{true, {-1, -1, -1}, {2, 2, 2}};
-    const std::size_t n = 50000;
-    ParticleStore s;
-    s.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      // Inside [-1, 1)^3, and in the periodic box every third one an image outside it.
-      s.pos[i] = {2.0 * random_uniform(i, 5, kStreamSetup, 0) - 1.0,
-                  2.0 * random_uniform(i, 5, kStreamSetup, 1) - 1.0,
-                  2.0 * random_uniform(i, 5, kStreamSetup, 2) - 1.0};
-      if (periodic && i % 3 == 0) s.pos[i].y += 2.0;
-      s.type[i] = uint8_t(i % 7 == 0 ? kNewStar : i % 5 == 0 ? kDarkMatter : kGas);
-      s.nngb[i] = i % 11 == 0 ? 0 : int32_t(40 + i % 23);
-    }
-    const Vec3d lo{-1, -1, -1};
-    const double edge = 2.0;
-    // Four ranks, uneven key ranges of the 63-bit keys; this is rank 2.
-    constexpr uint64_t kEnd = uint64_t(1) << 63;
-    const std::vector<uint64_t> cuts = {0, kEnd / 5, kEnd / 2, kEnd / 2 + kEnd / 7, kEnd};
-    const int me = 2;
-    std::vector<double> loads(4, 0.0);
-    std::vector<uint32_t> leaving;
-    std::vector<int> owner;
-    std::array<std::size_t, kNumTypes + 1> counts{};
-    for (std::size_t i = 0; i < n; ++i) {
-      const uint64_t key = morton_key(wrap_position(s.pos[i], box), lo, edge);
-      const int r = int(std::upper_bound(cuts.begin(), cuts.end(), key) - cuts.begin()) - 1;
-      loads[std::size_t(r)] += s.type[i] == kGas && s.nngb[i] > 0 ? 1.0 + s.nngb[i] : 1.0;
-      if (r != me) {
-        leaving.push_back(uint32_t(i));
-        owner.push_back(r);
-        ++counts[kNumTypes];
-      } else {
-        ++counts[s.type[i]];
+  for (const double g : {1.0, 7.0})
+    for (const bool periodic : {false, true}) {
+      INFO((periodic ? "periodic" : "open") << ", gravity cost " << g);
+      Box box;
+      if (periodic) box = Box{true, {-1, -1, -1}, {2, 2, 2}};
+      const std::size_t n = 50000;
+      ParticleStore s;
+      s.resize(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        // Inside [-1, 1)^3, and in the periodic box every third one an image outside it.
+        s.pos[i] = {2.0 * random_uniform(i, 5, kStreamSetup, 0) - 1.0,
+                    2.0 * random_uniform(i, 5, kStreamSetup, 1) - 1.0,
+                    2.0 * random_uniform(i, 5, kStreamSetup, 2) - 1.0};
+        if (periodic && i % 3 == 0) s.pos[i].y += 2.0;
+        s.type[i] = uint8_t(i % 7 == 0 ? kNewStar : i % 5 == 0 ? kDarkMatter : kGas);
+        s.nngb[i] = i % 11 == 0 ? 0 : int32_t(40 + i % 23);
       }
-    }
-    DeviceParticles d;
-    d.upload(s);
-    DeviceRankOwners finder;
-    const RankOwners got = finder.find(d, box, lo, edge, cuts, me);
-    CHECK(got.loads == loads);  // whole numbers: exact in any order
-    CHECK(got.weight == loads[0] + loads[1] + loads[2] + loads[3]);
-    CHECK(got.leaving == leaving);
-    CHECK(got.owner == owner);
-    CHECK(got.counts == counts);
-    CHECK(leaving.size() > n / 2);
+      const Vec3d lo{-1, -1, -1};
+      const double edge = 2.0;
+      // Four ranks, uneven key ranges of the 63-bit keys; this is rank 2.
+      constexpr uint64_t kEnd = uint64_t(1) << 63;
+      const std::vector<uint64_t> cuts = {0, kEnd / 5, kEnd / 2, kEnd / 2 + kEnd / 7, kEnd};
+      const int me = 2;
+      std::vector<double> loads(4, 0.0);
+      std::vector<uint32_t> leaving;
+      std::vector<int> owner;
+      std::array<std::size_t, kNumTypes + 1> counts{};
+      for (std::size_t i = 0; i < n; ++i) {
+        const uint64_t key = morton_key(wrap_position(s.pos[i], box), lo, edge);
+        const int r = int(std::upper_bound(cuts.begin(), cuts.end(), key) - cuts.begin()) - 1;
+        loads[std::size_t(r)] += s.type[i] == kGas && s.nngb[i] > 0 ? g + s.nngb[i] : g;
+        if (r != me) {
+          leaving.push_back(uint32_t(i));
+          owner.push_back(r);
+          ++counts[kNumTypes];
+        } else {
+          ++counts[s.type[i]];
+        }
+      }
+      DeviceParticles d;
+      d.upload(s);
+      DeviceRankOwners finder;
+      const RankOwners got = finder.find(d, box, lo, edge, cuts, me, g);
+      CHECK(got.loads == loads);  // whole numbers: exact in any order
+      CHECK(got.weight == loads[0] + loads[1] + loads[2] + loads[3]);
+      CHECK(got.leaving == leaving);
+      CHECK(got.owner == owner);
+      CHECK(got.counts == counts);
+      CHECK(leaving.size() > n / 2);
 
-    finder.mark_removed(d, got.leaving);
-    ParticleStore back = s;
-    d.download(back, {Field::type});
-    std::size_t wrong = 0;
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const bool leaves = k < leaving.size() && leaving[k] == i;
-      k += leaves;
-      wrong += back.type[i] != (leaves ? kRemoved : s.type[i]);
+      finder.mark_removed(d, got.leaving);
+      ParticleStore back = s;
+      d.download(back, {Field::type});
+      std::size_t wrong = 0;
+      std::size_t k = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const bool leaves = k < leaving.size() && leaving[k] == i;
+        k += leaves;
+        wrong += back.type[i] != (leaves ? kRemoved : s.type[i]);
+      }
+      CHECK(wrong == 0);
     }
-    CHECK(wrong == 0);
-  }
 }
 
 #endif  // MPSPH_HAVE_CUDA

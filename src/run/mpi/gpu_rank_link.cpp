@@ -99,7 +99,7 @@ class GpuRankLink final : public GpuRanks {
     std::optional<DecompositionReport> rep;
     if (decomposition_.has_cuts()) {
       RankOwners o = owners_.find(d, box_, decomposition_.cube().lo, decomposition_.cube().edge,
-                                  decomposition_.cuts().begin, me);
+                                  decomposition_.cuts().begin, me, params_.gravity_cost);
       rep = decomposition_.keep_cuts(std::move(o.loads), o.weight, comm_);
       if (rep) {
         rep->sent = o.leaving.size();
@@ -262,7 +262,7 @@ class GpuRankLink final : public GpuRanks {
     d.download_range(mirror_, 0, n, 0, {Field::pos, Field::type, Field::nngb});
     std::vector<int> dest;
     const DecompositionReport rep =
-        decomposition_.assign(mirror_, box_, sph_cost_weights(mirror_), comm_, dest);
+        decomposition_.assign(mirror_, box_, cost_weights(mirror_, params_), comm_, dest);
     leaving = select_indices<uint32_t>(0, n, [&](std::size_t i) { return dest[i] != me; });
     for (const uint32_t i : leaving) to_rank[std::size_t(dest[i])].push_back(i);
     counts = {};

@@ -315,6 +315,7 @@ std::unique_ptr<StepBackend> make_rank_backend(
   }
   DecompositionParams decomposition;
   decomposition.max_imbalance = mpi.max_imbalance;
+  decomposition.gravity_cost = mpi.gravity_cost;
   // GPU ranks keep their particles on the device (mpi.gpu_ranks: device, or auto) when the run
   // has global time steps and no physics module; otherwise on the host.
   if (passes == Backend::Gpu && mpi.gpu_ranks != GpuRanksMode::Host) {
