@@ -77,8 +77,15 @@ const unsigned char* DeviceAllToAll::exchange(const unsigned char* send,
   // The send buffer is written, and this rank's readers of the last receipt are done, before any
   // rank writes into this one's buffer (the collectives below order that).
   ipc_device_synchronize();
-  recv_.reserve(std::max<std::size_t>(recv_off.back(), 1));
-  BufferNote note{recv_.handle(), recv_.capacity()};
+  // A failure on one rank (a buffer that cannot grow, a mapping the runtime refuses) reaches every
+  // rank after the collectives: none is left waiting for the others.
+  std::string err;
+  try {
+    recv_.reserve(std::max<std::size_t>(recv_off.back(), 1));
+  } catch (const Error& e) {
+    err = e.what();
+  }
+  BufferNote note{recv_.handle(), err.empty() ? uint64_t(recv_.capacity()) : 0};
   std::vector<BufferNote> notes(static_cast<std::size_t>(P));
   MPI_Allgather(&note, int(sizeof note), MPI_BYTE, notes.data(), int(sizeof note), MPI_BYTE,
                 comm_.get());
@@ -86,11 +93,8 @@ const unsigned char* DeviceAllToAll::exchange(const unsigned char* send,
   std::vector<uint64_t> at_here(static_cast<std::size_t>(P)), at_there(at_here.size());
   for (int r = 0; r < P; ++r) at_here[std::size_t(r)] = recv_off[std::size_t(r)];
   MPI_Alltoall(at_here.data(), 1, MPI_UINT64_T, at_there.data(), 1, MPI_UINT64_T, comm_.get());
-  // A failure on one rank (a mapping the runtime refuses) reaches every rank: none is left
-  // waiting for the others.
-  std::string err;
   try {
-    for (int r = 0; r < P; ++r) {
+    for (int r = 0; r < P && err.empty(); ++r) {
       const std::size_t bytes = send_off[std::size_t(r) + 1] - send_off[std::size_t(r)];
       const unsigned char* from = send + send_off[std::size_t(r)];
       if (r == me) {
@@ -99,6 +103,9 @@ const unsigned char* DeviceAllToAll::exchange(const unsigned char* send,
       }
       // Every mapping follows its buffer, so that a grown buffer's old allocation is unmapped
       // everywhere before it is freed below.
+      if (notes[std::size_t(r)].capacity == 0)
+        throw Error("DeviceAllToAll::exchange: rank " + std::to_string(r) +
+                    " has no receive buffer (its error says why)");
       IpcMapping& m = peers_[std::size_t(r)];
       m.open(notes[std::size_t(r)].handle);
       if (at_there[std::size_t(r)] + bytes > notes[std::size_t(r)].capacity)
