@@ -477,6 +477,32 @@ struct GpuGravity::Impl {
     have_previous = true;
   }
 
+  // The source forest of the next walk: room for nn nodes and np particles, the roots uploaded;
+  // false when there is none (the caller then fills nothing).
+  bool set_sources(std::size_t nn, std::size_t np, const std::vector<int32_t>& roots,
+                   int generations) {
+    n_roots = int32_t(roots.size());
+    n_src_particles = int32_t(np);
+    src_generations = generations;
+    if (n_roots == 0) return false;
+    src_nodes.reserve(nn, "source tree nodes");
+    src_roots.reserve(roots.size(), "source tree roots");
+    src_pos.reserve(std::max<std::size_t>(np, 1), "source tree positions");
+    src_mass.reserve(std::max<std::size_t>(np, 1), "source tree masses");
+    src_eps.reserve(std::max<std::size_t>(np, 1), "source tree softenings");
+    cuda_check(cudaMemcpy(src_roots.get(), roots.data(), roots.size() * sizeof(int32_t),
+                          cudaMemcpyHostToDevice),
+               "uploading source tree roots");
+    return true;
+  }
+  // Every particle's walk with the sources, then the forest is dropped.
+  TreeWalkStats walk_sources(const ParticleView& v, const GravityParams& p, double G) {
+    walk(v, p, G, ActiveSet{});
+    finish_walk();
+    n_roots = 0;
+    return stats;
+  }
+
   void walk(const ParticleView& v, const GravityParams& p, double G, const ActiveSet& active) {
     const DeviceTreeView t = tree.view();
     ctrl.reserve(3, "walk control words");
@@ -583,29 +609,17 @@ TreeWalkStats GpuGravity::walk_with_sources(const ParticleView& v, const Gravity
                                             const SourceForest& f) {
   Impl& m = *impl_;
   const std::size_t nn = f.nodes.size(), np = f.pos.size();
-  m.n_roots = int32_t(f.roots.size());
-  m.n_src_particles = int32_t(np);
-  m.src_generations = f.generations;
-  if (m.n_roots > 0) {
-    m.src_nodes.reserve(nn, "source tree nodes");
-    m.src_roots.reserve(f.roots.size(), "source tree roots");
-    m.src_pos.reserve(std::max<std::size_t>(np, 1), "source tree positions");
-    m.src_mass.reserve(std::max<std::size_t>(np, 1), "source tree masses");
-    m.src_eps.reserve(std::max<std::size_t>(np, 1), "source tree softenings");
+  if (m.set_sources(nn, np, f.roots, f.generations)) {
     auto up = [](void* d, const void* h, std::size_t bytes) {
       if (bytes > 0)
         cuda_check(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice), "uploading source trees");
     };
     up(m.src_nodes.get(), f.nodes.data(), nn * sizeof(OctreeNode));
-    up(m.src_roots.get(), f.roots.data(), f.roots.size() * sizeof(int32_t));
     up(m.src_pos.get(), f.pos.data(), np * sizeof(Vec3d));
     up(m.src_mass.get(), f.mass.data(), np * sizeof(double));
     up(m.src_eps.get(), f.eps.data(), np * sizeof(float));
   }
-  m.walk(v, p, G, ActiveSet{});
-  m.finish_walk();
-  m.n_roots = 0;
-  return m.stats;
+  return m.walk_sources(v, p, G);
 }
 
 TreeWalkStats GpuGravity::walk_with_device_sources(const ParticleView& v, const GravityParams& p,
@@ -617,18 +631,7 @@ TreeWalkStats GpuGravity::walk_with_device_sources(const ParticleView& v, const 
     if (c.nodes > 0) roots.push_back(int32_t(nn));
     nn += std::size_t(c.nodes), np += std::size_t(c.particles);
   }
-  m.n_roots = int32_t(roots.size());
-  m.n_src_particles = int32_t(np);
-  m.src_generations = src.generations;
-  if (m.n_roots > 0) {
-    m.src_nodes.reserve(nn, "source tree nodes");
-    m.src_roots.reserve(roots.size(), "source tree roots");
-    m.src_pos.reserve(std::max<std::size_t>(np, 1), "source tree positions");
-    m.src_mass.reserve(std::max<std::size_t>(np, 1), "source tree masses");
-    m.src_eps.reserve(std::max<std::size_t>(np, 1), "source tree softenings");
-    cuda_check(cudaMemcpy(m.src_roots.get(), roots.data(), roots.size() * sizeof(int32_t),
-                          cudaMemcpyHostToDevice),
-               "uploading source tree roots");
+  if (m.set_sources(nn, np, roots, src.generations)) {
     std::size_t node_base = 0, part_base = 0;
     for (std::size_t k = 0; k < src.counts.size(); ++k) {
       const LetCounts& c = src.counts[k];
@@ -645,10 +648,7 @@ TreeWalkStats GpuGravity::walk_with_device_sources(const ParticleView& v, const 
       node_base += std::size_t(c.nodes), part_base += std::size_t(c.particles);
     }
   }
-  m.walk(v, p, G, ActiveSet{});
-  m.finish_walk();
-  m.n_roots = 0;
-  return m.stats;
+  return m.walk_sources(v, p, G);
 }
 
 void GpuGravity::set_scratch(DeviceScratch* scratch, bool copies_in_scratch) {
