@@ -85,7 +85,8 @@ std::unique_ptr<TreeWithSources> make_cpu_tree_with_sources() {
 std::unique_ptr<TreeWithSources> make_gpu_tree_with_sources() {
   throw_built_without_cuda();
 }
-std::unique_ptr<TreeWithSources> make_resident_gpu_tree_with_sources(DeviceParticles&) {
+std::unique_ptr<TreeWithSources> make_resident_gpu_tree_with_sources(DeviceParticles&,
+                                                                     DeviceScratch*) {
   throw_built_without_cuda();
 }
 #endif

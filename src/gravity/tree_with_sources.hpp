@@ -18,6 +18,7 @@
 namespace mpsph {
 
 class DeviceParticles;
+class DeviceScratch;
 
 class TreeWithSources {
  public:
@@ -90,6 +91,10 @@ std::unique_ptr<TreeWithSources> make_gpu_tree_with_sources();
 // |a_old| is `local`'s acc_grav there. walk() writes acc_grav and pot of `local` only, on the
 // device, for every particle (no subset: global time steps). Defined in CUDA builds; a CPU-only
 // build throws mpsph::Error saying so.
-std::unique_ptr<TreeWithSources> make_resident_gpu_tree_with_sources(DeviceParticles& local);
+// `scratch` (null: the solver's own): the backend's shared scratch, lent to the tree's build and
+// its tree-ordered copies (the resident ranks rebuild at every step; the LET selection reads the
+// copies between the build and the walk, when no other stage acquires the scratch).
+std::unique_ptr<TreeWithSources> make_resident_gpu_tree_with_sources(
+    DeviceParticles& local, DeviceScratch* scratch = nullptr);
 
 }  // namespace mpsph

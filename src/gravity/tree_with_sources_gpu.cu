@@ -84,7 +84,9 @@ std::vector<gpu::Box6> partial_boxes(const Vec3d* pos, std::size_t n,
 // target boxes and the LETs only.
 class ResidentGpuTreeWithSources final : public TreeWithSources {
  public:
-  explicit ResidentGpuTreeWithSources(DeviceParticles& local) : local_(local) {}
+  ResidentGpuTreeWithSources(DeviceParticles& local, DeviceScratch* scratch) : local_(local) {
+    if (scratch) gravity_.set_scratch(scratch, true);
+  }
   const char* name() const override { return "gpu (device-resident)"; }
   OctreeView build(const ParticleStore& s, const GravityParams& p, const Vec3d& cube_lo,
                    double cube_size, bool relative, TreeUpdate) override {
@@ -198,7 +200,7 @@ class GpuTreeWithSources final : public TreeWithSources {
 
  private:
   DeviceParticles d_;
-  ResidentGpuTreeWithSources on_device_{d_};
+  ResidentGpuTreeWithSources on_device_{d_, nullptr};
   std::vector<Vec3d> acc_all_;  // the walk's values of every particle (block steps)
   std::vector<double> pot_all_;
   std::size_t capacity_ = 0;
@@ -210,8 +212,9 @@ std::unique_ptr<TreeWithSources> make_gpu_tree_with_sources() {
   return std::make_unique<GpuTreeWithSources>();
 }
 
-std::unique_ptr<TreeWithSources> make_resident_gpu_tree_with_sources(DeviceParticles& local) {
-  return std::make_unique<ResidentGpuTreeWithSources>(local);
+std::unique_ptr<TreeWithSources> make_resident_gpu_tree_with_sources(DeviceParticles& local,
+                                                                     DeviceScratch* scratch) {
+  return std::make_unique<ResidentGpuTreeWithSources>(local, scratch);
 }
 
 }  // namespace mpsph

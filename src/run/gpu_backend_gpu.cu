@@ -67,6 +67,7 @@ class GpuBackend final : public StepBackend {
     // steps keep those between substeps for the refit).
     sph_.set_scratch(&scratch_);
     gravity_.set_scratch(&scratch_, !block_);
+    if (ranks_) ranks_->lend_scratch(&scratch_);
   }
   const char* name() const override {
     return ranks_ ? "gpu (MPI ranks; particles on the device)" : "gpu";

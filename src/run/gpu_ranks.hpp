@@ -17,6 +17,7 @@
 namespace mpsph {
 
 class DeviceParticles;
+class DeviceScratch;
 struct StepScalars;
 
 class GpuRanks {
@@ -70,6 +71,9 @@ class GpuRanks {
     }
   };
   virtual Memory device_memory() const = 0;
+  // The backend's shared scratch (core/device_scratch.hpp), lent to the ranks' SPH passes and
+  // gravity tree as the one-GPU backend lends it to its own; set before the first stage.
+  virtual void lend_scratch(DeviceScratch* scratch) = 0;
   // A restart: acc_grav is a previous evaluation's.
   virtual void assume_previous_gravity() = 0;
   // timing.txt's lines on the stages' parts (collective).

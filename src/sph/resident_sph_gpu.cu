@@ -228,7 +228,10 @@ namespace {
 
 }  // namespace
 
-ResidentSph::ResidentSph(DeviceParticles& local) : impl_(std::make_unique<Impl>(local)) {}
+ResidentSph::ResidentSph(DeviceParticles& local, DeviceScratch* scratch)
+    : impl_(std::make_unique<Impl>(local)) {
+  if (scratch) impl_->sph.set_scratch(scratch);
+}
 ResidentSph::~ResidentSph() = default;
 
 void ResidentSph::pack(Halo halo, const std::vector<uint32_t>& index,

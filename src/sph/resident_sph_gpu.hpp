@@ -25,11 +25,14 @@
 namespace mpsph {
 
 class DeviceParticles;
+class DeviceScratch;
 
 class ResidentSph {
  public:
   // The rank's particles, gas first (the first local.view().n_gas of them): read at each stage.
-  explicit ResidentSph(DeviceParticles& local);
+  // `scratch` (null: the passes' own): the backend's shared scratch, lent to the passes' leaf
+  // lists (density -> forces; the halo exchange between them acquires none).
+  explicit ResidentSph(DeviceParticles& local, DeviceScratch* scratch = nullptr);
   ~ResidentSph();
   ResidentSph(const ResidentSph&) = delete;
   ResidentSph& operator=(const ResidentSph&) = delete;

@@ -160,7 +160,7 @@ class GpuRankLink final : public GpuRanks {
 
   void gravity(DeviceParticles& d) override {
     if (!gravity_) {
-      gravity_.emplace(make_resident_gpu_tree_with_sources(d));
+      gravity_.emplace(make_resident_gpu_tree_with_sources(d, scratch_));
       gravity_->send_lets_through(device_ ? &*device_ : nullptr);
     }
     if (assume_previous_) gravity_->assume_previous();
@@ -206,6 +206,8 @@ class GpuRankLink final : public GpuRanks {
   }
   void assume_previous_gravity() override { assume_previous_ = true; }
 
+  void lend_scratch(DeviceScratch* scratch) override { scratch_ = scratch; }
+
   Memory device_memory() const override {
     Memory m;
     if (resident_sph_) {
@@ -244,7 +246,7 @@ class GpuRankLink final : public GpuRanks {
 
  private:
   ResidentSph& sph(DeviceParticles& d) {
-    if (!resident_sph_) resident_sph_ = std::make_unique<ResidentSph>(d);
+    if (!resident_sph_) resident_sph_ = std::make_unique<ResidentSph>(d, scratch_);
     return *resident_sph_;
   }
 
@@ -339,6 +341,7 @@ class GpuRankLink final : public GpuRanks {
   std::unique_ptr<ResidentSph> resident_sph_;
   std::optional<DeviceAllToAll> device_;  // the halos GPU to GPU (mpi.gpu_transfers)
   std::string transfers_;                 // how the halos travel, for the timing notes
+  DeviceScratch* scratch_ = nullptr;      // the backend's, lent to the SPH passes and the tree
   std::optional<DistributedGravity> gravity_;
   RankParts t_, t_steady_;  // seconds on this rank: of the run, and up to step 2's order stage
   std::size_t orders_ = 0;
