@@ -17,9 +17,6 @@ namespace mpsph {
 
 namespace {
 
-// Search boxes per rank (as parallel/sph_halo.cpp's halo_members).
-constexpr std::size_t kMaxBoxes = 512;
-
 // The records of `what` of the plan's members to their ranks, through the host and MPI (into
 // `host`) or GPU to GPU (`device`); returns the ghosts' records, in rank order.
 ResidentSph::Ghosts send_records(ResidentSph& sph, ResidentSph::Halo what, const ExchangePlan& plan,
@@ -43,22 +40,39 @@ ResidentSph::Ghosts send_records(ResidentSph& sph, ResidentSph::Halo what, const
   return g;
 }
 
-// One halo: this rank's searchers' boxes to every rank, the local gas each other rank needs by
-// the rule, and the records of `what` of those, exchanged. Returns the plan; `ghosts` receives
-// the ghosts' records (in rank order; `host` holds them when they come through the host).
+// One halo (the exchange of parallel/sph_halo.hpp): every rank's domain boxes to every rank;
+// to each other rank this rank's search boxes near its domain; the local gas each other rank
+// needs by the rule against the search boxes it sent, and the records of `what` of those,
+// exchanged. Returns the plan; `ghosts` receives the ghosts' records (in rank order; `host` holds
+// them when they come through the host).
 ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& box,
                            const MpiComm& comm, DeviceAllToAll* device,
                            std::vector<unsigned char>& host, ResidentSph::Ghosts& ghosts) {
-  std::vector<std::size_t> offsets;
-  const std::vector<SearchBox> all = comm.all_gather(sph.search_boxes(box, kMaxBoxes), &offsets);
-  std::vector<std::vector<uint32_t>> to_rank(std::size_t(comm.size()));
-  for (int r = 0; r < comm.size(); ++r) {
-    if (r == comm.rank() || offsets[std::size_t(r)] == offsets[std::size_t(r) + 1]) continue;
-    to_rank[std::size_t(r)] = sph.needed_by(
-        std::vector<SearchBox>(all.begin() + std::ptrdiff_t(offsets[std::size_t(r)]),
-                               all.begin() + std::ptrdiff_t(offsets[std::size_t(r) + 1])),
-        box);
+  const std::size_t P = std::size_t(comm.size()), me = std::size_t(comm.rank());
+  auto slice = [](const std::vector<SearchBox>& v, const std::vector<std::size_t>& off,
+                  std::size_t r) {
+    return std::vector<SearchBox>(v.begin() + std::ptrdiff_t(off[r]),
+                                  v.begin() + std::ptrdiff_t(off[r + 1]));
+  };
+  std::vector<std::size_t> domain_off;
+  const std::vector<SearchBox> domains = comm.all_gather(sph.domain_boxes(box), &domain_off);
+  sph.grow_search_boxes(box);
+  std::vector<SearchBox> send;
+  std::vector<std::size_t> send_off(P + 1, 0);
+  for (std::size_t r = 0; r < P; ++r) {
+    if (r != me) {
+      const std::vector<SearchBox> theirs = slice(domains, domain_off, r);
+      const std::vector<SearchBox> near = sph.search_boxes(&theirs, box);
+      send.insert(send.end(), near.begin(), near.end());
+    }
+    send_off[r + 1] = send.size();
   }
+  std::vector<std::size_t> offsets;
+  const std::vector<SearchBox> remote = comm.all_to_all(send, send_off, &offsets);
+  std::vector<std::vector<uint32_t>> to_rank(P);
+  for (std::size_t r = 0; r < P; ++r)
+    if (r != me && offsets[r] != offsets[r + 1])
+      to_rank[r] = sph.needed_by(slice(remote, offsets, r), box);
   ExchangePlan plan = make_exchange_plan(to_rank, comm);
   ghosts = send_records(sph, what, plan, comm, device, host);
   return plan;

@@ -9,35 +9,26 @@
 #include "core/error.hpp"
 #include "core/parallel_sort.hpp"
 #include "core/select_indices.hpp"
+#include "sph/box_levels.hpp"
 #include "sph/neighbour_search.hpp"  // kTreeRadiusSlack
 
 namespace mpsph {
 
 namespace {
 
-std::size_t group_size(std::size_t n_gas, std::size_t max_boxes) {
-  return std::max<std::size_t>(1, (n_gas + max_boxes - 1) / max_boxes);
-}
-
-}  // namespace
-
-namespace {
-
-// Boxes of consecutive groups of `group` particles of the list `at[0 .. count)` (store indices;
-// null: 0 .. count - 1), each with the largest radius[i] of its particles (radius: by store
-// index; null: 0). One group per thread at a time.
-std::vector<SearchBox> group_boxes(const ParticleStore& store, const uint32_t* at,
-                                   std::size_t count, const double* radius, const Box& box,
-                                   std::size_t group) {
+// Boxes of consecutive groups of `group` particles of the gas [0, count), each with the largest
+// radius[i] of its particles (radius null: 0): the candidates' groups of halo_members (the store
+// is in key order: a group is compact but for the key order's jumps, which only cost time there).
+std::vector<SearchBox> group_boxes(const ParticleStore& store, std::size_t count,
+                                   const double* radius, const Box& box, std::size_t group) {
   const std::size_t n_boxes = (count + group - 1) / group;
   std::vector<SearchBox> out(n_boxes);
   constexpr double inf = std::numeric_limits<double>::infinity();
 #pragma omp parallel for schedule(static) if (count > 65536)
   for (std::ptrdiff_t g = 0; g < std::ptrdiff_t(n_boxes); ++g) {
     SearchBox s{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0};
-    for (std::size_t k = std::size_t(g) * group; k < std::min(count, std::size_t(g + 1) * group);
-         ++k) {
-      const std::size_t i = at ? at[k] : k;
+    for (std::size_t i = std::size_t(g) * group; i < std::min(count, std::size_t(g + 1) * group);
+         ++i) {
       const Vec3d x = wrap_position(store.pos[i], box);
       s.lo = {std::min(s.lo.x, x.x), std::min(s.lo.y, x.y), std::min(s.lo.z, x.z)};
       s.hi = {std::max(s.hi.x, x.x), std::max(s.hi.y, x.y), std::max(s.hi.z, x.z)};
@@ -48,13 +39,52 @@ std::vector<SearchBox> group_boxes(const ParticleStore& store, const uint32_t* a
   return out;
 }
 
+// The particles at[0, count) (null: 0 .. count - 1) as grow_boxes takes them.
+struct StorePoints {
+  const ParticleStore& store;
+  const uint32_t* at;
+  const double* scale;
+  const double* radius;  // null: 0
+  const Box& box;
+  BoxPoint operator()(std::size_t k) const {
+    const std::size_t i = at ? at[k] : k;
+    return {wrap_position(store.pos[i], box), scale[i], radius ? radius[i] : 0.0};
+  }
+};
+
+struct AppendBox {
+  std::vector<SearchBox>& out;
+  void operator()(const SearchBox& b) { out.push_back(b); }
+};
+
+// The boxes of `points` [0, count) by `rule`, chunk by chunk on the threads, in order.
+std::vector<SearchBox> grow_all(const StorePoints& points, std::size_t count, BoxRule rule) {
+  const std::size_t n_chunks = (count + rule.chunk - 1) / rule.chunk;
+  std::vector<std::vector<SearchBox>> parts(n_chunks);
+#pragma omp parallel for schedule(static) if (count > 65536)
+  for (std::ptrdiff_t c = 0; c < std::ptrdiff_t(n_chunks); ++c) {
+    AppendBox emit{parts[std::size_t(c)]};
+    grow_boxes(points, std::size_t(c) * rule.chunk,
+               std::min(count, std::size_t(c + 1) * rule.chunk), rule.stretch, emit);
+  }
+  std::vector<SearchBox> out;
+  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
 }  // namespace
 
-std::vector<SearchBox> search_boxes(const ParticleStore& store, std::size_t n_gas,
-                                    const std::vector<double>& radius, const Box& box,
-                                    std::size_t max_boxes) {
-  if (n_gas == 0) return {};
-  return group_boxes(store, nullptr, n_gas, radius.data(), box, group_size(n_gas, max_boxes));
+std::vector<SearchBox> search_boxes(const ParticleStore& store, const uint32_t* at,
+                                    std::size_t count, const std::vector<double>& radius,
+                                    const Box& box) {
+  return grow_all({store, at, radius.data(), radius.data(), box}, count, kSearchBoxes);
+}
+
+std::vector<SearchBox> domain_boxes(const ParticleStore& store, std::size_t n_gas,
+                                    const std::vector<double>& radius,
+                                    const std::vector<double>& reach, const Box& box) {
+  return grow_all({store, nullptr, radius.data(), reach.empty() ? nullptr : reach.data(), box},
+                  n_gas, kDomainBoxes);
 }
 
 double box_distance(const Vec3d& a_lo, const Vec3d& a_hi, const Vec3d& b_lo, const Vec3d& b_hi,
@@ -70,25 +100,45 @@ std::vector<std::vector<uint32_t>> halo_members(const ParticleStore& store, std:
                                                 const std::vector<double>& reach, const Box& box,
                                                 const MpiComm& comm,
                                                 const std::vector<uint32_t>* searchers, bool self) {
-  constexpr std::size_t kMaxBoxes = 512;
-  // This rank's search boxes: its searching particles in at most kMaxBoxes groups.
+  constexpr double slack = kTreeRadiusSlack;
+  const double* own = reach.empty() ? nullptr : reach.data();
+  // Every rank's domain boxes to every rank; to each other rank, this rank's search boxes near
+  // its domain boxes (the others cannot select anything there).
+  std::vector<std::size_t> domain_off;
+  const std::vector<SearchBox> domains =
+      comm.all_gather(domain_boxes(store, n_gas, radius, reach, box), &domain_off);
   const std::size_t n_search = searchers ? searchers->size() : n_gas;
-  std::vector<SearchBox> own_search;
-  if (n_search > 0)
-    own_search = group_boxes(store, searchers ? searchers->data() : nullptr, n_search,
-                             radius.data(), box, group_size(n_search, kMaxBoxes));
+  const std::vector<SearchBox> own_search =
+      search_boxes(store, searchers ? searchers->data() : nullptr, n_search, radius, box);
+  std::vector<SearchBox> send;
+  std::vector<std::size_t> send_off(std::size_t(comm.size()) + 1, 0);
+  std::vector<uint8_t> near(own_search.size());
+  for (int r = 0; r < comm.size(); ++r) {
+    send_off[std::size_t(r) + 1] = send_off[std::size_t(r)];
+    if (r == comm.rank() || domain_off[std::size_t(r)] == domain_off[std::size_t(r) + 1]) continue;
+    const BoxLevels theirs = box_levels(
+        std::vector<SearchBox>(domains.begin() + std::ptrdiff_t(domain_off[std::size_t(r)]),
+                               domains.begin() + std::ptrdiff_t(domain_off[std::size_t(r) + 1])));
+#pragma omp parallel for schedule(static) if (own_search.size() > 4096)
+    for (std::ptrdiff_t f = 0; f < std::ptrdiff_t(own_search.size()); ++f) {
+      const SearchBox& b = own_search[std::size_t(f)];
+      near[std::size_t(f)] = any_box_near(theirs, b.lo, b.hi, b.radius, slack, box) ? 1 : 0;
+    }
+    for (std::size_t f = 0; f < own_search.size(); ++f)
+      if (near[f]) send.push_back(own_search[f]);
+    send_off[std::size_t(r) + 1] = send.size();
+  }
   std::vector<std::size_t> offsets;
-  const std::vector<SearchBox> remote = comm.all_gather(own_search, &offsets);
+  const std::vector<SearchBox> remote = comm.all_to_all(send, send_off, &offsets);
 
   // The candidates - every local gas particle, with its reach - in fine boxes of kFine
   // consecutive particles (the store is in key order: each is compact), and coarse groups of
-  // kFinePerCoarse fine boxes: a remote box is tested against a coarse group, then against the
-  // fine boxes of the coarse groups it may reach, then against the particles of the fine boxes
-  // it may reach. A box test bounds the distance of every particle inside it from below, so a
-  // box out of reach rules out all of them: the particles sent are those of the rule.
+  // kFinePerCoarse fine boxes: a coarse group meets the received search boxes through their
+  // levels (sph/box_levels.hpp), then the fine boxes the boxes it may reach, then the particles
+  // of the fine boxes. A box test bounds the distance of every particle inside it from below, so
+  // a box out of reach rules out all of them: the particles sent are those of the rule.
   constexpr std::size_t kFine = 64, kFinePerCoarse = 64;
-  const double* own = reach.empty() ? nullptr : reach.data();
-  const std::vector<SearchBox> fine = group_boxes(store, nullptr, n_gas, own, box, kFine);
+  const std::vector<SearchBox> fine = group_boxes(store, n_gas, own, box, kFine);
   const std::size_t n_coarse = (fine.size() + kFinePerCoarse - 1) / kFinePerCoarse;
   std::vector<SearchBox> coarse(n_coarse);
   constexpr double inf = std::numeric_limits<double>::infinity();
@@ -103,38 +153,39 @@ std::vector<std::vector<uint32_t>> halo_members(const ParticleStore& store, std:
     }
     coarse[c] = u;
   }
-  constexpr double slack = 1.0 + kTreeRadiusSlack;
-  auto within = [&](const SearchBox& mine, const SearchBox& rb) {
-    const double t = std::max(rb.radius, mine.radius) * slack;
-    return boxes_within(mine.lo, mine.hi, rb.lo, rb.hi, t * t, box);
-  };
 
   std::vector<std::vector<uint32_t>> to_rank(comm.size());
   std::vector<std::vector<uint32_t>> part(n_coarse);
   for (int r = 0; r < comm.size(); ++r) {
-    if ((r == comm.rank() && !self) || offsets[r] == offsets[r + 1]) continue;
+    const bool me = r == comm.rank();
+    if (me && !self) continue;
+    // This rank's own searchers: all its search boxes.
+    const BoxLevels theirs = box_levels(
+        me ? own_search
+           : std::vector<SearchBox>(remote.begin() + std::ptrdiff_t(offsets[std::size_t(r)]),
+                                    remote.begin() + std::ptrdiff_t(offsets[std::size_t(r) + 1])));
+    if (theirs.boxes.empty()) continue;
       // Each thread takes whole coarse groups and lists their particles for r, in store order.
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::ptrdiff_t c = 0; c < std::ptrdiff_t(n_coarse); ++c) {
       std::vector<uint32_t>& list = part[std::size_t(c)];
       list.clear();
       std::vector<std::size_t> near_c, near_f;
-      for (std::size_t b = offsets[r]; b < offsets[r + 1]; ++b)
-        if (within(coarse[std::size_t(c)], remote[b])) near_c.push_back(b);
+      const SearchBox& cb = coarse[std::size_t(c)];
+      boxes_near(theirs, cb.lo, cb.hi, cb.radius, slack, box, near_c);
       if (near_c.empty()) continue;
       for (std::size_t f = std::size_t(c) * kFinePerCoarse;
            f < std::min(fine.size(), std::size_t(c + 1) * kFinePerCoarse); ++f) {
         near_f.clear();
         for (const std::size_t b : near_c)
-          if (within(fine[f], remote[b])) near_f.push_back(b);
+          if (box_near(fine[f].lo, fine[f].hi, fine[f].radius, theirs.boxes[b], slack, box))
+            near_f.push_back(b);
         if (near_f.empty()) continue;
         for (std::size_t j = f * kFine; j < std::min(n_gas, (f + 1) * kFine); ++j) {
           const Vec3d x = wrap_position(store.pos[j], box);
           const double own_j = own ? own[j] : 0.0;
           for (const std::size_t b : near_f) {
-            const SearchBox& rb = remote[b];
-            const double t = std::max(rb.radius, own_j) * slack;
-            if (boxes_within(x, x, rb.lo, rb.hi, t * t, box)) {
+            if (box_near(x, x, own_j, theirs.boxes[b], slack, box)) {
               list.push_back(uint32_t(j));
               break;
             }

@@ -1,13 +1,18 @@
 // SPH halos (docs/mpi.md): which local gas particles other ranks need as ghosts, and where the
 // ghosts go in the store while the SPH passes run.
 //
-// Halo rule. Each rank describes its local gas by search boxes: the bounding box of a group of
-// consecutive particles (the store is in key order, so a group is compact) and the largest search
-// radius among them. A rank sends its gas particle j to rank r when, for some box b of r,
+// Halo rule. Each rank describes its searching gas by search boxes (sph/search_box.hpp: runs of
+// consecutive particles - the store is in key order, so a run is compact - at most one search
+// radius wide, each with the largest search radius among them). A rank sends its gas particle j
+// to rank r when, for some search box b of r,
 //   dist(x_j, b) <= max(b.radius, reach_j) (1 + kTreeRadiusSlack)
 // (periodic boxes: nearest image). Since dist(x_j, b) <= r_ij for every i in b, rank r then has
 // every remote j with r_ij <= radius_i (the smoothing-length search) and every j with
 // r_ij <= reach_j (2 h_j: the pairs with 2 h_i <= r_ij < h_i + h_j that only j's search sees).
+// The exchange: every rank's domain boxes (coarse boxes of all its gas, with their reach) go to
+// every rank; each rank sends each other one only its search boxes near that one's domain boxes
+// (the others cannot select anything there); each rank tests its gas against the search boxes it
+// receives.
 #pragma once
 
 #include <cstddef>
@@ -23,11 +28,16 @@
 
 namespace mpsph {
 
-// Boxes over gas [0, n_gas) in store order, at most max_boxes groups of consecutive particles;
-// radius[i] is particle i's search radius.
-std::vector<SearchBox> search_boxes(const ParticleStore& store, std::size_t n_gas,
-                                    const std::vector<double>& radius, const Box& box,
-                                    std::size_t max_boxes = 512);
+// The search boxes (kSearchBoxes) of the searchers at[0, count) (store indices, in store order;
+// null: 0 .. count - 1); radius[i]: particle i's search radius.
+std::vector<SearchBox> search_boxes(const ParticleStore& store, const uint32_t* at,
+                                    std::size_t count, const std::vector<double>& radius,
+                                    const Box& box);
+// The domain boxes (kDomainBoxes) of the gas [0, n_gas): grown at the scale of each particle's
+// search radius, each with the largest reach of its particles (reach empty: 0).
+std::vector<SearchBox> domain_boxes(const ParticleStore& store, std::size_t n_gas,
+                                    const std::vector<double>& radius,
+                                    const std::vector<double>& reach, const Box& box);
 
 // Distance between two boxes (0 when they overlap); periodic: between nearest images.
 double box_distance(const Vec3d& a_lo, const Vec3d& a_hi, const Vec3d& b_lo, const Vec3d& b_hi,

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cub/block/block_reduce.cuh>
+#include <cub/device/device_scan.cuh>
 #include <limits>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "gravity/bounding_box_gpu.cuh"
 #include "gravity/device_buffer.cuh"
 #include "gravity/device_select.cuh"
+#include "sph/box_levels.hpp"
 #include "sph/neighbour_search.hpp"  // kTreeRadiusSlack
 #include "sph/resident_sph_gpu.hpp"
 #include "sph/sph_gpu.hpp"
@@ -60,61 +62,112 @@ __global__ void bounds_kernel(const Vec3d* pos, const float* h, std::size_t n, B
   if (threadIdx.x == 0) partial[blockIdx.x] = Bounds{b, without};
 }
 
-// One block per group of `group` consecutive entries of list[0, count): the bounding box of
-// their wrapped positions and their largest radius.
-__global__ void group_boxes_kernel(const Vec3d* pos, const uint32_t* list, std::size_t count,
-                                   std::size_t group, const double* radius, Box box,
-                                   SearchBox* out) {
-  gpu::Box6 b = gpu::detail::empty_box();
-  double r = 0.0;
-  const std::size_t first = blockIdx.x * group, end = min(count, first + group);
-  for (std::size_t k = first + threadIdx.x; k < end; k += blockDim.x) {
-    const uint32_t i = list[k];
-    const Vec3d x = wrap_position(pos[i], box);
-    gpu::detail::box_merge(b, gpu::Box6{{x.x, x.y, x.z}, {x.x, x.y, x.z}});
-    r = fmax(r, radius[i]);
+// Entry k of list[0, count) (null: 0 .. count - 1) as grow_boxes takes it: wrapped position,
+// scale, radius (null: 0).
+struct DevicePoints {
+  const Vec3d* pos;
+  const uint32_t* list;
+  const double* scale;
+  const double* radius;
+  Box box;
+  MPSPH_HD BoxPoint operator()(std::size_t k) const {
+    const uint32_t i = list ? list[k] : uint32_t(k);
+    return {wrap_position(pos[i], box), scale[i], radius ? radius[i] : 0.0};
   }
-  using Reduce = cub::BlockReduce<double, kThreads>;
-  __shared__ typename Reduce::TempStorage temp;
-  r = Reduce(temp).Reduce(r, [](double a, double c) { return fmax(a, c); });
-  b = gpu::detail::box_block_reduce(b);
-  if (threadIdx.x == 0)
-    out[blockIdx.x] = SearchBox{{b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}, r};
+};
+
+struct CountBox {
+  MPSPH_HD void operator()(const SearchBox&) {}
+};
+struct WriteBox {
+  SearchBox* out;
+  MPSPH_HD void operator()(const SearchBox& b) { *out++ = b; }
+};
+
+// One thread per chunk of `rule`: the number of its boxes (counts[c]), or, with `offsets` (the
+// exclusive sums of the counts), the boxes themselves at out[offsets[c] ...).
+__global__ void grow_boxes_kernel(DevicePoints points, std::size_t count, BoxRule rule,
+                                  unsigned* counts, const unsigned* offsets, SearchBox* out) {
+  const std::size_t c = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  const std::size_t first = c * rule.chunk;
+  if (first >= count) return;
+  const std::size_t end = min(count, first + rule.chunk);
+  if (offsets) {
+    WriteBox emit{out + offsets[c]};
+    grow_boxes(points, first, end, rule.stretch, emit);
+  } else {
+    CountBox emit;
+    counts[c] = grow_boxes(points, first, end, rule.stretch, emit);
+  }
 }
 
-// flag[j] = 1 when local gas particle j is within max(b.radius, reach_j) (1 + slack) of one of
-// the boxes (reach null: 0). Each warp first tests the bounding box of its particles with their
-// largest reach against a box: it bounds every lane's distance from below (rounding is monotone),
-// so a box the warp cannot reach is skipped by all its lanes.
-__global__ void needed_kernel(const Vec3d* pos, std::size_t n, const double* reach,
-                              const SearchBox* boxes, int n_boxes, Box box, uint8_t* flag) {
+// A BoxLevels (sph/box_levels.hpp) on the device.
+struct LevelsView {
+  const SearchBox *supers, *groups, *boxes;
+  unsigned n_supers, n_groups, n_boxes;
+};
+
+// The query of thread j: local gas particle j's wrapped position with its reach (null: 0) ...
+struct PointQuery {
+  const Vec3d* pos;
+  const double* reach;
+  Box box;
+  __device__ SearchBox operator()(std::size_t j) const {
+    const Vec3d x = wrap_position(pos[j], box);
+    return {x, x, reach ? reach[j] : 0.0};
+  }
+};
+// ... or box j of a list.
+struct BoxQuery {
+  const SearchBox* boxes;
+  __device__ SearchBox operator()(std::size_t j) const { return boxes[j]; }
+};
+
+// flag[j] = 1 when query j is near (box_near) one of the boxes of `lv`, else 0. A warp walks
+// the levels with the union of its queries (it bounds every lane's distance from below, rounding
+// being monotone): the groups of groups one by one, then the groups of a near one a lane each,
+// then the boxes of a near group a lane each; each lane tests its query against the boxes near
+// the warp's union.
+template <class Query>
+__global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, uint8_t* flag) {
   constexpr double inf = std::numeric_limits<double>::infinity();
-  constexpr double slack = 1.0 + kTreeRadiusSlack;
+  constexpr double slack = kTreeRadiusSlack;
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   const bool valid = j < n;
-  const Vec3d x = valid ? wrap_position(pos[j], box) : Vec3d{0.0, 0.0, 0.0};
-  const double r = valid && reach ? reach[j] : 0.0;
-  Vec3d lo = valid ? x : Vec3d{inf, inf, inf}, hi = valid ? x : Vec3d{-inf, -inf, -inf};
-  double r_max = r;
+  const SearchBox q = valid ? query(j) : SearchBox{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0};
+  SearchBox w = q;
   for (int o = 16; o > 0; o /= 2) {
-    lo.x = fmin(lo.x, __shfl_xor_sync(kFullMask, lo.x, o));
-    lo.y = fmin(lo.y, __shfl_xor_sync(kFullMask, lo.y, o));
-    lo.z = fmin(lo.z, __shfl_xor_sync(kFullMask, lo.z, o));
-    hi.x = fmax(hi.x, __shfl_xor_sync(kFullMask, hi.x, o));
-    hi.y = fmax(hi.y, __shfl_xor_sync(kFullMask, hi.y, o));
-    hi.z = fmax(hi.z, __shfl_xor_sync(kFullMask, hi.z, o));
-    r_max = fmax(r_max, __shfl_xor_sync(kFullMask, r_max, o));
+    w.lo.x = fmin(w.lo.x, __shfl_xor_sync(kFullMask, w.lo.x, o));
+    w.lo.y = fmin(w.lo.y, __shfl_xor_sync(kFullMask, w.lo.y, o));
+    w.lo.z = fmin(w.lo.z, __shfl_xor_sync(kFullMask, w.lo.z, o));
+    w.hi.x = fmax(w.hi.x, __shfl_xor_sync(kFullMask, w.hi.x, o));
+    w.hi.y = fmax(w.hi.y, __shfl_xor_sync(kFullMask, w.hi.y, o));
+    w.hi.z = fmax(w.hi.z, __shfl_xor_sync(kFullMask, w.hi.z, o));
+    w.radius = fmax(w.radius, __shfl_xor_sync(kFullMask, w.radius, o));
   }
+  const unsigned lane = threadIdx.x % 32u;
   bool hit = false;
-  for (int b = 0; b < n_boxes; ++b) {
-    const SearchBox sb = boxes[b];
-    const double tw = fmax(sb.radius, r_max) * slack;
-    if (!boxes_within(lo, hi, sb.lo, sb.hi, tw * tw, box)) continue;  // the same for the warp
-    if (valid && !hit) {
-      const double t = fmax(sb.radius, r) * slack;
-      hit = boxes_within(x, x, sb.lo, sb.hi, t * t, box);
+  for (unsigned s = 0; s < lv.n_supers; ++s) {
+    if (!box_near(w.lo, w.hi, w.radius, lv.supers[s], slack, box)) continue;  // warp-uniform
+    const unsigned g = s * kBoxGroup + lane;
+    unsigned groups = __ballot_sync(
+        kFullMask, g < lv.n_groups && box_near(w.lo, w.hi, w.radius, lv.groups[g], slack, box));
+    while (groups != 0) {
+      const unsigned gi = s * kBoxGroup + unsigned(__ffs(int(groups))) - 1;
+      groups &= groups - 1;
+      const unsigned b = gi * kBoxGroup + lane;
+      unsigned boxes = __ballot_sync(
+          kFullMask, b < lv.n_boxes && box_near(w.lo, w.hi, w.radius, lv.boxes[b], slack, box));
+      while (boxes != 0) {
+        const unsigned bi = gi * kBoxGroup + unsigned(__ffs(int(boxes))) - 1;
+        boxes &= boxes - 1;
+        if (valid && !hit) hit = box_near(q.lo, q.hi, q.radius, lv.boxes[bi], slack, box);
+      }
+      if (__all_sync(kFullMask, hit || !valid)) {
+        if (valid) flag[j] = 1;
+        return;
+      }
     }
-    if (__all_sync(kFullMask, hit || !valid)) break;
   }
   if (valid) flag[j] = hit ? 1 : 0;
 }
@@ -162,8 +215,59 @@ struct ResidentSph::Impl {
   int current = 0;  // todo_lists[current] holds the searching particles
   uint32_t* todo() const { return todo_lists[current].get(); }
   gpu::DeviceBuffer<uint8_t> flag;
-  gpu::DeviceBuffer<SearchBox> boxes;
+  // The halo's boxes: this rank's grown search boxes (n_search_boxes of them), the boxes a
+  // selection tests against as levels (supers, groups, boxes), and scratch.
+  gpu::DeviceBuffer<SearchBox> search_boxes, grown, levels, near_boxes;
+  std::size_t n_search_boxes = 0;
+  gpu::DeviceBuffer<unsigned> chunk_boxes;
+  gpu::DeviceBuffer<unsigned char> scan_temp;
   gpu::FlaggedSelect flagged;
+
+  // The boxes of `rule` of points [0, count) into `out` (grown as needed); returns how many.
+  std::size_t grow(const DevicePoints& points, std::size_t count, BoxRule rule,
+                   gpu::DeviceBuffer<SearchBox>& out) {
+    if (count == 0) return 0;
+    const std::size_t chunks = (count + rule.chunk - 1) / rule.chunk;
+    chunk_boxes.reserve(chunks + 1, "boxes per chunk");
+    cuda_check(cudaMemsetAsync(chunk_boxes.get() + chunks, 0, sizeof(unsigned)), "boxes per chunk");
+    grow_boxes_kernel<<<cuda_blocks(chunks, kThreads), kThreads>>>(
+        points, count, rule, chunk_boxes.get(), nullptr, nullptr);
+    cuda_check_launch("grow_boxes_kernel (count)");
+    std::size_t bytes = 0;
+    cuda_check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, chunk_boxes.get(), chunk_boxes.get(),
+                                             int64_t(chunks + 1)),
+               "boxes per chunk (scan size)");
+    scan_temp.reserve(std::max<std::size_t>(bytes, 1), "boxes per chunk (scan)");
+    cuda_check(cub::DeviceScan::ExclusiveSum(scan_temp.get(), bytes, chunk_boxes.get(),
+                                             chunk_boxes.get(), int64_t(chunks + 1)),
+               "boxes per chunk (scan)");
+    unsigned total = 0;
+    cuda_check(
+        cudaMemcpy(&total, chunk_boxes.get() + chunks, sizeof(unsigned), cudaMemcpyDeviceToHost),
+        "halo boxes (count)");
+    out.reserve(std::max<std::size_t>(total, 1), "halo boxes");
+    grow_boxes_kernel<<<cuda_blocks(chunks, kThreads), kThreads>>>(points, count, rule, nullptr,
+                                                                   chunk_boxes.get(), out.get());
+    cuda_check_launch("grow_boxes_kernel (write)");
+    return total;
+  }
+
+  // `boxes` as levels (sph/box_levels.hpp) in `levels`.
+  LevelsView upload_levels(const std::vector<SearchBox>& boxes) {
+    const BoxLevels lv = box_levels(boxes);
+    std::vector<SearchBox> all(lv.supers);
+    all.insert(all.end(), lv.groups.begin(), lv.groups.end());
+    all.insert(all.end(), lv.boxes.begin(), lv.boxes.end());
+    levels.reserve(std::max<std::size_t>(all.size(), 1), "halo box levels");
+    copy_to_device(levels.get(), all, all.size());
+    const SearchBox* base = levels.get();
+    return {base,
+            base + lv.supers.size(),
+            base + lv.supers.size() + lv.groups.size(),
+            unsigned(lv.supers.size()),
+            unsigned(lv.groups.size()),
+            unsigned(lv.boxes.size())};
+  }
   ActiveSet set;
 
   // 0, 1, ..., n_local - 1 in `all` and in todo: every local gas particle searches.
@@ -254,7 +358,9 @@ ResidentSph::Memory ResidentSph::device_memory() const {
   return {m.work.device_bytes(), m.sph.device_bytes(),
           m.radius.bytes() + m.next.bytes() + m.partial.bytes() + m.todo_lists[0].bytes() +
               m.todo_lists[1].bytes() + m.all.bytes() + m.selected.bytes() + m.flag.bytes() +
-              m.boxes.bytes() + m.send_index.bytes() + m.send_records.bytes()};
+              m.search_boxes.bytes() + m.grown.bytes() + m.levels.bytes() + m.near_boxes.bytes() +
+              m.chunk_boxes.bytes() + m.scan_temp.bytes() + m.send_index.bytes() +
+              m.send_records.bytes()};
 }
 
 std::size_t ResidentSph::bytes(Halo halo) const {
@@ -313,17 +419,41 @@ std::size_t ResidentSph::n_searching() const {
   return impl_->n_todo;
 }
 
-std::vector<SearchBox> ResidentSph::search_boxes(const Box& box, std::size_t max_boxes) const {
+std::vector<SearchBox> ResidentSph::domain_boxes(const Box& box) const {
   Impl& m = *impl_;
-  if (m.n_todo == 0) return {};
-  const std::size_t group = (m.n_todo + max_boxes - 1) / max_boxes;
-  const std::size_t n_boxes = (m.n_todo + group - 1) / group;
-  m.boxes.reserve(std::max(n_boxes, max_boxes), "search boxes");
-  group_boxes_kernel<<<unsigned(n_boxes), kThreads>>>(m.local.view().pos, m.todo(), m.n_todo, group,
-                                                      m.radius.get(), box, m.boxes.get());
-  cuda_check_launch("group_boxes_kernel");
-  std::vector<SearchBox> out(n_boxes);
-  copy_to_host(out, m.boxes.get(), n_boxes);
+  const DevicePoints points{m.local.view().pos, nullptr, m.radius.get(),
+                            m.with_reach ? m.radius.get() : nullptr, box};
+  const std::size_t n = m.grow(points, m.n_local, kDomainBoxes, m.grown);
+  std::vector<SearchBox> out(n);
+  copy_to_host(out, m.grown.get(), n);
+  return out;
+}
+
+void ResidentSph::grow_search_boxes(const Box& box) {
+  Impl& m = *impl_;
+  const DevicePoints points{m.local.view().pos, m.todo(), m.radius.get(), m.radius.get(), box};
+  m.n_search_boxes = m.grow(points, m.n_todo, kSearchBoxes, m.search_boxes);
+}
+
+std::vector<SearchBox> ResidentSph::search_boxes(const std::vector<SearchBox>* near,
+                                                 const Box& box) const {
+  Impl& m = *impl_;
+  const std::size_t n = m.n_search_boxes;
+  if (n == 0 || (near && near->empty())) return {};
+  std::size_t k = n;
+  const SearchBox* from = m.search_boxes.get();
+  if (near) {
+    m.flag.reserve(n, "halo flags");
+    m.near_boxes.reserve(n, "search boxes near a domain");
+    near_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(BoxQuery{m.search_boxes.get()}, n,
+                                                        m.upload_levels(*near), box, m.flag.get());
+    cuda_check_launch("near_kernel (search boxes)");
+    k = m.flagged(m.search_boxes.get(), m.flag.get(), n, m.near_boxes.get(),
+                  "search boxes near a domain");
+    from = m.near_boxes.get();
+  }
+  std::vector<SearchBox> out(k);
+  copy_to_host(out, from, k);
   return out;
 }
 
@@ -331,12 +461,10 @@ std::vector<uint32_t> ResidentSph::needed_by(const std::vector<SearchBox>& boxes
                                              const Box& box) const {
   Impl& m = *impl_;
   if (boxes.empty() || m.n_local == 0) return {};
-  m.boxes.reserve(boxes.size(), "remote search boxes");
-  copy_to_device(m.boxes.get(), boxes, boxes.size());
-  needed_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(
-      m.local.view().pos, m.n_local, m.with_reach ? m.radius.get() : nullptr, m.boxes.get(),
-      int(boxes.size()), box, m.flag.get());
-  cuda_check_launch("needed_kernel");
+  near_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(
+      PointQuery{m.local.view().pos, m.with_reach ? m.radius.get() : nullptr, box}, m.n_local,
+      m.upload_levels(boxes), box, m.flag.get());
+  cuda_check_launch("near_kernel (halo selection)");
   const std::size_t k =
       m.flagged(m.all.get(), m.flag.get(), m.n_local, m.selected.get(), "halo selection");
   std::vector<uint32_t> out(k);

@@ -72,12 +72,18 @@ class ResidentSph {
   // The particles that search this round (all of them after a start).
   std::size_t n_searching() const;
 
-  // The searching particles' boxes: at most max_boxes groups of consecutive searchers, each with
-  // the largest search radius among them.
-  std::vector<SearchBox> search_boxes(const Box& box, std::size_t max_boxes) const;
-  // The local gas another rank needs by the halo rule against its boxes `boxes` (ascending):
-  // j within max(b.radius, reach_j) (1 + kTreeRadiusSlack) of a box b, with reach_j the search
-  // radius of the density stage (none in the smoothing-length rounds).
+  // The halo's boxes (sph/search_box.hpp, the exchange of parallel/sph_halo.hpp). The domain
+  // boxes of the local gas (scale its search radius; radius its reach in the density stage, else
+  // 0), on the host.
+  std::vector<SearchBox> domain_boxes(const Box& box) const;
+  // Grows the searching particles' search boxes on the device (kept until the next call) ...
+  void grow_search_boxes(const Box& box);
+  // ... and returns those near one of the boxes `near` (another rank's domain boxes; null: all
+  // of them), in their order.
+  std::vector<SearchBox> search_boxes(const std::vector<SearchBox>* near, const Box& box) const;
+  // The local gas another rank needs by the halo rule against its search boxes `boxes`
+  // (ascending): j within max(b.radius, reach_j) (1 + kTreeRadiusSlack) of a box b, with reach_j
+  // the search radius of the density stage (none in the smoothing-length rounds).
   std::vector<uint32_t> needed_by(const std::vector<SearchBox>& boxes, const Box& box) const;
 
   // One smoothing-length round: h and nngb of the searching particles with the ghosts of

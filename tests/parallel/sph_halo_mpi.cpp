@@ -59,7 +59,13 @@ TEST_CASE("sph halo: the particles sent are those of the rule, and every needed 
   const std::vector<double> all_radius = comm.all_gather(radius, nullptr);
   std::vector<std::size_t> box_off;
   const std::vector<SearchBox> boxes =
-      comm.all_gather(search_boxes(s, n, radius, Box{}, 512), &box_off);
+      comm.all_gather(search_boxes(s, nullptr, n, radius, Box{}), &box_off);
+  // No search box is wider than the largest search radius among its particles.
+  for (const SearchBox& b : boxes) {
+    CHECK(b.hi.x - b.lo.x <= b.radius);
+    CHECK(b.hi.y - b.lo.y <= b.radius);
+    CHECK(b.hi.z - b.lo.z <= b.radius);
+  }
   constexpr double slack = 1.0 + 1e-6;
 
   for (const bool with_reach : {false, true}) {
@@ -69,7 +75,7 @@ TEST_CASE("sph halo: the particles sent are those of the rule, and every needed 
                        subset ? &few : nullptr);
       REQUIRE(int(sent.size()) == comm.size());
       CHECK(sent[comm.rank()].empty());
-      std::size_t missing = 0, extra = 0, total = 0;
+      std::size_t missing = 0, extra = 0, loose = 0, total = 0;
       for (int r = 0; r < comm.size(); ++r) {
         if (r == comm.rank()) continue;
         REQUIRE(std::is_sorted(sent[r].begin(), sent[r].end()));
@@ -86,6 +92,19 @@ TEST_CASE("sph halo: the particles sent are those of the rule, and every needed 
             if (searches && (d <= all_radius[i] || (with_reach && d <= reach[j]))) needed = true;
           }
           missing += needed && !is_sent[j];
+          // What the boxes add: a box at most R wide (R its largest radius) within max(R, reach_j)
+          // of j puts one of its particles within (1 + sqrt 3) max(R, reach_j) of j.
+          if (is_sent[j]) {
+            double nearest = 1e300, r_max = 0.0;
+            for (std::size_t i = n * std::size_t(r); i < n * std::size_t(r + 1); ++i) {
+              if (subset && (i - n * std::size_t(r)) % 5 != 0) continue;
+              nearest = std::min(nearest, distance(all_pos[i], s.pos[j]));
+              r_max = std::max(r_max, all_radius[i]);
+            }
+            const double bound =
+                (1.0 + std::sqrt(3.0)) * std::max(r_max, with_reach ? reach[j] : 0.0) * slack;
+            loose += nearest > bound;
+          }
           if (!subset) {
             // The rule with r's boxes, exactly.
             bool rule = false;
@@ -98,6 +117,7 @@ TEST_CASE("sph halo: the particles sent are those of the rule, and every needed 
       }
       CHECK(missing == 0);
       CHECK(extra == 0);
+      CHECK(loose == 0);
       if (comm.size() > 1) CHECK(total > 0);
     }
   }

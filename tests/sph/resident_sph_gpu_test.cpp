@@ -77,6 +77,40 @@ std::vector<uint32_t> rule(const ParticleStore& s, const std::vector<double>& re
   return out;
 }
 
+// The boxes of `rule` over particles [0, n) of s (sph/search_box.hpp), grown on the host.
+std::vector<SearchBox> host_boxes(const ParticleStore& s, std::size_t n,
+                                  const std::vector<double>& scale,
+                                  const std::vector<double>& radius, const Box& box, BoxRule rule) {
+  struct At {
+    const ParticleStore& s;
+    const std::vector<double>& scale;
+    const std::vector<double>& radius;
+    const Box& box;
+    BoxPoint operator()(std::size_t k) const {
+      return {wrap_position(s.pos[k], box), scale[k], radius[k]};
+    }
+  } at{s, scale, radius, box};
+  struct Emit {
+    std::vector<SearchBox>& out;
+    void operator()(const SearchBox& b) { out.push_back(b); }
+  };
+  std::vector<SearchBox> out;
+  Emit emit{out};
+  for (std::size_t c = 0; c < n; c += rule.chunk)
+    grow_boxes(at, c, std::min(n, c + rule.chunk), rule.stretch, emit);
+  return out;
+}
+
+bool same_boxes(const std::vector<SearchBox>& a, const std::vector<SearchBox>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (a[k].lo.x != b[k].lo.x || a[k].lo.y != b[k].lo.y || a[k].lo.z != b[k].lo.z ||
+        a[k].hi.x != b[k].hi.x || a[k].hi.y != b[k].hi.y || a[k].hi.z != b[k].hi.z ||
+        a[k].radius != b[k].radius)
+      return false;
+  return true;
+}
+
 // Two "ranks": each side's searchers' boxes go to the other, which sends what they need.
 struct Side {
   DeviceParticles d;
@@ -103,8 +137,14 @@ void send(Side& a, Side& b, ResidentSph::Halo what) {
 }
 
 void trade(Side& a, Side& b, ResidentSph::Halo what, const Box& box) {
-  const std::vector<SearchBox> boxes_a = a.sph.search_boxes(box, 512);
-  const std::vector<SearchBox> boxes_b = b.sph.search_boxes(box, 512);
+  // The exchange of parallel/sph_halo.hpp: each side sends the search boxes near the other's
+  // domain boxes.
+  const std::vector<SearchBox> domain_a = a.sph.domain_boxes(box),
+                               domain_b = b.sph.domain_boxes(box);
+  a.sph.grow_search_boxes(box);
+  b.sph.grow_search_boxes(box);
+  const std::vector<SearchBox> boxes_a = a.sph.search_boxes(&domain_b, box);
+  const std::vector<SearchBox> boxes_b = b.sph.search_boxes(&domain_a, box);
   a.sent = a.sph.needed_by(boxes_b, box);
   b.sent = b.sph.needed_by(boxes_a, box);
   send(a, b, what);
@@ -163,30 +203,26 @@ TEST_CASE("resident SPH halos: two halves on the GPU give one GPU's h, density a
       b.d.download(hb);
       std::vector<double> reach_b(hb.size());
       for (std::size_t j = 0; j < hb.size(); ++j) reach_b[j] = 2.0 * double(hb.h[j]);
-      const std::vector<SearchBox> boxes_a = a.sph.search_boxes(c.box, 64);
-      // Groups of ceil(half / 64) consecutive particles, each box the bounds of its wrapped
-      // positions and the largest 2 h.
-      const std::size_t group = (half + 63) / 64;
-      REQUIRE(boxes_a.size() == (half + group - 1) / group);
-      std::size_t box_mismatch = 0;
-      for (std::size_t g = 0; g < boxes_a.size(); ++g) {
-        constexpr double inf = std::numeric_limits<double>::infinity();
-        SearchBox e{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0};
-        for (std::size_t i = g * group; i < std::min(half, (g + 1) * group); ++i) {
-          const Vec3d x = wrap_position(ha.pos[i], c.box);
-          e.lo = {std::min(e.lo.x, x.x), std::min(e.lo.y, x.y), std::min(e.lo.z, x.z)};
-          e.hi = {std::max(e.hi.x, x.x), std::max(e.hi.y, x.y), std::max(e.hi.z, x.z)};
-          e.radius = std::max(e.radius, 2.0 * double(ha.h[i]));
-        }
-        const SearchBox& got = boxes_a[g];
-        box_mismatch += got.lo.x != e.lo.x || got.lo.y != e.lo.y || got.lo.z != e.lo.z ||
-                        got.hi.x != e.hi.x || got.hi.y != e.hi.y || got.hi.z != e.hi.z ||
-                        got.radius != e.radius;
-      }
-      CHECK(box_mismatch == 0);
+      // The boxes by the rule of sph/search_box.hpp on the host: a's search boxes (every local
+      // gas particle searches within 2 h) and b's domain boxes (scale and reach 2 h).
+      std::vector<double> two_h_a(ha.size());
+      for (std::size_t i = 0; i < ha.size(); ++i) two_h_a[i] = 2.0 * double(ha.h[i]);
+      const std::vector<SearchBox> search_a =
+          host_boxes(ha, half, two_h_a, two_h_a, c.box, kSearchBoxes);
+      const std::vector<SearchBox> domain_b =
+          host_boxes(hb, n - half, reach_b, reach_b, c.box, kDomainBoxes);
+      a.sph.grow_search_boxes(c.box);
+      const std::vector<SearchBox> boxes_a = a.sph.search_boxes(nullptr, c.box);
+      CHECK(same_boxes(boxes_a, search_a));
+      CHECK(same_boxes(b.sph.domain_boxes(c.box), domain_b));
+      CHECK(boxes_a.size() < half);
       const std::vector<uint32_t> need = b.sph.needed_by(boxes_a, c.box);
       CHECK(need == rule(hb, reach_b, boxes_a, c.box));
       CHECK(!need.empty());
+      // Only the search boxes near b's domain boxes go to b: they select the same particles.
+      const std::vector<SearchBox> near_b = a.sph.search_boxes(&domain_b, c.box);
+      CHECK(near_b.size() <= boxes_a.size());
+      CHECK(b.sph.needed_by(near_b, c.box) == need);
 
       trade(a, b, ResidentSph::Halo::density, c.box);
       const std::size_t ga = b.sent.size(), gb = a.sent.size();

@@ -1,0 +1,31 @@
+// A list of halo boxes (sph/search_box.hpp) with two levels of groups over it, for selections
+// that test many queries against many boxes: a query first meets the groups of groups, then the
+// groups of those it may reach, then their boxes. Built on the host; the device-resident ranks
+// upload the three arrays (sph/resident_sph_gpu.cu).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "core/box.hpp"
+#include "core/vec3.hpp"
+#include "sph/search_box.hpp"
+
+namespace mpsph {
+
+struct BoxLevels {
+  std::vector<SearchBox> boxes;
+  std::vector<SearchBox> groups;  // group g: boxes [g kBoxGroup, (g + 1) kBoxGroup)
+  std::vector<SearchBox> supers;  // super s: groups [s kBoxGroup, (s + 1) kBoxGroup)
+};
+
+BoxLevels box_levels(std::vector<SearchBox> boxes);
+
+// Appends to `out` the index of every box b with box_near(lo, hi, r, b, slack, box).
+void boxes_near(const BoxLevels& lv, const Vec3d& lo, const Vec3d& hi, double r, double slack,
+                const Box& box, std::vector<std::size_t>& out);
+// Whether some box b has box_near(lo, hi, r, b, slack, box).
+bool any_box_near(const BoxLevels& lv, const Vec3d& lo, const Vec3d& hi, double r, double slack,
+                  const Box& box);
+
+}  // namespace mpsph
