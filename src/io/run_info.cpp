@@ -176,7 +176,8 @@ struct Stage {
   double seconds = 0, share = 0, ms_per_step = 0;
 };
 
-// Rows "name  seconds  share%  ms-per-step" of the StageTimer table; the "total" row separately.
+// Rows "name  seconds  share%  ms-per-step [ms-per-step-after-the-first]" of the StageTimer
+// table; the "total" row separately.
 std::vector<Stage> read_timing(const fs::path& file, Stage& total,
                                std::map<std::string, std::string>& meta) {
   const std::string ctx = "'" + file.string() + "'";
@@ -185,6 +186,8 @@ std::vector<Stage> read_timing(const fs::path& file, Stage& total,
   std::vector<Stage> stages;
   std::string line;
   std::getline(in, line);  // column titles
+  // Runs of two or more (sub)steps add the column "steps 2+ [ms]".
+  const std::size_t cols = line.find("steps 2+") != std::string::npos ? 4 : 3;
   bool have_total = false;
   while (std::getline(in, line)) {
     std::istringstream words(line);
@@ -198,12 +201,13 @@ std::vector<Stage> read_timing(const fs::path& file, Stage& total,
       meta[line.substr(0, colon)] = value;
       continue;
     }
-    if (w.size() < 4) throw Error(ctx + ": cannot parse line '" + line + "'");
+    if (w.size() < cols + 1) throw Error(ctx + ": cannot parse line '" + line + "'");
     Stage s;
-    for (std::size_t k = 0; k + 3 < w.size(); ++k) s.name += (k ? " " : "") + w[k];
-    s.seconds = std::strtod(w[w.size() - 3].c_str(), nullptr);
-    s.share = std::strtod(w[w.size() - 2].c_str(), nullptr);
-    s.ms_per_step = std::strtod(w[w.size() - 1].c_str(), nullptr);
+    const std::size_t first = w.size() - cols;  // the seconds
+    for (std::size_t k = 0; k < first; ++k) s.name += (k ? " " : "") + w[k];
+    s.seconds = std::strtod(w[first].c_str(), nullptr);
+    s.share = std::strtod(w[first + 1].c_str(), nullptr);
+    s.ms_per_step = std::strtod(w[first + 2].c_str(), nullptr);
     if (s.name == "total") {
       total = s;
       have_total = true;

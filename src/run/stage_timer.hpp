@@ -33,7 +33,8 @@ class StageTimer {
   void add(const std::string& stage, double seconds);
   double total() const;
   double seconds(const std::string& stage) const;
-  // Table: stage, seconds, % of total, ms per step.
+  // Table: stage, seconds, % of total, ms per step, and, once two (sub)steps have ended
+  // (end_step), ms per (sub)step after the first: without the start-up (every h from scratch).
   std::string table(long steps) const;
 
   // Closes a (sub)step that updated `active` of `total` particles: the stage times since the last
@@ -59,6 +60,8 @@ class StageTimer {
   std::vector<Entry> entries_;
   std::vector<double> open_;  // per entry: seconds since the last end_step()
   std::array<Bin, kBins> bins_;
+  long closed_ = 0;            // (sub)steps ended
+  std::vector<double> first_;  // per entry: seconds at the end of the first (sub)step
   std::function<void()> fence_;
 };
 

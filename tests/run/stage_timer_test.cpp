@@ -25,6 +25,22 @@ std::vector<double> row(const std::string& profile, const std::string& bin) {
   return {};
 }
 
+// The numbers of the stage table's row `stage` (its share without the % sign).
+std::vector<double> table_row(const std::string& table, const std::string& stage) {
+  std::istringstream in(table);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(stage + " ", 0) != 0) continue;
+    std::istringstream words(line.substr(stage.size()));
+    std::vector<double> v;
+    for (std::string w; words >> w;) {
+      if (!w.empty() && w.back() == '%') w.pop_back();
+      v.push_back(std::stod(w));
+    }
+    return v;
+  }
+  return {};
+}
+
 }  // namespace
 
 TEST_CASE("the step profile bins (sub)steps by their active fraction", "[run][timer]") {
@@ -59,4 +75,31 @@ TEST_CASE("the step profile bins (sub)steps by their active fraction", "[run][ti
   CHECK(all[5] == Approx(10.0).epsilon(1e-3));
   CHECK(row(p, "< 0.001").empty());  // no step in that bin: no row
   CHECK(t.total() == Approx(0.016).epsilon(1e-12));
+}
+
+TEST_CASE("the stage table gives the time per step after the first", "[run][timer]") {
+  StageTimer t;
+  t.add("density", 0.050);  // the first step: the start-up
+  t.end_step(10, 10);
+  CHECK(t.table(1).find("steps 2+") == std::string::npos);  // one step: no such column
+  t.add("density", 0.002);
+  t.add("gravity", 0.001);
+  t.end_step(10, 10);
+  t.add("density", 0.004);
+  t.add("gravity", 0.003);
+  t.end_step(10, 10);
+  const std::string table = t.table(3);
+  INFO(table);
+  REQUIRE(table.find("steps 2+ [ms]") != std::string::npos);
+  // density: 56 ms in 3 steps, (2 + 4) / 2 ms after the first; gravity 4 ms, (1 + 3) / 2.
+  const std::vector<double> density = table_row(table, "density");
+  REQUIRE(density.size() == 4);
+  CHECK(density[2] == Approx(56.0 / 3).epsilon(1e-4));
+  CHECK(density[3] == Approx(3.0).epsilon(1e-4));
+  const std::vector<double> gravity = table_row(table, "gravity");
+  REQUIRE(gravity.size() == 4);
+  CHECK(gravity[3] == Approx(2.0).epsilon(1e-4));
+  const std::vector<double> total = table_row(table, "total");
+  REQUIRE(total.size() == 4);
+  CHECK(total[3] == Approx(5.0).epsilon(1e-4));
 }
