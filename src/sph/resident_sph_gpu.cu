@@ -298,7 +298,7 @@ struct ResidentSph::Impl {
                  std::size_t n_active) {
     const std::size_t n = n_local + ghosts.count;
     if (n > work_capacity) {
-      work_capacity = n + n / 4;  // halos change size from pass to pass: grow with room
+      work_capacity = n + n / 16;  // halos change size from pass to pass: grow with room
       work.reserve(work_capacity);
     }
     work.set_counts(n, n);
