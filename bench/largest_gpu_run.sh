@@ -38,7 +38,7 @@ S=$(date +%s)
 "$MPIEXEC" ${MPIEXEC_FLAGS:-} -n "$P" --bind-to none -x OMP_NUM_THREADS=$(( CORES / P > 0 ? CORES / P : 1 )) \
   "$BIN/mpsph-mpi" run setups/evrard.yaml --quiet --device "$DEVICE" \
   --set "setup.n_particles=$N" --set timestep.scheme=global --set "run.max_steps=$STEPS" \
-  --set "run.snapshot_times=[]" --set run.checkpoint_every_minutes=0 \
+  --set "run.snapshot_times=[]" --set run.checkpoint_every_minutes=0 --set run.checkpoint_at_end=false --set run.initial_snapshot=false \
   --set "run.output_dir=$OUT/evrard_largest" > "$OUT/evrard_largest.log" 2>&1
 rc=$?
 echo "wall $(( $(date +%s) - S )) s, exit code $rc (3: run.max_steps reached)"

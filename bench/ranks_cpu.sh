@@ -25,7 +25,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
 mkdir -p "$OUT"
 args=(setups/evrard.yaml --quiet --device cpu --set "setup.n_particles=$N" --set "run.t_end=$T_END"
-      --set "run.snapshot_times=[]" --set run.checkpoint_every_minutes=0
+      --set "run.snapshot_times=[]" --set run.checkpoint_every_minutes=0 --set run.checkpoint_at_end=false --set run.initial_snapshot=false
       --set "timestep.scheme=$SCHEME" "$@")
 base=""
 report() {  # name wall_ms

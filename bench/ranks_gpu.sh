@@ -41,7 +41,7 @@ setup_args() {  # particles in all
   fi
 }
 common=(--quiet --device "$DEVICE" --set "run.snapshot_times=[]"
-        --set run.checkpoint_every_minutes=0 --set timestep.scheme=global
+        --set run.checkpoint_every_minutes=0 --set run.checkpoint_at_end=false --set run.initial_snapshot=false --set timestep.scheme=global
         --set "run.max_steps=$STEPS" "$@")
 base=""
 report() {  # name ranks

@@ -103,6 +103,28 @@ void add_run_params(Schema& s) {
          {},
          "min",
          "write a checkpoint every this many wall minutes (0 = off)"});
+  s.add({"run.initial_snapshot",
+         ParamType::Bool,
+         param_text(d.initial_snapshot),
+         0,
+         0,
+         false,
+         false,
+         {},
+         "",
+         "write snapshot_0000 of the initial state (off for benchmarks and runs too large to "
+         "gather on one process; the later outputs keep their numbers)"});
+  s.add({"run.checkpoint_at_end",
+         ParamType::Bool,
+         param_text(d.checkpoint_at_end),
+         0,
+         0,
+         false,
+         false,
+         {},
+         "",
+         "write a checkpoint when the run ends (t_end, run.max_steps); off for benchmarks, whose "
+         "runs would otherwise end in writing every particle (a stop on request still writes one)"});
   s.add({"run.threads",
          ParamType::Int,
          param_text(d.threads),
@@ -139,6 +161,8 @@ RunParams run_params_from(const Config& c) {
   p.diagnostics_every = c.get_int("run.diagnostics_every");
   p.checkpoint_every_steps = c.get_int("run.checkpoint_every_steps");
   p.checkpoint_every_minutes = c.get_double("run.checkpoint_every_minutes");
+  p.checkpoint_at_end = c.get_bool("run.checkpoint_at_end");
+  p.initial_snapshot = c.get_bool("run.initial_snapshot");
   p.threads = static_cast<int>(c.get_int("run.threads"));
   p.timing_sync = c.get_bool("run.timing_sync");
   return p;

@@ -20,6 +20,8 @@ struct RunParams {
   long diagnostics_every = 1;                // steps between energy/momentum rows
   long checkpoint_every_steps = 0;           // 0 = off
   double checkpoint_every_minutes = 30.0;    // wall minutes (0 = off)
+  bool checkpoint_at_end = true;             // a checkpoint when the run ends
+  bool initial_snapshot = true;              // snapshot_0000 of the initial state
   int threads = 0;                           // OpenMP threads (0 = OpenMP default)
   bool timing_sync = false;                  // GPU: wait for each stage (exact stage timing)
 };

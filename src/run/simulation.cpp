@@ -238,7 +238,10 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
 
   on_root([&] { write_energy_csv_header(); });
   write_diagnostics_row();
-  write_snapshot_now();
+  if (run_.initial_snapshot)
+    write_snapshot_now();
+  else
+    ++next_snapshot_;  // the later outputs keep their numbers
 }
 
 void Simulation::write_energy_csv_header() {
@@ -455,7 +458,7 @@ bool Simulation::run() {
     }
   }
   if (speaks_) progress.finish();
-  write_checkpoint_now("end of run");
+  if (run_.checkpoint_at_end) write_checkpoint_now("end of run");
   write_timing();
   return reached_end;
 }
