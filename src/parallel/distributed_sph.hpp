@@ -61,6 +61,10 @@ struct DistributedSphReport {
   // Wall seconds on this rank: the smoothing-length rounds and the density-and-forces part, each
   // with its halos, and the passes of each (the rest: halo selection, exchange, ordering).
   double h_s = 0.0, pairs_s = 0.0, h_passes_s = 0.0, pairs_passes_s = 0.0;
+  // Of the halos of both (the device-resident ranks, parallel/resident_sph.hpp; 0 elsewhere): the
+  // boxes (domain boxes, search boxes, their exchange), the selection of the particles each rank
+  // needs (with the exchange plan), and the records' packing and exchange.
+  double halo_boxes_s = 0.0, halo_select_s = 0.0, halo_records_s = 0.0;
 };
 
 // The order in which one process holds the gas: its order stage sorts by Morton key at the first

@@ -47,7 +47,9 @@ ResidentSph::Ghosts send_records(ResidentSph& sph, ResidentSph::Halo what, const
 // them when they come through the host).
 ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& box,
                            const MpiComm& comm, DeviceAllToAll* device,
-                           std::vector<unsigned char>& host, ResidentSph::Ghosts& ghosts) {
+                           std::vector<unsigned char>& host, ResidentSph::Ghosts& ghosts,
+                           DistributedSphReport& rep) {
+  const double t0 = wall_seconds();
   const std::size_t P = std::size_t(comm.size()), me = std::size_t(comm.rank());
   auto slice = [](const std::vector<SearchBox>& v, const std::vector<std::size_t>& off,
                   std::size_t r) {
@@ -69,12 +71,17 @@ ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& 
   }
   std::vector<std::size_t> offsets;
   const std::vector<SearchBox> remote = comm.all_to_all(send, send_off, &offsets);
+  const double t1 = wall_seconds();
+  rep.halo_boxes_s += t1 - t0;
   std::vector<std::vector<uint32_t>> to_rank(P);
   for (std::size_t r = 0; r < P; ++r)
     if (r != me && offsets[r] != offsets[r + 1])
       to_rank[r] = sph.needed_by(slice(remote, offsets, r), box);
   ExchangePlan plan = make_exchange_plan(to_rank, comm);
+  const double t2 = wall_seconds();
+  rep.halo_select_s += t2 - t1;
   ghosts = send_records(sph, what, plan, comm, device, host);
+  rep.halo_records_s += wall_seconds() - t2;
   return plan;
 }
 
@@ -111,7 +118,7 @@ void resident_smoothing_lengths(ResidentSph& sph, const Box& box, const SphParam
                   std::to_string(kMaxHaloRounds) + " rounds");
     rep.h_rounds = round;
     const ExchangePlan plan =
-        exchange_halo(sph, ResidentSph::Halo::h, box, comm, device, host, ghosts);
+        exchange_halo(sph, ResidentSph::Halo::h, box, comm, device, host, ghosts, rep);
     rep.ghosts_h = plan.n_recv();
     // Fewer gas particles at hand than one neighbourhood: widen before searching.
     const bool short_of_gas = n_gl + plan.n_recv() < k;
@@ -132,14 +139,16 @@ void resident_density_forces(ResidentSph& sph, const Box& box, const SphParams& 
   std::vector<unsigned char> host;
   ResidentSph::Ghosts ghosts;
   const ExchangePlan plan =
-      exchange_halo(sph, ResidentSph::Halo::density, box, comm, device, host, ghosts);
+      exchange_halo(sph, ResidentSph::Halo::density, box, comm, device, host, ghosts, rep);
   rep.ghosts_pairs = plan.n_recv();
   double t_pass = wall_seconds();
   on_every_rank(comm, [&] { sph.density(ghosts, box, p, eos); });
   rep.pairs_passes_s = wall_seconds() - t_pass;
   // What force_particle() reads of a neighbour, from the ghosts' owners.
+  const double t_refresh = wall_seconds();
   const ResidentSph::Ghosts refreshed =
       send_records(sph, ResidentSph::Halo::refresh, plan, comm, device, host);
+  rep.halo_records_s += wall_seconds() - t_refresh;
   t_pass = wall_seconds();
   on_every_rank(comm, [&] { sph.forces(refreshed, box, p); });
   rep.pairs_passes_s += wall_seconds() - t_pass;

@@ -114,17 +114,18 @@ void add_run_params(Schema& s) {
          "",
          "write snapshot_0000 of the initial state (off for benchmarks and runs too large to "
          "gather on one process; the later outputs keep their numbers)"});
-  s.add({"run.checkpoint_at_end",
-         ParamType::Bool,
-         param_text(d.checkpoint_at_end),
-         0,
-         0,
-         false,
-         false,
-         {},
-         "",
-         "write a checkpoint when the run ends (t_end, run.max_steps); off for benchmarks, whose "
-         "runs would otherwise end in writing every particle (a stop on request still writes one)"});
+  s.add(
+      {"run.checkpoint_at_end",
+       ParamType::Bool,
+       param_text(d.checkpoint_at_end),
+       0,
+       0,
+       false,
+       false,
+       {},
+       "",
+       "write a checkpoint when the run ends (t_end, run.max_steps); off for benchmarks, whose "
+       "runs would otherwise end in writing every particle (a stop on request still writes one)"});
   s.add({"run.threads",
          ParamType::Int,
          param_text(d.threads),

@@ -154,6 +154,9 @@ class GpuRankLink final : public GpuRanks {
                             device_ ? &*device_ : nullptr);
     t_.pairs += sph_report_.pairs_s;
     t_.pairs_passes += sph_report_.pairs_passes_s;
+    t_.halo_boxes += sph_report_.halo_boxes_s;
+    t_.halo_select += sph_report_.halo_select_s;
+    t_.halo_records += sph_report_.halo_records_s;
     counts_.ghosts += double(sph_report_.ghosts_pairs);
     counts_.local_gas += double(sph_report_.n_local_gas);
   }
