@@ -12,25 +12,13 @@ using namespace mpsph;
 
 namespace {
 
-// The numbers of the profile row whose first word is `bin`.
-std::vector<double> row(const std::string& profile, const std::string& bin) {
-  std::istringstream in(profile);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind(bin + " ", 0) != 0) continue;
-    std::istringstream words(line.substr(bin.size()));
-    std::vector<double> v;
-    for (double x; words >> x;) v.push_back(x);
-    return v;
-  }
-  return {};
-}
-
-// The numbers of the stage table's row `stage` (its share without the % sign).
-std::vector<double> table_row(const std::string& table, const std::string& stage) {
+// The numbers of the row whose first words are `first` in a step profile or a stage table (a
+// share without its % sign).
+std::vector<double> row(const std::string& table, const std::string& first) {
   std::istringstream in(table);
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind(stage + " ", 0) != 0) continue;
-    std::istringstream words(line.substr(stage.size()));
+    if (line.rfind(first + " ", 0) != 0) continue;
+    std::istringstream words(line.substr(first.size()));
     std::vector<double> v;
     for (std::string w; words >> w;) {
       if (!w.empty() && w.back() == '%') w.pop_back();
@@ -92,14 +80,14 @@ TEST_CASE("the stage table gives the time per step after the first", "[run][time
   INFO(table);
   REQUIRE(table.find("steps 2+ [ms]") != std::string::npos);
   // density: 56 ms in 3 steps, (2 + 4) / 2 ms after the first; gravity 4 ms, (1 + 3) / 2.
-  const std::vector<double> density = table_row(table, "density");
+  const std::vector<double> density = row(table, "density");
   REQUIRE(density.size() == 4);
   CHECK(density[2] == Approx(56.0 / 3).epsilon(1e-4));
   CHECK(density[3] == Approx(3.0).epsilon(1e-4));
-  const std::vector<double> gravity = table_row(table, "gravity");
+  const std::vector<double> gravity = row(table, "gravity");
   REQUIRE(gravity.size() == 4);
   CHECK(gravity[3] == Approx(2.0).epsilon(1e-4));
-  const std::vector<double> total = table_row(table, "total");
+  const std::vector<double> total = row(table, "total");
   REQUIRE(total.size() == 4);
   CHECK(total[3] == Approx(5.0).epsilon(1e-4));
 }
