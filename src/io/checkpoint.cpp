@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "io/durable_file.hpp"
 #include "io/hdf5_util.hpp"
 
 namespace mpsph {
@@ -41,23 +42,25 @@ std::vector<T> masked_rows(const FieldInfo& f, const std::vector<T>& v,
 
 }  // namespace
 
-void write_checkpoint(const std::string& path, const ParticleStore& store,
-                      const CheckpointState& state) {
-  const std::string ctx = "cannot write checkpoint '" + path + "'";
+namespace {
+
+void check_field_sizes(const ParticleStore& store, const std::string& ctx) {
   const std::size_t n = store.size();
   for_each_kept_field(store, [&](const FieldInfo& f, const auto& v) {
     if (v.size() != n)
       throw Error(ctx + ": field '" + f.member + "' has " + std::to_string(v.size()) +
                   " entries but the store has " + std::to_string(n) + " particles");
   });
+}
 
-  h5::TempFile file(path, "checkpoint");
-  const hid_t root = file.id();
-  h5::write_scalar_attribute(root, kVersionAttr, int32_t{kCheckpointVersion}, ctx);
-  h5::write_scalar_attribute(root, "NumParticles", uint64_t{n}, ctx);
-  h5::write_string_attribute(root, "Code", "mpsph " MPSPH_VERSION, ctx);
-
-  {
+// The part's rows into the open file: with part.creates first the attributes, the state and every
+// dataset at its full size.
+void write_part_rows(hid_t root, const ParticleStore& store, const CheckpointState& state,
+                     const CheckpointPart& part, const std::string& ctx) {
+  if (part.creates) {
+    h5::write_scalar_attribute(root, kVersionAttr, int32_t{kCheckpointVersion}, ctx);
+    h5::write_scalar_attribute(root, "NumParticles", uint64_t{part.total}, ctx);
+    h5::write_string_attribute(root, "Code", "mpsph " MPSPH_VERSION, ctx);
     h5::Group st = h5::create_group(root, "State", ctx);
     h5::write_scalar_attribute(st.get(), "Time", state.time, ctx);
     h5::write_scalar_attribute(st.get(), "TimeStep", state.dt, ctx);
@@ -76,14 +79,59 @@ void write_checkpoint(const std::string& path, const ParticleStore& store,
       h5::write_scalar_attribute(counters.get(), key, int64_t{value}, ctx);
     }
   }
-  {
-    h5::Group particles = h5::create_group(root, "Particles", ctx);
-    for_each_kept_field(store, [&](const FieldInfo& f, const auto& v) {
-      h5::write_dataset(particles.get(), f.member, masked_rows(f, v, store.type), ctx);
-    });
-  }
+  h5::Group particles = part.creates ? h5::create_group(root, "Particles", ctx)
+                                     : h5::open_group(root, "Particles", ctx);
+  std::size_t k = 0;
+  for_each_kept_field(store, [&](const FieldInfo& f, const auto& v) {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    const std::vector<T> rows = masked_rows(f, v, store.type);
+    if (k >= part.field_total.size() || k >= part.field_first.size() ||
+        part.field_first[k] + rows.size() > part.field_total[k])
+      throw Error(ctx + ": the rows of field '" + f.member + "' do not fit the file's");
+    if (part.creates) h5::create_rows<T>(particles.get(), f.member, part.field_total[k], ctx);
+    h5::write_rows(particles.get(), f.member, rows, part.field_first[k], ctx);
+    ++k;
+  });
+}
+
+}  // namespace
+
+std::vector<uint64_t> checkpoint_field_rows(const ParticleStore& store) {
+  std::vector<uint64_t> rows;
+  for_each_kept_field(store, [&](const FieldInfo& f, const auto& v) {
+    rows.push_back(masked_rows(f, v, store.type).size());
+  });
+  return rows;
+}
+
+void write_checkpoint(const std::string& path, const ParticleStore& store,
+                      const CheckpointState& state) {
+  const std::string ctx = "cannot write checkpoint '" + path + "'";
+  check_field_sizes(store, ctx);
+  CheckpointPart part;
+  part.creates = true;
+  part.total = store.size();
+  part.field_total = checkpoint_field_rows(store);
+  part.field_first.assign(part.field_total.size(), 0);
+  h5::TempFile file(path, "checkpoint");
+  write_part_rows(file.id(), store, state, part, ctx);
   // The groups above are closed: commit() flushes, fsyncs and renames the finished file.
   file.commit();
+}
+
+void write_checkpoint_part(const std::string& path, const ParticleStore& store,
+                           const CheckpointState& state, const CheckpointPart& part) {
+  const std::string ctx = "cannot write checkpoint '" + path + "'";
+  check_field_sizes(store, ctx);
+  if (part.creates) {
+    h5::TempFile file(path, "checkpoint");
+    write_part_rows(file.id(), store, state, part, ctx);
+    file.hand_over();
+    return;
+  }
+  h5::File file = h5::open_for_update(temporary_name(path), ctx);
+  write_part_rows(file.get(), store, state, part, ctx);
+  if (file.close() < 0) throw Error(ctx + ": closing the rows of this part failed");
 }
 
 ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_out) {

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/particle_store.hpp"
 
@@ -31,6 +32,20 @@ constexpr int kCheckpointVersion = 2;
 // Throws mpsph::Error "cannot write checkpoint '<path>': <reason>".
 void write_checkpoint(const std::string& path, const ParticleStore& store,
                       const CheckpointState& state);
+
+// A checkpoint written by several processes in turn, each its own particles, as a snapshot's parts
+// (io/snapshot.hpp SnapshotPart; committed by commit_parts): `total` particles in the file, this
+// part's `first`; for each kept field (in checkpoint_field_rows' order) the file's rows and this
+// part's first row (a field of some types only has a row per particle of those types).
+struct CheckpointPart {
+  uint64_t total = 0, first = 0;
+  std::vector<uint64_t> field_total, field_first;
+  bool creates = false;
+};
+// The rows of each kept field of `store` (its particles carrying the field).
+std::vector<uint64_t> checkpoint_field_rows(const ParticleStore& store);
+void write_checkpoint_part(const std::string& path, const ParticleStore& store,
+                           const CheckpointState& state, const CheckpointPart& part);
 
 // Throws mpsph::Error naming the file and the problem: missing file, not HDF5 or truncated, not a
 // checkpoint / other version, a missing or mis-typed dataset.

@@ -123,9 +123,10 @@ TempFile::~TempFile() {
   }
 }
 
-void TempFile::commit() {
+void TempFile::close() {
+  if (!file_.valid()) return;
   // Every group and dataset must be closed first: H5Fclose only flushes and releases the file once
-  // nothing in it is open, and the rename below must see the finished file.
+  // nothing in it is open, and the rename of commit() must see the finished file.
   const ssize_t open_objects =
       H5Fget_obj_count(file_.get(), H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE |
                                         H5F_OBJ_ATTR | H5F_OBJ_LOCAL);
@@ -135,8 +136,19 @@ void TempFile::commit() {
   if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0)
     throw write_failure(context_, "flushing " + in_quotes(tmp_));
   if (file_.close() < 0) throw write_failure(context_, "closing " + in_quotes(tmp_));
+}
+
+void TempFile::commit() {
+  close();
   commit_temporary(tmp_, path_, context_);
   committed_ = true;
+}
+
+File open_for_update(const std::string& path, const std::string& ctx) {
+  silence_errors();
+  const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  if (id < 0) throw Error(ctx + ": cannot open " + in_quotes(path) + " to add rows");
+  return File(id);
 }
 
 // ------------------------------------------------------------------ groups and links
@@ -282,6 +294,31 @@ std::string read_string_attribute(hid_t loc, const std::string& name, const std:
 }
 
 // ------------------------------------------------------------------ datasets
+
+Dataset create_rows(hid_t loc, const std::string& name, hid_t native_scalar, int components,
+                    std::size_t n, const std::string& ctx) {
+  const hsize_t dims[2] = {n, static_cast<hsize_t>(components)};
+  Dataspace space(H5Screate_simple(components == 1 ? 1 : 2, dims, nullptr));
+  Dataset d(H5Dcreate2(loc, name.c_str(), native_scalar, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                       H5P_DEFAULT));
+  if (!d.valid()) throw write_failure(ctx, "creating dataset " + in_quotes(name));
+  return d;
+}
+
+void write_rows(hid_t loc, const std::string& name, hid_t native_scalar, int components,
+                const void* data, std::size_t first, std::size_t count, const std::string& ctx) {
+  if (count == 0) return;
+  Dataset d(H5Dopen2(loc, name.c_str(), H5P_DEFAULT));
+  if (!d.valid()) throw write_failure(ctx, "opening dataset " + in_quotes(name));
+  Dataspace file_space(H5Dget_space(d.get()));
+  const int rank = components == 1 ? 1 : 2;
+  const hsize_t start[2] = {first, 0}, dims[2] = {count, static_cast<hsize_t>(components)};
+  if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, dims, nullptr) < 0)
+    throw write_failure(ctx, "selecting rows of dataset " + in_quotes(name));
+  Dataspace memory(H5Screate_simple(rank, dims, nullptr));
+  if (H5Dwrite(d.get(), native_scalar, memory.get(), file_space.get(), H5P_DEFAULT, data) < 0)
+    throw write_failure(ctx, "writing rows of dataset " + in_quotes(name));
+}
 
 Dataset write_dataset(hid_t loc, const std::string& name, hid_t native_scalar, int components,
                       const void* data, std::size_t n, const std::string& ctx) {

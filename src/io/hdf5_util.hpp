@@ -98,6 +98,17 @@ class TempFile {
   hid_t id() const { return file_.get(); }
   // The error context for helpers below: "cannot write <what> '<path>'".
   const std::string& context() const { return context_; }
+  // The temporary file's path, which other processes open with open_for_update() to add their
+  // rows once this one has closed it (close()).
+  const std::string& temporary_path() const { return tmp_; }
+  // Flushes and closes the temporary file without committing it.
+  void close();
+  // close(), and leaves the temporary file for other processes to add their rows; the caller
+  // commits it later (commit_temporary, io/durable_file.hpp) or removes it.
+  void hand_over() {
+    close();
+    committed_ = true;
+  }
   void commit();
 
  private:
@@ -159,6 +170,26 @@ std::string read_string_attribute(hid_t loc, const std::string& name, const std:
 
 // Creates `name` in `loc` as an n-vector (or n x 3 for Vec3d) of the native type and writes it.
 // Returns the open dataset so that the caller can attach attributes.
+// A dataset of n rows of `components` values each, written later by rows (write_rows), e.g. by
+// several processes in turn.
+Dataset create_rows(hid_t loc, const std::string& name, hid_t native_scalar, int components,
+                    std::size_t n, const std::string& ctx);
+// Rows [first, first + count) of dataset `name` (open in `loc`) from `data`.
+void write_rows(hid_t loc, const std::string& name, hid_t native_scalar, int components,
+                const void* data, std::size_t first, std::size_t count, const std::string& ctx);
+template <class T>
+Dataset create_rows(hid_t loc, const std::string& name, std::size_t n, const std::string& ctx) {
+  return create_rows(loc, name, Traits<T>::native(), Traits<T>::components, n, ctx);
+}
+template <class T>
+void write_rows(hid_t loc, const std::string& name, const std::vector<T>& data, std::size_t first,
+                const std::string& ctx) {
+  write_rows(loc, name, Traits<T>::native(), Traits<T>::components, data.data(), first, data.size(),
+             ctx);
+}
+// An existing file (another process's temporary file) opened for writing rows.
+File open_for_update(const std::string& path, const std::string& ctx);
+
 Dataset write_dataset(hid_t loc, const std::string& name, hid_t native_scalar, int components,
                       const void* data, std::size_t n, const std::string& ctx);
 

@@ -201,6 +201,8 @@ std::vector<Stage> read_timing(const fs::path& file, Stage& total,
       meta[line.substr(0, colon)] = value;
       continue;
     }
+    // Past the table: the notes of the backend (the MPI ranks' stage parts), not stages.
+    if (have_total) continue;
     if (w.size() < cols + 1) throw Error(ctx + ": cannot parse line '" + line + "'");
     Stage s;
     const std::size_t first = w.size() - cols;  // the seconds

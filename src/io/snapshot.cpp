@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "core/error.hpp"
+#include "io/durable_file.hpp"
 #include "io/hdf5_util.hpp"
 
 namespace mpsph {
@@ -307,17 +308,17 @@ void set_snapshot_flag(SnapshotMeta& meta, const std::string& name) {
   }
 }
 
-void write_snapshot(const std::string& path, const ParticleStore& store, const SnapshotMeta& meta,
-                    const std::vector<std::string>& extra_fields) {
-  const std::string ctx = "cannot write snapshot '" + path + "'";
-  check_extra_fields(extra_fields, ctx);
+namespace {
+
+// Particle indices of each type, in store order (removed particles left out).
+std::array<std::vector<std::size_t>, kNumTypes> type_index(const ParticleStore& store,
+                                                           const std::string& ctx) {
   const std::size_t n = store.size();
   store.for_each_field([&](const FieldInfo& f, const auto& v) {
     if (v.size() != n)
       throw Error(ctx + ": field '" + f.member + "' has " + std::to_string(v.size()) +
                   " entries but the store has " + std::to_string(n) + " particles");
   });
-  // Particle indices of each type, in store order.
   std::array<std::vector<std::size_t>, kNumTypes> index;
   for (std::size_t i = 0; i < n; ++i) {
     // Removed by a stage since the last order stage (its mass went elsewhere): not written.
@@ -328,31 +329,91 @@ void write_snapshot(const std::string& path, const ParticleStore& store, const S
                   " for a particle removed since the last order stage)");
     index[store.type[i]].push_back(i);
   }
-  std::array<uint64_t, kNumTypes> counts{};
-  for (int t = 0; t < kNumTypes; ++t) counts[t] = index[t].size();
+  return index;
+}
 
-  h5::TempFile file(path, "snapshot");
-  write_header(file.id(), counts, meta, ctx);
-  write_units(file.id(), meta.units, ctx);
-  write_parameters(file.id(), meta, ctx);
-
+// The part's rows into the open file `file`: with part.creates first the header, the units, the
+// parameters and every dataset at its full size.
+void write_part_rows(hid_t file, const ParticleStore& store, const SnapshotMeta& meta,
+                     const std::vector<std::string>& extra_fields, const SnapshotPart& part,
+                     const std::array<std::vector<std::size_t>, kNumTypes>& index,
+                     const std::string& ctx) {
+  if (part.creates) {
+    write_header(file, part.total, meta, ctx);
+    write_units(file, meta.units, ctx);
+    write_parameters(file, meta, ctx);
+  }
   auto selected = [&](const std::string& name) {
     return always_written(name) ||
            std::find(extra_fields.begin(), extra_fields.end(), name) != extra_fields.end();
   };
   for (int t = 0; t < kNumTypes; ++t) {
-    if (counts[t] == 0) continue;
-    h5::Group group = h5::create_group(file.id(), part_type_group(t), ctx);
+    if (part.total[t] == 0) continue;
+    if (part.first[t] + index[t].size() > part.total[t])
+      throw Error(ctx + ": rows " + std::to_string(part.first[t]) + " + " +
+                  std::to_string(index[t].size()) + " of type " + std::to_string(t) +
+                  " do not fit the file's " + std::to_string(part.total[t]));
+    h5::Group group = part.creates ? h5::create_group(file, part_type_group(t), ctx)
+                                   : h5::open_group(file, part_type_group(t), ctx);
     store.for_each_field([&](const FieldInfo& f, const auto& v) {
       if (!*f.hdf5_name || !applies_to(f, t) || !selected(f.hdf5_name)) return;
       using T = typename std::decay_t<decltype(v)>::value_type;
+      if (part.creates) {
+        h5::Dataset d = h5::create_rows<T>(group.get(), f.hdf5_name, part.total[t], ctx);
+        write_unit_attributes(d.get(), f, meta.units, ctx);
+      }
       std::vector<T> rows(index[t].size());
       for (std::size_t k = 0; k < rows.size(); ++k) rows[k] = v[index[t][k]];
-      h5::Dataset d = h5::write_dataset(group.get(), f.hdf5_name, rows, ctx);
-      write_unit_attributes(d.get(), f, meta.units, ctx);
+      h5::write_rows(group.get(), f.hdf5_name, rows, part.first[t], ctx);
     });
   }
+}
+
+}  // namespace
+
+std::array<uint64_t, kNumTypes> snapshot_counts(const ParticleStore& store) {
+  std::array<uint64_t, kNumTypes> c{};
+  for (const uint8_t t : store.type)
+    if (t < kNumTypes) ++c[t];
+  return c;
+}
+
+void write_snapshot(const std::string& path, const ParticleStore& store, const SnapshotMeta& meta,
+                    const std::vector<std::string>& extra_fields) {
+  const std::string ctx = "cannot write snapshot '" + path + "'";
+  check_extra_fields(extra_fields, ctx);
+  const auto index = type_index(store, ctx);
+  SnapshotPart part;
+  part.creates = true;
+  for (int t = 0; t < kNumTypes; ++t) part.total[t] = index[t].size();
+  h5::TempFile file(path, "snapshot");
+  write_part_rows(file.id(), store, meta, extra_fields, part, index, ctx);
   file.commit();
+}
+
+void write_snapshot_part(const std::string& path, const ParticleStore& store,
+                         const SnapshotMeta& meta, const std::vector<std::string>& extra_fields,
+                         const SnapshotPart& part) {
+  const std::string ctx = "cannot write snapshot '" + path + "'";
+  check_extra_fields(extra_fields, ctx);
+  const auto index = type_index(store, ctx);
+  if (part.creates) {
+    h5::TempFile file(path, "snapshot");
+    write_part_rows(file.id(), store, meta, extra_fields, part, index, ctx);
+    file.hand_over();
+    return;
+  }
+  h5::File file = h5::open_for_update(temporary_name(path), ctx);
+  write_part_rows(file.get(), store, meta, extra_fields, part, index, ctx);
+  if (file.close() < 0) throw Error(ctx + ": closing the rows of this part failed");
+}
+
+void commit_parts(const std::string& path, const std::string& what) {
+  commit_temporary(temporary_name(path), path, "cannot write " + what + " '" + path + "'");
+}
+
+void discard_parts(const std::string& path) {
+  std::remove(temporary_name(path).c_str());
 }
 
 ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {

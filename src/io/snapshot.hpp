@@ -11,6 +11,8 @@
 // Every group, attribute, dataset, type and unit is listed in docs/file_format.md.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,28 @@ void set_snapshot_flag(SnapshotMeta& meta, const std::string& name);
 // listing the valid ones.
 void write_snapshot(const std::string& path, const ParticleStore& store, const SnapshotMeta& meta,
                     const std::vector<std::string>& extra_fields = {});
+
+// A snapshot written by several processes in turn, each its own particles (the MPI ranks,
+// run/simulation.cpp): the file's rows of each type (`total`, the sums of every part's
+// snapshot_counts) and this part's first row of each (the sums of the parts before it). The part
+// that `creates` comes first: it writes the header (NumPart_Total = total) and every dataset at
+// its full size into the temporary file "path.tmp", its own rows, and leaves the file closed; each
+// later part adds its rows; then the first commits the file (commit_snapshot_parts). The rows of
+// a type are the parts' rows one after the other, each in its store order.
+struct SnapshotPart {
+  std::array<uint64_t, kNumTypes> total{}, first{};
+  bool creates = false;
+};
+// The particles of each type in `store` (those removed since the last order stage left out).
+std::array<uint64_t, kNumTypes> snapshot_counts(const ParticleStore& store);
+void write_snapshot_part(const std::string& path, const ParticleStore& store,
+                         const SnapshotMeta& meta, const std::vector<std::string>& extra_fields,
+                         const SnapshotPart& part);
+// The temporary file of the parts made `path` (fsynced and renamed, as write_snapshot's); `what`
+// names it in errors ("snapshot", "checkpoint").
+void commit_parts(const std::string& path, const std::string& what);
+// Removes the parts' temporary file (after an error on some process).
+void discard_parts(const std::string& path);
 
 // The HDF5 names that may appear in `extra_fields`.
 std::vector<std::string> optional_snapshot_fields();

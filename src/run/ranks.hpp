@@ -5,6 +5,7 @@
 // single-process program is built without it.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,6 +51,9 @@ class Ranks {
       const std::vector<std::unique_ptr<PhysicsModule>>& modules, const MpiParams& mpi) const = 0;
   // Every rank's particles on rank 0, sorted by id (empty on the other ranks; collective).
   virtual ParticleStore gather(const ParticleStore& local) const = 0;
+  // Every rank's `local` (the same length on every rank) in rank order, on every rank
+  // (collective).
+  virtual std::vector<uint64_t> all_gather(const std::vector<uint64_t>& local) const = 0;
 };
 
 // The single process: no other ranks, broadcasts and reductions are the identity.

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cfloat>
@@ -67,6 +68,35 @@ void Simulation::on_root(F&& f) const {
     }
   ranks_.broadcast(err);
   if (!err.empty()) throw Error(err);
+}
+
+template <class F>
+void Simulation::write_in_turn(const std::string& path, const char* what, F&& part) const {
+  // Rank 0 first (it creates the file), then the others one by one: each turn ends with an
+  // agreement, so an error on any rank stops every rank (the temporary file removed).
+  std::string err;
+  const auto failed = [&] {
+    if (!ranks_.any(!err.empty())) return;
+    if (ranks_.root()) discard_parts(path);
+    throw Error(err.empty() ? std::string("writing ") + what + " '" + path +
+                                  "' failed on another rank (its message says why)"
+                            : err);
+  };
+  for (int r = 0; r < ranks_.size(); ++r) {
+    if (r == ranks_.rank()) try {
+        part();
+      } catch (const Error& e) {
+        err = e.what();
+        if (err.empty()) err = std::string("error writing ") + what;
+      }
+    failed();
+  }
+  if (ranks_.root()) try {
+      commit_parts(path, what);
+    } catch (const Error& e) {
+      err = e.what();
+    }
+  failed();
 }
 
 ParticleStore& Simulation::file_particles(ParticleStore& scratch) {
@@ -703,16 +733,13 @@ void Simulation::write_diagnostics_line(const Conserved& c,
 }
 
 void Simulation::write_snapshot_now() {
-  ParticleStore gathered;
-  ParticleStore& all = file_particles(gathered);
-  on_root([&] { write_snapshot_file(all); });
-  ++next_snapshot_;
-}
-
-void Simulation::write_snapshot_file(ParticleStore& all) {
-  for (const auto& m : modules_) m->prepare_output(all);
+  // Each rank writes its own particles (across ranks in turn: io/snapshot.hpp SnapshotPart), so
+  // no process holds more than its own.
+  backend_->sync_to_host();
+  for (const auto& m : modules_) m->prepare_output(store_);
   char name[64];
   std::snprintf(name, sizeof name, "/snapshot_%04ld.h5", next_snapshot_);
+  const std::string path = run_.output_dir + name;
   SnapshotMeta meta;
   meta.time = time_;
   meta.step = step_;
@@ -721,7 +748,24 @@ void Simulation::write_snapshot_file(ParticleStore& all) {
   meta.config_yaml = config_.resolved_yaml();
   for (const auto& m : modules_)
     for (const std::string& flag : m->snapshot_flags()) set_snapshot_flag(meta, flag);
-  write_snapshot(run_.output_dir + name, all, meta, run_.snapshot_fields);
+  if (!ranks_.distributed()) {
+    write_snapshot(path, store_, meta, run_.snapshot_fields);
+  } else {
+    const std::array<uint64_t, kNumTypes> mine = snapshot_counts(store_);
+    const std::vector<uint64_t> all =
+        ranks_.all_gather(std::vector<uint64_t>(mine.begin(), mine.end()));
+    SnapshotPart part;
+    part.creates = ranks_.root();
+    for (int r = 0; r < ranks_.size(); ++r)
+      for (int t = 0; t < kNumTypes; ++t) {
+        const uint64_t c = all[std::size_t(r) * kNumTypes + std::size_t(t)];
+        part.total[t] += c;
+        if (r < ranks_.rank()) part.first[t] += c;
+      }
+    write_in_turn(path, "snapshot",
+                  [&] { write_snapshot_part(path, store_, meta, run_.snapshot_fields, part); });
+  }
+  ++next_snapshot_;
 }
 
 void Simulation::write_checkpoint_now(const char* reason) {
@@ -747,10 +791,35 @@ void Simulation::write_checkpoint_now(const char* reason) {
   st.scalars["box_size_y"] = box_.size.y;
   st.scalars["box_size_z"] = box_.size.z;
   st.config_yaml = config_.resolved_yaml();
-  ParticleStore gathered;
-  const ParticleStore& all = file_particles(gathered);
   const std::string path = run_.output_dir + "/checkpoint.h5";
-  on_root([&] { write_checkpoint(path, all, st); });
+  backend_->sync_to_host();
+  if (!ranks_.distributed()) {
+    write_checkpoint(path, store_, st);
+  } else {
+    // Each rank its own particles, in turn (io/checkpoint.hpp CheckpointPart): the rows of each
+    // kept field, then the particle count, of every rank.
+    std::vector<uint64_t> mine = checkpoint_field_rows(store_);
+    const std::size_t k = mine.size();
+    mine.push_back(store_.size());
+    const std::vector<uint64_t> all = ranks_.all_gather(mine);
+    CheckpointPart part;
+    part.creates = ranks_.root();
+    part.field_total.assign(k, 0);
+    part.field_first.assign(k, 0);
+    for (int r = 0; r < ranks_.size(); ++r)
+      for (std::size_t f = 0; f <= k; ++f) {
+        const uint64_t c = all[std::size_t(r) * (k + 1) + f];
+        const bool before = r < ranks_.rank();
+        if (f < k) {
+          part.field_total[f] += c;
+          if (before) part.field_first[f] += c;
+        } else {
+          part.total += c;
+          if (before) part.first += c;
+        }
+      }
+    write_in_turn(path, "checkpoint", [&] { write_checkpoint_part(path, store_, st, part); });
+  }
   if (std::string(reason) != "periodic") log(std::string("checkpoint (") + reason + "): " + path);
 }
 

@@ -99,7 +99,6 @@ class Simulation {
   void write_diagnostics_line(const Conserved& c,
                               const std::vector<std::vector<double>>& module_values);
   void write_snapshot_now();
-  void write_snapshot_file(ParticleStore& all);
   void write_checkpoint_now(const char* reason);
   // The next output time after time_ (more than output_eps() later).
   double next_output_time() const;
@@ -110,9 +109,14 @@ class Simulation {
   // rank, so that no rank waits in a collective call for one that stopped.
   template <class F>
   void on_root(F&& f) const;
-  // The particles for a file: the store on one process; across ranks every rank's particles
-  // gathered into `scratch` on rank 0, sorted by (type, id), and an empty store on the other
-  // ranks (collective).
+  // The parts of one file (io/snapshot.hpp SnapshotPart) written by the ranks in turn, `part()`
+  // writing this rank's, then committed by rank 0 (collective; an error on any rank is an error
+  // on every rank).
+  template <class F>
+  void write_in_turn(const std::string& path, const char* what, F&& part) const;
+  // The particles for the health diagnosis: the store on one process; across ranks every rank's
+  // particles gathered into `scratch` on rank 0, sorted by (type, id), and an empty store on the
+  // other ranks (collective).
   ParticleStore& file_particles(ParticleStore& scratch);
 
   Config config_;

@@ -39,7 +39,10 @@ std::filesystem::path make_run_dir(const std::string& name) {
              "stage                  time [s]     share   per step [ms]\n"
              "order + trees             1.000     25.0%          25.000\n"
              "smoothing lengths         3.000     75.0%          75.000\n"
-             "total                     4.000    100.0%         100.000\n");
+             "total                     4.000    100.0%         100.000\n"
+             "backend: cpu (MPI ranks), 1 OpenMP threads\n"
+             "\nMPI ranks: 2, SPH passes and gravity on the CPU; stage parts, ms per step:\n"
+             "  order                                       4.586 (4.186)\n");
   ParticleStore s = test::make_store({0, 1, 0, 1, 0});
   SnapshotMeta meta;
   meta.time = 0.25;

@@ -48,6 +48,9 @@ class MpiRanks final : public Ranks {
     all.permute(perm);
     return all;
   }
+  std::vector<uint64_t> all_gather(const std::vector<uint64_t>& local) const override {
+    return comm_.all_gather(local, nullptr);
+  }
 
  private:
   MpiComm comm_{MPI_COMM_WORLD};
