@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <numeric>
 
 #include "core/error.hpp"
 #include "core/number_format.hpp"
@@ -111,8 +113,19 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
   speaks_ = !quiet_ && ranks_.root();
   CheckpointState ckpt;
   if (!opt.restart_path.empty()) {
-    // Across ranks rank 0 reads the particles; the first order stage scatters them.
-    on_root([&] { store_ = read_checkpoint(opt.restart_path, &ckpt); });
+    // Across ranks rank 0 reads the particles; the first order stage scatters them. The stages
+    // before it expect the gas first: a checkpoint of ranks lists each rank's particles of every
+    // type in turn, so the particles are ordered by type (stably: a file of one process, already
+    // in that order, is read as it is).
+    on_root([&] {
+      store_ = read_checkpoint(opt.restart_path, &ckpt);
+      std::vector<std::size_t> perm(store_.size());
+      std::iota(perm.begin(), perm.end(), std::size_t(0));
+      std::stable_sort(perm.begin(), perm.end(), [&](std::size_t a, std::size_t b) {
+        return store_.type[a] < store_.type[b];
+      });
+      store_.permute(perm);
+    });
     broadcast_checkpoint_state(ranks_, ckpt);
   }
 
