@@ -139,20 +139,8 @@ std::vector<std::vector<uint32_t>> halo_members(const ParticleStore& store, std:
   // a box out of reach rules out all of them: the particles sent are those of the rule.
   constexpr std::size_t kFine = 64, kFinePerCoarse = 64;
   const std::vector<SearchBox> fine = group_boxes(store, n_gas, own, box, kFine);
-  const std::size_t n_coarse = (fine.size() + kFinePerCoarse - 1) / kFinePerCoarse;
-  std::vector<SearchBox> coarse(n_coarse);
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  for (std::size_t c = 0; c < n_coarse; ++c) {
-    SearchBox u{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0};
-    for (std::size_t f = c * kFinePerCoarse; f < std::min(fine.size(), (c + 1) * kFinePerCoarse);
-         ++f) {
-      const SearchBox& b = fine[f];
-      u.lo = {std::min(u.lo.x, b.lo.x), std::min(u.lo.y, b.lo.y), std::min(u.lo.z, b.lo.z)};
-      u.hi = {std::max(u.hi.x, b.hi.x), std::max(u.hi.y, b.hi.y), std::max(u.hi.z, b.hi.z)};
-      u.radius = std::max(u.radius, b.radius);
-    }
-    coarse[c] = u;
-  }
+  const std::vector<SearchBox> coarse = box_unions(fine, kFinePerCoarse);
+  const std::size_t n_coarse = coarse.size();
 
   std::vector<std::vector<uint32_t>> to_rank(comm.size());
   std::vector<std::vector<uint32_t>> part(n_coarse);

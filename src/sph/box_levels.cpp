@@ -5,14 +5,12 @@
 
 namespace mpsph {
 
-namespace {
-
-std::vector<SearchBox> unions(const std::vector<SearchBox>& in) {
+std::vector<SearchBox> box_unions(const std::vector<SearchBox>& in, std::size_t group) {
   constexpr double inf = std::numeric_limits<double>::infinity();
-  std::vector<SearchBox> out((in.size() + kBoxGroup - 1) / kBoxGroup,
+  std::vector<SearchBox> out((in.size() + group - 1) / group,
                              SearchBox{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0});
   for (std::size_t k = 0; k < in.size(); ++k) {
-    SearchBox& u = out[k / kBoxGroup];
+    SearchBox& u = out[k / group];
     const SearchBox& b = in[k];
     u.lo = {std::min(u.lo.x, b.lo.x), std::min(u.lo.y, b.lo.y), std::min(u.lo.z, b.lo.z)};
     u.hi = {std::max(u.hi.x, b.hi.x), std::max(u.hi.y, b.hi.y), std::max(u.hi.z, b.hi.z)};
@@ -21,39 +19,45 @@ std::vector<SearchBox> unions(const std::vector<SearchBox>& in) {
   return out;
 }
 
+namespace {
+
+// Calls visit(b) for every box b near the query, in order, until it returns true; returns
+// whether one did.
+template <class Visit>
+bool walk(const BoxLevels& lv, const Vec3d& lo, const Vec3d& hi, double r, double slack,
+          const Box& box, Visit&& visit) {
+  for (std::size_t s = 0; s < lv.supers.size(); ++s) {
+    if (!box_near(lo, hi, r, lv.supers[s], slack, box)) continue;
+    for (std::size_t g = s * kBoxGroup; g < std::min(lv.groups.size(), (s + 1) * kBoxGroup); ++g) {
+      if (!box_near(lo, hi, r, lv.groups[g], slack, box)) continue;
+      for (std::size_t b = g * kBoxGroup; b < std::min(lv.boxes.size(), (g + 1) * kBoxGroup); ++b)
+        if (box_near(lo, hi, r, lv.boxes[b], slack, box) && visit(b)) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 BoxLevels box_levels(std::vector<SearchBox> boxes) {
   BoxLevels lv;
   lv.boxes = std::move(boxes);
-  lv.groups = unions(lv.boxes);
-  lv.supers = unions(lv.groups);
+  lv.groups = box_unions(lv.boxes, kBoxGroup);
+  lv.supers = box_unions(lv.groups, kBoxGroup);
   return lv;
 }
 
 void boxes_near(const BoxLevels& lv, const Vec3d& lo, const Vec3d& hi, double r, double slack,
                 const Box& box, std::vector<std::size_t>& out) {
-  for (std::size_t s = 0; s < lv.supers.size(); ++s) {
-    if (!box_near(lo, hi, r, lv.supers[s], slack, box)) continue;
-    for (std::size_t g = s * kBoxGroup; g < std::min(lv.groups.size(), (s + 1) * kBoxGroup); ++g) {
-      if (!box_near(lo, hi, r, lv.groups[g], slack, box)) continue;
-      for (std::size_t b = g * kBoxGroup; b < std::min(lv.boxes.size(), (g + 1) * kBoxGroup); ++b)
-        if (box_near(lo, hi, r, lv.boxes[b], slack, box)) out.push_back(b);
-    }
-  }
+  walk(lv, lo, hi, r, slack, box, [&](std::size_t b) {
+    out.push_back(b);
+    return false;
+  });
 }
 
 bool any_box_near(const BoxLevels& lv, const Vec3d& lo, const Vec3d& hi, double r, double slack,
                   const Box& box) {
-  for (std::size_t s = 0; s < lv.supers.size(); ++s) {
-    if (!box_near(lo, hi, r, lv.supers[s], slack, box)) continue;
-    for (std::size_t g = s * kBoxGroup; g < std::min(lv.groups.size(), (s + 1) * kBoxGroup); ++g) {
-      if (!box_near(lo, hi, r, lv.groups[g], slack, box)) continue;
-      for (std::size_t b = g * kBoxGroup; b < std::min(lv.boxes.size(), (g + 1) * kBoxGroup); ++b)
-        if (box_near(lo, hi, r, lv.boxes[b], slack, box)) return true;
-    }
-  }
-  return false;
+  return walk(lv, lo, hi, r, slack, box, [](std::size_t) { return true; });
 }
 
 }  // namespace mpsph

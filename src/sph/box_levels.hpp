@@ -20,6 +20,9 @@ struct BoxLevels {
 };
 
 BoxLevels box_levels(std::vector<SearchBox> boxes);
+// Box k of the result: the union of boxes [k group, (k + 1) group) of `in`, with their largest
+// radius (the levels' groups; halo_members' coarse groups of its candidates).
+std::vector<SearchBox> box_unions(const std::vector<SearchBox>& in, std::size_t group);
 
 // Appends to `out` the index of every box b with box_near(lo, hi, r, b, slack, box).
 void boxes_near(const BoxLevels& lv, const Vec3d& lo, const Vec3d& hi, double r, double slack,
