@@ -73,33 +73,55 @@ void Simulation::on_root(F&& f) const {
 }
 
 template <class F>
+void Simulation::on_every_rank(const std::string& what, F&& f) const {
+  std::string err;
+  try {
+    f();
+  } catch (const Error& e) {
+    err = e.what();
+    if (err.empty()) err = what + " failed";
+  }
+  if (ranks_.any(!err.empty()))
+    throw Error(err.empty() ? what + " failed on another rank (its message says why)" : err);
+}
+
+template <class F>
 void Simulation::write_in_turn(const std::string& path, const char* what, F&& part) const {
   // Rank 0 first (it creates the file), then the others one by one: each turn ends with an
   // agreement, so an error on any rank stops every rank (the temporary file removed).
-  std::string err;
-  const auto failed = [&] {
-    if (!ranks_.any(!err.empty())) return;
+  const std::string doing = std::string("writing ") + what + " '" + path + "'";
+  try {
+    for (int r = 0; r < ranks_.size(); ++r)
+      on_every_rank(doing, [&] {
+        if (r == ranks_.rank()) part();
+      });
+    on_every_rank(doing, [&] {
+      if (ranks_.root()) commit_parts(path, what);
+    });
+  } catch (const Error&) {
     if (ranks_.root()) discard_parts(path);
-    throw Error(err.empty() ? std::string("writing ") + what + " '" + path +
-                                  "' failed on another rank (its message says why)"
-                            : err);
-  };
-  for (int r = 0; r < ranks_.size(); ++r) {
-    if (r == ranks_.rank()) try {
-        part();
-      } catch (const Error& e) {
-        err = e.what();
-        if (err.empty()) err = std::string("error writing ") + what;
-      }
-    failed();
+    throw;
   }
-  if (ranks_.root()) try {
-      commit_parts(path, what);
-    } catch (const Error& e) {
-      err = e.what();
-    }
-  failed();
 }
+
+namespace {
+
+// For the file written in turn: each entry of `mine` summed over the ranks (total) and over the
+// ranks before this one (first; collective).
+void rank_rows(const Ranks& ranks, const std::vector<uint64_t>& mine, std::vector<uint64_t>& total,
+               std::vector<uint64_t>& first) {
+  const std::vector<uint64_t> all = ranks.all_gather(mine);
+  const std::size_t k = mine.size();
+  total.assign(k, 0);
+  first.assign(k, 0);
+  for (int r = 0; r < ranks.size(); ++r)
+    for (std::size_t f = 0; f < k; ++f) {
+      total[f] += all[std::size_t(r) * k + f];
+      if (r < ranks.rank()) first[f] += all[std::size_t(r) * k + f];
+    }
+}
+
+}  // namespace
 
 ParticleStore& Simulation::file_particles(ParticleStore& scratch) {
   backend_->sync_to_host();
@@ -179,20 +201,13 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
     // scatters them - or, for a setup made in parts, each rank makes its own part (no process
     // holds them all) and the first order stage moves them to their domains.
     if (ranks_.distributed() && made_in_parts(config_)) {
-      std::string err;
-      try {
+      on_every_rank("making the initial conditions", [&] {
         InitialState init = make_initial_state_part(config_, std::size_t(ranks_.rank()),
                                                     std::size_t(ranks_.size()));
         store_ = std::move(init.particles);
         box_ = init.box;
         time_ = init.time;
-      } catch (const Error& e) {
-        err = e.what();
-      }
-      if (ranks_.any(!err.empty()))
-        throw Error(err.empty() ? std::string("making the initial conditions failed on another "
-                                              "rank (its message says why)")
-                                : err);
+      });
     } else {
       on_root([&] {
         InitialState init = make_initial_state(config_);
@@ -765,16 +780,12 @@ void Simulation::write_snapshot_now() {
     write_snapshot(path, store_, meta, run_.snapshot_fields);
   } else {
     const std::array<uint64_t, kNumTypes> mine = snapshot_counts(store_);
-    const std::vector<uint64_t> all =
-        ranks_.all_gather(std::vector<uint64_t>(mine.begin(), mine.end()));
+    std::vector<uint64_t> total, first;
+    rank_rows(ranks_, std::vector<uint64_t>(mine.begin(), mine.end()), total, first);
     SnapshotPart part;
     part.creates = ranks_.root();
-    for (int r = 0; r < ranks_.size(); ++r)
-      for (int t = 0; t < kNumTypes; ++t) {
-        const uint64_t c = all[std::size_t(r) * kNumTypes + std::size_t(t)];
-        part.total[t] += c;
-        if (r < ranks_.rank()) part.first[t] += c;
-      }
+    std::copy(total.begin(), total.end(), part.total.begin());
+    std::copy(first.begin(), first.end(), part.first.begin());
     write_in_turn(path, "snapshot",
                   [&] { write_snapshot_part(path, store_, meta, run_.snapshot_fields, part); });
   }
@@ -812,25 +823,14 @@ void Simulation::write_checkpoint_now(const char* reason) {
     // Each rank its own particles, in turn (io/checkpoint.hpp CheckpointPart): the rows of each
     // kept field, then the particle count, of every rank.
     std::vector<uint64_t> mine = checkpoint_field_rows(store_);
-    const std::size_t k = mine.size();
     mine.push_back(store_.size());
-    const std::vector<uint64_t> all = ranks_.all_gather(mine);
     CheckpointPart part;
     part.creates = ranks_.root();
-    part.field_total.assign(k, 0);
-    part.field_first.assign(k, 0);
-    for (int r = 0; r < ranks_.size(); ++r)
-      for (std::size_t f = 0; f <= k; ++f) {
-        const uint64_t c = all[std::size_t(r) * (k + 1) + f];
-        const bool before = r < ranks_.rank();
-        if (f < k) {
-          part.field_total[f] += c;
-          if (before) part.field_first[f] += c;
-        } else {
-          part.total += c;
-          if (before) part.first += c;
-        }
-      }
+    rank_rows(ranks_, mine, part.field_total, part.field_first);
+    part.total = part.field_total.back();
+    part.first = part.field_first.back();
+    part.field_total.pop_back();
+    part.field_first.pop_back();
     write_in_turn(path, "checkpoint", [&] { write_checkpoint_part(path, store_, st, part); });
   }
   if (std::string(reason) != "periodic") log(std::string("checkpoint (") + reason + "): " + path);

@@ -112,6 +112,10 @@ class Simulation {
   // The parts of one file (io/snapshot.hpp SnapshotPart) written by the ranks in turn, `part()`
   // writing this rank's, then committed by rank 0 (collective; an error on any rank is an error
   // on every rank).
+  // Runs f on every rank; an mpsph::Error on any rank is an Error on every rank (none is left
+  // waiting in a collective call; `what` names the work in the other ranks' message).
+  template <class F>
+  void on_every_rank(const std::string& what, F&& f) const;
   template <class F>
   void write_in_turn(const std::string& path, const char* what, F&& part) const;
   // The particles for the health diagnosis: the store on one process; across ranks every rank's
