@@ -73,10 +73,8 @@ ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& 
   const std::vector<SearchBox> remote = comm.all_to_all(send, send_off, &offsets);
   const double t1 = wall_seconds();
   rep.halo_boxes_s += t1 - t0;
-  std::vector<std::vector<uint32_t>> to_rank(P);
-  for (std::size_t r = 0; r < P; ++r)
-    if (r != me && offsets[r] != offsets[r + 1])
-      to_rank[r] = sph.needed_by(slice(remote, offsets, r), box);
+  // Every rank's boxes at once (this rank receives none of its own).
+  std::vector<std::vector<uint32_t>> to_rank = sph.needed_by_all(remote, offsets, box);
   ExchangePlan plan = make_exchange_plan(to_rank, comm);
   const double t2 = wall_seconds();
   rep.halo_select_s += t2 - t1;

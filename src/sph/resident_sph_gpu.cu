@@ -112,9 +112,11 @@ struct PointQuery {
   const Vec3d* pos;
   const double* reach;
   Box box;
+  const uint32_t* list = nullptr;  // query j is particle list[j] (null: j)
   __device__ SearchBox operator()(std::size_t j) const {
-    const Vec3d x = wrap_position(pos[j], box);
-    return {x, x, reach ? reach[j] : 0.0};
+    const uint32_t i = list ? list[j] : uint32_t(j);
+    const Vec3d x = wrap_position(pos[i], box);
+    return {x, x, reach ? reach[i] : 0.0};
   }
 };
 // ... or box j of a list.
@@ -214,6 +216,8 @@ struct ResidentSph::Impl {
   gpu::DeviceBuffer<uint32_t> todo_lists[2], all, selected;
   int current = 0;  // todo_lists[current] holds the searching particles
   uint32_t* todo() const { return todo_lists[current].get(); }
+  // The other list, free between a round's widening and the next: the halo's candidates.
+  uint32_t* spare() const { return todo_lists[1 - current].get(); }
   gpu::DeviceBuffer<uint8_t> flag;
   // The halo's boxes: this rank's grown search boxes (n_search_boxes of them), the boxes a
   // selection tests against as levels (supers, groups, boxes), and scratch.
@@ -454,6 +458,36 @@ std::vector<SearchBox> ResidentSph::search_boxes(const std::vector<SearchBox>* n
   }
   std::vector<SearchBox> out(k);
   copy_to_host(out, from, k);
+  return out;
+}
+
+std::vector<std::vector<uint32_t>> ResidentSph::needed_by_all(
+    const std::vector<SearchBox>& boxes, const std::vector<std::size_t>& offsets,
+    const Box& box) const {
+  Impl& m = *impl_;
+  const std::size_t P = offsets.size() - 1;
+  std::vector<std::vector<uint32_t>> out(P);
+  if (boxes.empty() || m.n_local == 0) return out;
+  // The local gas near any of the boxes: one pass over it.
+  const double* reach = m.with_reach ? m.radius.get() : nullptr;
+  const Vec3d* pos = m.local.view().pos;
+  near_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(
+      PointQuery{pos, reach, box}, m.n_local, m.upload_levels(boxes), box, m.flag.get());
+  cuda_check_launch("near_kernel (halo candidates)");
+  const std::size_t c =
+      m.flagged(m.all.get(), m.flag.get(), m.n_local, m.spare(), "halo candidates");
+  // Each rank's of them: passes over the candidates only.
+  for (std::size_t r = 0; r < P; ++r) {
+    if (c == 0 || offsets[r] == offsets[r + 1]) continue;
+    const std::vector<SearchBox> mine(boxes.begin() + std::ptrdiff_t(offsets[r]),
+                                      boxes.begin() + std::ptrdiff_t(offsets[r + 1]));
+    near_kernel<<<cuda_blocks(c, kThreads), kThreads>>>(PointQuery{pos, reach, box, m.spare()}, c,
+                                                        m.upload_levels(mine), box, m.flag.get());
+    cuda_check_launch("near_kernel (halo selection)");
+    const std::size_t k = m.flagged(m.spare(), m.flag.get(), c, m.selected.get(), "halo selection");
+    out[r].resize(k);
+    copy_to_host(out[r], m.selected.get(), k);
+  }
   return out;
 }
 

@@ -85,6 +85,12 @@ class ResidentSph {
   // (ascending): j within max(b.radius, reach_j) (1 + kTreeRadiusSlack) of a box b, with reach_j
   // the search radius of the density stage (none in the smoothing-length rounds).
   std::vector<uint32_t> needed_by(const std::vector<SearchBox>& boxes, const Box& box) const;
+  // The same for every rank r at once, against its boxes [offsets[r], offsets[r + 1]) of `boxes`
+  // (offsets: P + 1 entries): one pass over the local gas keeps the particles near any box, then
+  // each rank's test runs over those only - O(n + candidates x P) instead of O(n P).
+  std::vector<std::vector<uint32_t>> needed_by_all(const std::vector<SearchBox>& boxes,
+                                                   const std::vector<std::size_t>& offsets,
+                                                   const Box& box) const;
 
   // One smoothing-length round: h and nngb of the searching particles with the ghosts of
   // `ghosts` (records of Halo::h). Those whose search did not reach max(d_{N+1}, 2 h) get the

@@ -223,6 +223,18 @@ TEST_CASE("resident SPH halos: two halves on the GPU give one GPU's h, density a
       const std::vector<SearchBox> near_b = a.sph.search_boxes(&domain_b, c.box);
       CHECK(near_b.size() <= boxes_a.size());
       CHECK(b.sph.needed_by(near_b, c.box) == need);
+      // Three "ranks" at once (a's boxes in two parts and none): each gets what its part selects
+      // alone.
+      const std::size_t cut = boxes_a.size() / 3;
+      const std::vector<std::size_t> offsets = {0, cut, cut, boxes_a.size()};
+      const std::vector<std::vector<uint32_t>> per_rank =
+          b.sph.needed_by_all(boxes_a, offsets, c.box);
+      REQUIRE(per_rank.size() == 3);
+      CHECK(per_rank[0] ==
+            b.sph.needed_by(std::vector<SearchBox>(boxes_a.begin(), boxes_a.begin() + cut), c.box));
+      CHECK(per_rank[1].empty());
+      CHECK(per_rank[2] ==
+            b.sph.needed_by(std::vector<SearchBox>(boxes_a.begin() + cut, boxes_a.end()), c.box));
 
       trade(a, b, ResidentSph::Halo::density, c.box);
       const std::size_t ga = b.sent.size(), gb = a.sent.size();
