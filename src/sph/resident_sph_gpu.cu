@@ -474,6 +474,17 @@ std::vector<std::vector<uint32_t>> ResidentSph::needed_by_all(
   near_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(
       PointQuery{pos, reach, box}, m.n_local, m.upload_levels(boxes), box, m.flag.get());
   cuda_check_launch("near_kernel (halo candidates)");
+  std::size_t senders = 0, only = 0;
+  for (std::size_t r = 0; r < P; ++r)
+    if (offsets[r] != offsets[r + 1]) ++senders, only = r;
+  // One rank's boxes (always so on two ranks): the candidates are its selection.
+  if (senders == 1) {
+    const std::size_t k =
+        m.flagged(m.all.get(), m.flag.get(), m.n_local, m.selected.get(), "halo selection");
+    out[only].resize(k);
+    copy_to_host(out[only], m.selected.get(), k);
+    return out;
+  }
   const std::size_t c =
       m.flagged(m.all.get(), m.flag.get(), m.n_local, m.spare(), "halo candidates");
   // Each rank's of them: passes over the candidates only.

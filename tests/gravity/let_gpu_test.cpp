@@ -142,44 +142,52 @@ TEST_CASE("LETs on the GPU: the host's target boxes and locally essential trees"
   }
 
   DeviceLet let;
-  // Target boxes: the host's box nodes, each with its particles' values.
-  const std::vector<LetBox> got = let.target_boxes(gpu.device_tree(), p.group_size, G, 512);
-  const std::vector<int32_t> box_nodes = host_box_nodes(nodes, p.group_size, 512);
-  REQUIRE(got.size() == box_nodes.size());
-  CHECK(got.size() > 256);
-  std::vector<LetBox> want;
-  for (const int32_t ni : box_nodes) {
-    constexpr double inf = std::numeric_limits<double>::infinity();
-    LetBox b{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0f, 0.0f, 0};
-    float a_nz = std::numeric_limits<float>::infinity();
-    for (int32_t k = nodes[ni].begin; k < nodes[ni].end; ++k) {
-      const Vec3d& x = particles[std::size_t(k)].pos;
-      b.lo = {std::min(b.lo.x, x.x), std::min(b.lo.y, x.y), std::min(b.lo.z, x.z)};
-      b.hi = {std::max(b.hi.x, x.x), std::max(b.hi.y, x.y), std::max(b.hi.z, x.z)};
-      b.eps_max = std::max(b.eps_max, particles[std::size_t(k)].eps);
-      const float a = float(norm(with_acc.acc_grav[order[std::size_t(k)]]) / G);
-      if (a > 0.0f)
-        a_nz = std::min(a_nz, a);
-      else
-        b.has_zero = 1;
+  // Target boxes: the host's box nodes, each with its particles' values. 512 boxes of ~80
+  // particles, one block each; at most 12, the largest cut into slices of blocks (4 096
+  // particles each) and merged.
+  for (const std::size_t max_boxes : {std::size_t(512), std::size_t(12)}) {
+    INFO("at most " << max_boxes << " boxes");
+    const std::vector<LetBox> got = let.target_boxes(gpu.device_tree(), p.group_size, G, max_boxes);
+    const std::vector<int32_t> box_nodes = host_box_nodes(nodes, p.group_size, int(max_boxes));
+    REQUIRE(got.size() == box_nodes.size());
+    CHECK(got.size() > max_boxes / 2);
+    int32_t largest = 0;
+    for (const int32_t ni : box_nodes) largest = std::max(largest, nodes[ni].end - nodes[ni].begin);
+    CHECK((max_boxes == 512 ? largest < 4096 : largest > 2 * 4096));
+    std::vector<LetBox> want;
+    for (const int32_t ni : box_nodes) {
+      constexpr double inf = std::numeric_limits<double>::infinity();
+      LetBox b{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0f, 0.0f, 0};
+      float a_nz = std::numeric_limits<float>::infinity();
+      for (int32_t k = nodes[ni].begin; k < nodes[ni].end; ++k) {
+        const Vec3d& x = particles[std::size_t(k)].pos;
+        b.lo = {std::min(b.lo.x, x.x), std::min(b.lo.y, x.y), std::min(b.lo.z, x.z)};
+        b.hi = {std::max(b.hi.x, x.x), std::max(b.hi.y, x.y), std::max(b.hi.z, x.z)};
+        b.eps_max = std::max(b.eps_max, particles[std::size_t(k)].eps);
+        const float a = float(norm(with_acc.acc_grav[order[std::size_t(k)]]) / G);
+        if (a > 0.0f)
+          a_nz = std::min(a_nz, a);
+        else
+          b.has_zero = 1;
+      }
+      b.acc_min = std::isfinite(a_nz) ? a_nz : 0.0f;
+      want.push_back(b);
     }
-    b.acc_min = std::isfinite(a_nz) ? a_nz : 0.0f;
-    want.push_back(b);
+    auto key = [](const LetBox& b) { return std::make_tuple(b.lo.x, b.lo.y, b.lo.z, b.hi.x); };
+    auto by_key = [&](const LetBox& a, const LetBox& b) { return key(a) < key(b); };
+    std::vector<LetBox> g = got;
+    std::sort(g.begin(), g.end(), by_key);
+    std::sort(want.begin(), want.end(), by_key);
+    std::size_t box_diff = 0;
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      const LetBox &a = g[k], &b = want[k];
+      // |a_old| is the GPU's own norm there: within a float ulp of the host's.
+      box_diff += key(a) != key(b) || a.hi.y != b.hi.y || a.hi.z != b.hi.z ||
+                  a.eps_max != b.eps_max || a.has_zero != b.has_zero ||
+                  std::fabs(a.acc_min - b.acc_min) > 2e-7f * b.acc_min;
+    }
+    CHECK(box_diff == 0);
   }
-  auto key = [](const LetBox& b) { return std::make_tuple(b.lo.x, b.lo.y, b.lo.z, b.hi.x); };
-  auto by_key = [&](const LetBox& a, const LetBox& b) { return key(a) < key(b); };
-  std::vector<LetBox> g = got;
-  std::sort(g.begin(), g.end(), by_key);
-  std::sort(want.begin(), want.end(), by_key);
-  std::size_t box_diff = 0;
-  for (std::size_t k = 0; k < g.size(); ++k) {
-    const LetBox &a = g[k], &b = want[k];
-    // |a_old| is the GPU's own norm there: within a float ulp of the host's.
-    box_diff += key(a) != key(b) || a.hi.y != b.hi.y || a.hi.z != b.hi.z ||
-                a.eps_max != b.eps_max || a.has_zero != b.has_zero ||
-                std::fabs(a.acc_min - b.acc_min) > 2e-7f * b.acc_min;
-  }
-  CHECK(box_diff == 0);
 
   // Another rank's boxes: a row of boxes beside the sphere and one through its centre.
   std::vector<LetBox> theirs;

@@ -235,6 +235,13 @@ TEST_CASE("resident SPH halos: two halves on the GPU give one GPU's h, density a
       CHECK(per_rank[1].empty());
       CHECK(per_rank[2] ==
             b.sph.needed_by(std::vector<SearchBox>(boxes_a.begin() + cut, boxes_a.end()), c.box));
+      // One rank's boxes only (two ranks): its selection is the candidates.
+      const std::vector<std::vector<uint32_t>> lone =
+          b.sph.needed_by_all(boxes_a, {0, 0, boxes_a.size(), boxes_a.size()}, c.box);
+      REQUIRE(lone.size() == 3);
+      CHECK(lone[0].empty());
+      CHECK(lone[1] == b.sph.needed_by(boxes_a, c.box));
+      CHECK(lone[2].empty());
 
       trade(a, b, ResidentSph::Halo::density, c.box);
       const std::size_t ga = b.sent.size(), gb = a.sent.size();
