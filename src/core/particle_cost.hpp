@@ -1,9 +1,9 @@
 // The cost weight of a particle in the MPI ranks' domain decomposition (parallel/
 // domain_decomposition.hpp), shared by the host's weights and the device-resident ranks' owner
-// kernel (run/rank_owners.hpp): `gravity_cost` for every particle's tree walk (mpi.gravity_cost, a
-// whole number, in units of one SPH neighbour) plus, for gas with a neighbour count, its N_ngb
-// (the density and force loops' pair evaluations). Whole numbers, so that their sums are exact
-// in any order.
+// kernel (run/rank_owners.hpp): a particle's gravity (its tree walk) plus, for gas with a
+// neighbour count, N_ngb times one neighbour's (the density and force loops' pair evaluations).
+// The two weights are whole numbers - mpi.gravity_cost and 1 (mpi.cost_weights: model), or
+// picoseconds measured on the rank (measured) - so that the costs' sums are exact in any order.
 #pragma once
 
 #include <cstdint>
@@ -13,8 +13,18 @@
 
 namespace mpsph {
 
-MPSPH_HD double particle_cost(uint8_t type, int32_t nngb, double gravity_cost) {
-  return gravity_cost + (type == kGas && nngb > 0 ? double(nngb) : 0.0);
+struct CostWeights {
+  double gravity = 1.0;    // a particle's gravity
+  double neighbour = 1.0;  // one SPH neighbour of a gas particle
+};
+
+// The neighbours a particle's cost counts: N_ngb for gas with a neighbour count, else 0.
+MPSPH_HD int32_t cost_neighbours(uint8_t type, int32_t nngb) {
+  return type == kGas && nngb > 0 ? nngb : 0;
+}
+
+MPSPH_HD double particle_cost(uint8_t type, int32_t nngb, const CostWeights& w) {
+  return w.gravity + w.neighbour * double(cost_neighbours(type, nngb));
 }
 
 }  // namespace mpsph

@@ -270,7 +270,7 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const S
   const std::size_t n_gl = store.n_gas();
   rep.n_local_gas = n_gl;
   rep.n_active_gas = active ? active->size() : n_gl;
-  rep.h_passes_s = 0.0;
+  rep.h_passes_s = rep.h_own_s = 0.0;
   const KeyCube& cube = order.cube;
   const std::size_t k = std::size_t(sph.n_neighbours) + 1;
   const uint64_t n_gas_total = comm.sum(uint64_t(n_gl));
@@ -324,7 +324,7 @@ void distributed_smoothing_lengths(ParticleStore& store, const Box& box, const S
     const bool short_of_gas = ps.n_gas() < k;
     std::vector<double> next;
     const double t_pass = wall_seconds();
-    on_every_rank(comm, [&] {
+    rep.h_own_s += on_every_rank(comm, [&] {
       if (!act.empty() && !short_of_gas) passes.smoothing_lengths(ps, box, sph, act, next);
     });
     rep.h_passes_s += wall_seconds() - t_pass;
@@ -387,7 +387,7 @@ void distributed_density_forces(ParticleStore& store, const Box& box, const SphO
   const std::vector<uint32_t>& written = active ? *active : all_gas;
   if (candidates && candidates->stride > 0) give_candidates(ps, lay, *candidates, passes);
   double t_pass = wall_seconds();
-  on_every_rank(comm, [&] {
+  rep.pairs_own_s = on_every_rank(comm, [&] {
     if (!act.empty()) passes.density(ps, box, sph, eos, act);
   });
   rep.pairs_passes_s = wall_seconds() - t_pass;
@@ -401,7 +401,7 @@ void distributed_density_forces(ParticleStore& store, const Box& box, const SphO
     exchange_fields(store, plan, refreshed, ps, lay.ghost_slot, comm);
   }
   t_pass = wall_seconds();
-  on_every_rank(comm, [&] {
+  rep.pairs_own_s += on_every_rank(comm, [&] {
     if (!act.empty()) passes.forces(ps, box, sph, act);
   });
   rep.pairs_passes_s += wall_seconds() - t_pass;

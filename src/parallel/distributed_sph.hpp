@@ -61,6 +61,9 @@ struct DistributedSphReport {
   // Wall seconds on this rank: the smoothing-length rounds and the density-and-forces part, each
   // with its halos, and the passes of each (the rest: halo selection, exchange, ordering).
   double h_s = 0.0, pairs_s = 0.0, h_passes_s = 0.0, pairs_passes_s = 0.0;
+  // Of the passes, this rank's own work (without the wait for the other ranks at their end): the
+  // measured cost weights' SPH time (parallel/domain_decomposition.hpp).
+  double h_own_s = 0.0, pairs_own_s = 0.0;
   // Of the halos of both (the device-resident ranks, parallel/resident_sph.hpp; 0 elsewhere): the
   // boxes (domain boxes, search boxes, their exchange), the selection of the particles each rank
   // needs (with the exchange plan), and the records' packing and exchange.

@@ -86,6 +86,9 @@ class DistributedStepper {
   // length / 2^kMaxRung (collective).
   bool assign_rungs(ParticleStore& store, const ActiveSet& a, int64_t now, double length);
 
+  // This rank's cost weights from the next decompose_and_order on (measured_cost_weights).
+  void set_cost_weights(const CostWeights& w) { decomposition_.set_weights(w); }
+  const CostWeights& decomposition_weights() const { return decomposition_.params().weights; }
   const DecompositionReport& last_decomposition() const { return decomposition_report_; }
   const DistributedSphReport& last_sph() const { return sph_report_; }
   const DistributedGravityReport& last_gravity() const { return gravity_report_; }

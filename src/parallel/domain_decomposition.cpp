@@ -1,6 +1,7 @@
 #include "parallel/domain_decomposition.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -160,7 +161,19 @@ std::vector<double> cost_weights(const ParticleStore& store, const Decomposition
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < n; ++i)
     w[std::size_t(i)] =
-        particle_cost(store.type[std::size_t(i)], store.nngb[std::size_t(i)], params.gravity_cost);
+        particle_cost(store.type[std::size_t(i)], store.nngb[std::size_t(i)], params.weights);
+  return w;
+}
+
+CostWeights measured_cost_weights(double gravity_s, uint64_t particles, double sph_s,
+                                  uint64_t neighbours, const CostWeights& previous) {
+  constexpr double kPicosecond = 1e-12;
+  auto whole = [](double per, double before) {
+    return std::isfinite(per) && per >= 0.0 ? std::max(1.0, std::round(per / kPicosecond)) : before;
+  };
+  CostWeights w = previous;
+  if (particles > 0) w.gravity = whole(gravity_s / double(particles), previous.gravity);
+  if (neighbours > 0) w.neighbour = whole(sph_s / double(neighbours), previous.neighbour);
   return w;
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/box.hpp"
+#include "core/particle_cost.hpp"
 #include "core/particle_store.hpp"
 #include "core/vec3.hpp"
 #include "parallel/mpi_comm.hpp"
@@ -63,14 +64,29 @@ double load_imbalance(const std::vector<double>& loads);
 struct DecompositionParams {
   // New cuts when the loads under the current cuts exceed the mean by more than this fraction.
   double max_imbalance = 0.05;
-  // A particle's gravity in its cost weight, in units of one SPH neighbour (mpi.gravity_cost; a
-  // whole number >= 1).
-  double gravity_cost = 1.0;
+  // The cost weights (core/particle_cost.hpp), whole numbers: mpi.gravity_cost and 1 for one SPH
+  // neighbour, until a rank measures its own (`measured`).
+  CostWeights weights;
+  // mpi.cost_weights: measured - each rank's weights from its own work times of the last step
+  // (measured_cost_weights) once the start-up is over; model - `weights` throughout.
+  bool measured = true;
 };
 
-// The cost of each particle (core/particle_cost.hpp): gravity_cost, plus N_ngb for gas with a
-// neighbour count (the density and force loops cost ~N_ngb pair evaluations).
+// The cost of each particle (core/particle_cost.hpp): weights.gravity, plus weights.neighbour
+// times N_ngb for gas with a neighbour count (the density and force loops cost ~N_ngb pair
+// evaluations).
 std::vector<double> cost_weights(const ParticleStore& store, const DecompositionParams& params);
+
+// The weights of one rank from what its last step cost it, its own work without waiting for
+// other ranks: `gravity_s` for the tree and walk of its `particles`, `sph_s` for its SPH passes
+// over `neighbours` (the sum of cost_neighbours). Whole picoseconds per particle and per
+// neighbour, at least 1; `previous`'s where nothing was measured (no particles, no neighbours).
+// The rank's load (the sum of its costs) is then its measured time: the imbalance that decides a
+// re-cut is that of the ranks' work times, and the new cuts give each rank the same time by
+// these weights (a rank whose walk is slower per particle - the outskirts of a galaxy's halo, a
+// slower GPU - gets fewer).
+CostWeights measured_cost_weights(double gravity_s, uint64_t particles, double sph_s,
+                                  uint64_t neighbours, const CostWeights& previous);
 
 // What one DomainDecomposition::update did.
 struct DecompositionReport {
@@ -84,6 +100,8 @@ class DomainDecomposition {
  public:
   explicit DomainDecomposition(const DecompositionParams& params = {}) : params_(params) {}
   const DecompositionParams& params() const { return params_; }
+  // This rank's cost weights from now on (measured_cost_weights).
+  void set_weights(const CostWeights& w) { params_.weights = w; }
 
   // Assigns every particle to the rank that owns its key and migrates it there with all its
   // fields (collective). The cuts (and their key cube) are kept between calls and recomputed when

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/wall_clock.hpp"
 
 namespace mpsph {
 
@@ -83,17 +84,21 @@ class MpiComm {
 };
 
 // Runs f; an mpsph::Error on any rank becomes an Error on every rank (no rank is left waiting in
-// a collective call).
+// a collective call). Returns the wall seconds f took on this rank (its own work, without the
+// wait for the other ranks).
 template <class F>
-void on_every_rank(const MpiComm& comm, F&& f) {
+double on_every_rank(const MpiComm& comm, F&& f) {
   std::string err;
+  const double t0 = wall_seconds();
   try {
     f();
   } catch (const Error& e) {
     err = e.what();
   }
+  const double own = wall_seconds() - t0;
   if (comm.any(!err.empty()))
     throw Error(err.empty() ? std::string("failed on another rank (its message says why)") : err);
+  return own;
 }
 
 namespace detail {

@@ -89,7 +89,7 @@ void resident_smoothing_lengths(ResidentSph& sph, const Box& box, const SphParam
                                 const MpiComm& comm, DistributedSphReport& rep,
                                 DeviceAllToAll* device) {
   const double t_begin = wall_seconds();
-  rep.h_passes_s = 0.0;
+  rep.h_passes_s = rep.h_own_s = 0.0;
   const std::size_t n_gl = sph.n_local_gas();
   rep.n_local_gas = rep.n_active_gas = n_gl;
   const std::size_t k = std::size_t(p.n_neighbours) + 1;
@@ -122,7 +122,8 @@ void resident_smoothing_lengths(ResidentSph& sph, const Box& box, const SphParam
     const bool short_of_gas = n_gl + plan.n_recv() < k;
     std::size_t left = 0;
     const double t_pass = wall_seconds();
-    on_every_rank(comm, [&] { left = sph.smoothing_lengths(ghosts, box, p, short_of_gas, edge); });
+    rep.h_own_s += on_every_rank(
+        comm, [&] { left = sph.smoothing_lengths(ghosts, box, p, short_of_gas, edge); });
     rep.h_passes_s += wall_seconds() - t_pass;
     if (!comm.any(left > 0)) break;
   }
@@ -140,7 +141,7 @@ void resident_density_forces(ResidentSph& sph, const Box& box, const SphParams& 
       exchange_halo(sph, ResidentSph::Halo::density, box, comm, device, host, ghosts, rep);
   rep.ghosts_pairs = plan.n_recv();
   double t_pass = wall_seconds();
-  on_every_rank(comm, [&] { sph.density(ghosts, box, p, eos); });
+  rep.pairs_own_s = on_every_rank(comm, [&] { sph.density(ghosts, box, p, eos); });
   rep.pairs_passes_s = wall_seconds() - t_pass;
   // What force_particle() reads of a neighbour, from the ghosts' owners.
   const double t_refresh = wall_seconds();
@@ -148,7 +149,7 @@ void resident_density_forces(ResidentSph& sph, const Box& box, const SphParams& 
       send_records(sph, ResidentSph::Halo::refresh, plan, comm, device, host);
   rep.halo_records_s += wall_seconds() - t_refresh;
   t_pass = wall_seconds();
-  on_every_rank(comm, [&] { sph.forces(refreshed, box, p); });
+  rep.pairs_own_s += on_every_rank(comm, [&] { sph.forces(refreshed, box, p); });
   rep.pairs_passes_s += wall_seconds() - t_pass;
   rep.pairs_s = wall_seconds() - t_begin;
 }

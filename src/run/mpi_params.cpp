@@ -18,9 +18,9 @@ void add_mpi_params(Schema& s) {
          false,
          {},
          "",
-         "mpsph-mpi: new domain cuts when the largest rank's cost (1 + N_ngb per gas particle, 1 "
-         "per other) exceeds the mean by more than this fraction; larger = fewer re-cuts and "
-         "migrations, more imbalance (single-process runs ignore it)"});
+         "mpsph-mpi: new domain cuts when the largest rank's cost (mpi.cost_weights) exceeds the "
+         "mean by more than this fraction; larger = fewer re-cuts and migrations, more imbalance "
+         "(single-process runs ignore it)"});
   s.add({"mpi.gravity_cost",
          ParamType::Int,
          param_text(int(d.gravity_cost)),
@@ -31,9 +31,22 @@ void add_mpi_params(Schema& s) {
          {},
          "",
          "mpsph-mpi: a particle's gravity in the domain decomposition's cost weights, in units of "
-         "one SPH neighbour (a gas particle weighs this + N_ngb, any other this); raise it when "
-         "gravity dominates the step and timing.txt's 'gravity: walk' is much larger on the "
-         "largest rank than on the mean (docs/mpi.md)"});
+         "one SPH neighbour (a gas particle weighs this + N_ngb, any other this), while they are "
+         "not measured (mpi.cost_weights: model, or the first two steps) (docs/mpi.md)"});
+  s.add({"mpi.cost_weights",
+         ParamType::Choice,
+         d.measured_costs ? "measured" : "model",
+         0,
+         0,
+         false,
+         false,
+         {"measured", "model"},
+         "",
+         "mpsph-mpi: the domain decomposition's cost of a particle's gravity and of one SPH "
+         "neighbour - measured: each rank's from its own work time (walk, SPH passes) in the last "
+         "step, from step 3 on, so that re-cuts balance the ranks' times (a slower region or GPU "
+         "gets fewer particles); model: mpi.gravity_cost and 1 throughout, as before step 3 "
+         "(docs/mpi.md)"});
   s.add({"mpi.gpu_ranks",
          ParamType::Choice,
          gpu_ranks_name(d.gpu_ranks),
@@ -87,6 +100,7 @@ MpiParams mpi_params_from(const Config& c) {
   MpiParams p;
   p.max_imbalance = c.get_double("mpi.max_imbalance");
   p.gravity_cost = double(c.get_int("mpi.gravity_cost"));
+  p.measured_costs = c.get_string("mpi.cost_weights") == "measured";
   const std::string g = c.get_string("mpi.gpu_ranks");
   p.gpu_ranks = g == "device" ? GpuRanksMode::Device
                 : g == "host" ? GpuRanksMode::Host

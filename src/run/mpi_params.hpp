@@ -28,8 +28,11 @@ struct MpiParams {
   // (parallel/domain_decomposition.hpp).
   double max_imbalance = 0.05;
   // A particle's gravity in the decomposition's cost weights, in units of one SPH neighbour
-  // (core/particle_cost.hpp).
+  // (core/particle_cost.hpp), while they are not measured.
   double gravity_cost = 1.0;
+  // The cost weights measured on each rank from its own work times (true), or the model of
+  // gravity_cost and 1 per neighbour throughout (mpi.cost_weights).
+  bool measured_costs = true;
   GpuRanksMode gpu_ranks = GpuRanksMode::Auto;
   GpuTransfers gpu_transfers = GpuTransfers::Auto;
 };

@@ -1,11 +1,11 @@
 // The owner rank of every particle of a device-resident MPI rank (run/gpu_ranks.hpp) under the
 // domain cuts it keeps (parallel/domain_decomposition.hpp), computed on its GPU: Morton keys in
-// the decomposition's key cube, the owner of each key, the SPH cost weights (1 + nngb for gas
-// with a neighbour count, else 1) summed by owner, and the list of the particles that leave.
-// Only the per-rank sums, the leavers and their owners come to the host: the decomposition no
-// longer downloads every particle while its cuts stand. The same keys, owners and weights as
-// sfc_keys, DomainCuts::owner and cost_weights on the host; the weights are whole numbers, so
-// their double sums are exact in any order.
+// the decomposition's key cube, the owner of each key, the particles and their cost neighbours
+// (core/particle_cost.hpp) counted by owner, and the list of the particles that leave. Only the
+// per-rank counts, the leavers and their owners come to the host: the decomposition no longer
+// downloads every particle while its cuts stand. The same keys and owners as sfc_keys and
+// DomainCuts::owner on the host, and whole-number counts: the loads under any cost weights
+// (RankOwners::loads) are cost_weights' sums on the host, exactly.
 //
 // No MPI and no CUDA in this header; defined only in CUDA builds (rank_owners_gpu.cu).
 #pragma once
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/box.hpp"
+#include "core/particle_cost.hpp"
 #include "core/particle_store.hpp"
 #include "core/vec3.hpp"
 
@@ -25,12 +26,20 @@ namespace mpsph {
 class DeviceParticles;
 
 struct RankOwners {
-  std::vector<double> loads;      // per rank: the weight of this rank's particles it owns
-  double weight = 0.0;            // of all this rank's particles
+  // Per rank: how many of this rank's particles it owns, and their cost neighbours.
+  std::vector<uint64_t> particles, neighbours;
   std::vector<uint32_t> leaving;  // store indices (ascending) of the particles other ranks own
   std::vector<int> owner;         // the owner of each of them
   // The particles that stay, by type (the leavers counted as kRemoved, at kNumTypes).
   std::array<std::size_t, kNumTypes + 1> counts{};
+
+  // Per rank: the cost (core/particle_cost.hpp) of this rank's particles it owns; exact sums.
+  std::vector<double> loads(const CostWeights& w) const {
+    std::vector<double> l(particles.size());
+    for (std::size_t r = 0; r < l.size(); ++r)
+      l[r] = w.gravity * double(particles[r]) + w.neighbour * double(neighbours[r]);
+    return l;
+  }
 };
 
 // The device work of the decomposition of one rank, with its scratch kept between order stages.
@@ -44,9 +53,8 @@ class DeviceRankOwners {
   // The owners of the particles of `d` under the cuts: rank r owns the keys
   // [cut_begin[r], cut_begin[r + 1]) (DomainCuts::begin) of the cube [cube_lo, cube_lo + edge)^3;
   // `me`: this rank.
-  // `gravity_cost`: the decomposition's (core/particle_cost.hpp).
   RankOwners find(const DeviceParticles& d, const Box& box, const Vec3d& cube_lo, double cube_edge,
-                  const std::vector<uint64_t>& cut_begin, int me, double gravity_cost);
+                  const std::vector<uint64_t>& cut_begin, int me);
   // Marks the particles `index` kRemoved (the order stage's sort puts them last).
   void mark_removed(DeviceParticles& d, const std::vector<uint32_t>& index);
 

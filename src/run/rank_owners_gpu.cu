@@ -18,15 +18,16 @@ namespace {
 
 constexpr unsigned kThreads = 256;
 
-// owner[i], flag[i] = owner != me, and per block the loads by owner and the counts of the staying
-// particles by type, added into loads[P] and counts[kNumTypes + 1]. Shared memory: P doubles.
+// owner[i], flag[i] = owner != me, and per block the particles and cost neighbours by owner and
+// the counts of the staying particles by type, added into owned[2 P] (particles, then
+// neighbours) and counts[kNumTypes + 1]. Shared memory: 2 P counters.
 __global__ void owners_kernel(ParticleView v, Box box, Vec3d lo, double edge,
-                              const uint64_t* cut_begin, int P, int me, double gravity_cost,
-                              int* owner, uint8_t* flag, uint32_t* iota, double* loads,
+                              const uint64_t* cut_begin, int P, int me, int* owner, uint8_t* flag,
+                              uint32_t* iota, unsigned long long* owned,
                               unsigned long long* counts) {
-  extern __shared__ double block_loads[];
+  extern __shared__ unsigned long long block_owned[];
   __shared__ unsigned long long block_counts[kNumTypes + 1];
-  for (int r = int(threadIdx.x); r < P; r += int(blockDim.x)) block_loads[r] = 0.0;
+  for (int r = int(threadIdx.x); r < 2 * P; r += int(blockDim.x)) block_owned[r] = 0;
   if (threadIdx.x <= kNumTypes) block_counts[threadIdx.x] = 0;
   __syncthreads();
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
@@ -46,13 +47,14 @@ __global__ void owners_kernel(ParticleView v, Box box, Vec3d lo, double edge,
     flag[i] = r != me ? 1 : 0;
     iota[i] = uint32_t(i);
     const uint8_t t = v.type[i];
-    const double w = particle_cost(t, v.nngb[i], gravity_cost);
-    atomicAdd(&block_loads[r], w);
+    atomicAdd(&block_owned[r], 1ull);
+    const int32_t k = cost_neighbours(t, v.nngb[i]);
+    if (k > 0) atomicAdd(&block_owned[P + r], (unsigned long long)k);
     atomicAdd(&block_counts[r != me ? kNumTypes : min(int(t), kNumTypes)], 1ull);
   }
   __syncthreads();
-  for (int r = int(threadIdx.x); r < P; r += int(blockDim.x))
-    if (block_loads[r] != 0.0) atomicAdd(&loads[r], block_loads[r]);
+  for (int r = int(threadIdx.x); r < 2 * P; r += int(blockDim.x))
+    if (block_owned[r] != 0) atomicAdd(&owned[r], block_owned[r]);
   if (threadIdx.x <= kNumTypes && block_counts[threadIdx.x] != 0)
     atomicAdd(&counts[threadIdx.x], block_counts[threadIdx.x]);
 }
@@ -70,8 +72,7 @@ struct DeviceRankOwners::Scratch {
   gpu::DeviceBuffer<uint8_t> flag;
   gpu::DeviceBuffer<uint32_t> iota, leaving;
   gpu::DeviceBuffer<uint64_t> cuts;
-  gpu::DeviceBuffer<double> loads;
-  gpu::DeviceBuffer<unsigned long long> counts;
+  gpu::DeviceBuffer<unsigned long long> owned, counts;
   gpu::FlaggedSelect flagged;
 };
 
@@ -79,11 +80,12 @@ DeviceRankOwners::DeviceRankOwners() : s_(std::make_unique<Scratch>()) {}
 DeviceRankOwners::~DeviceRankOwners() = default;
 
 RankOwners DeviceRankOwners::find(const DeviceParticles& d, const Box& box, const Vec3d& cube_lo,
-                                  double cube_edge, const std::vector<uint64_t>& cut_begin, int me,
-                                  double gravity_cost) {
+                                  double cube_edge, const std::vector<uint64_t>& cut_begin,
+                                  int me) {
   const int P = int(cut_begin.size()) - 1;
   RankOwners out;
-  out.loads.assign(std::size_t(P), 0.0);
+  out.particles.assign(std::size_t(P), 0);
+  out.neighbours.assign(std::size_t(P), 0);
   const std::size_t n = d.size();
   if (n == 0) return out;
   Scratch& s = *s_;
@@ -93,21 +95,25 @@ RankOwners DeviceRankOwners::find(const DeviceParticles& d, const Box& box, cons
   s.iota.reserve(n, "particle indices");
   s.leaving.reserve(n, "leaving particles");
   s.cuts.reserve(cut_begin.size(), "domain cuts");
-  s.loads.reserve(std::size_t(P), "rank loads");
+  s.owned.reserve(2 * std::size_t(P), "particles and neighbours by owner");
   s.counts.reserve(kNumTypes + 1, "particle counts by type");
   copy_to_device(s.cuts.get(), cut_begin, cut_begin.size());
-  cuda_check(cudaMemset(s.loads.get(), 0, std::size_t(P) * sizeof(double)), "rank loads");
+  cuda_check(cudaMemset(s.owned.get(), 0, 2 * std::size_t(P) * sizeof(unsigned long long)),
+             "particles and neighbours by owner");
   cuda_check(cudaMemset(s.counts.get(), 0, (kNumTypes + 1) * sizeof(unsigned long long)),
              "particle counts");
-  owners_kernel<<<cuda_blocks(n, kThreads), kThreads, std::size_t(P) * sizeof(double)>>>(
-      d.view(), box, cube_lo, cube_edge, s.cuts.get(), P, me, gravity_cost, s.owner.get(),
-      s.flag.get(), s.iota.get(), s.loads.get(), s.counts.get());
+  owners_kernel<<<cuda_blocks(n, kThreads), kThreads,
+                  2 * std::size_t(P) * sizeof(unsigned long long)>>>(
+      d.view(), box, cube_lo, cube_edge, s.cuts.get(), P, me, s.owner.get(), s.flag.get(),
+      s.iota.get(), s.owned.get(), s.counts.get());
   cuda_check_launch("owners_kernel");
-  copy_to_host(out.loads, s.loads.get(), std::size_t(P));
+  std::vector<unsigned long long> owned(2 * std::size_t(P));
+  copy_to_host(owned, s.owned.get(), owned.size());
+  for (std::size_t r = 0; r < std::size_t(P); ++r)
+    out.particles[r] = owned[r], out.neighbours[r] = owned[std::size_t(P) + r];
   std::vector<unsigned long long> counts(kNumTypes + 1);
   copy_to_host(counts, s.counts.get(), counts.size());
   for (std::size_t t = 0; t <= kNumTypes; ++t) out.counts[t] = std::size_t(counts[t]);
-  for (const double l : out.loads) out.weight += l;
   const std::size_t m =
       s.flagged(s.iota.get(), s.flag.get(), n, s.leaving.get(), "leaving particles");
   s.flagged(s.owner.get(), s.flag.get(), n, s.owner_out.get(), "leaving particles' owners");

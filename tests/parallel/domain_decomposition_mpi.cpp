@@ -152,8 +152,8 @@ TEST_CASE("decomposition: new cuts exactly when the imbalance exceeds max_imbala
   const MpiComm comm;
   ParticleStore s = scattered_share(mixed_set(8000), comm);
   const Box open;
-  DomainDecomposition dd(DecompositionParams{0.05});
-  DomainDecomposition lax(DecompositionParams{100.0});
+  DomainDecomposition dd(DecompositionParams{0.05, {}});
+  DomainDecomposition lax(DecompositionParams{100.0, {}});
   ParticleStore t = s;
   CHECK(dd.update(s, open, {}, comm).recut);
   CHECK(lax.update(t, open, {}, comm).recut);
@@ -186,7 +186,7 @@ TEST_CASE("decomposition: keep_cuts decides from the owners' loads as assign doe
   const MpiComm comm;
   ParticleStore s = scattered_share(mixed_set(8000), comm);
   const Box open;
-  DomainDecomposition dd(DecompositionParams{0.05});
+  DomainDecomposition dd(DecompositionParams{0.05, {}});
   dd.update(s, open, {}, comm);
   for (const bool heavy : {false, true}) {
     INFO((heavy ? "x > 0 20 times as costly" : "unit weights"));
@@ -223,4 +223,24 @@ TEST_CASE("decomposition: weights that do not match the particles are an error o
   if (comm.rank() == 0) w.pop_back();
   DomainDecomposition dd;
   CHECK_THROWS_AS(dd.update(s, Box{}, w, comm), Error);
+}
+
+TEST_CASE("decomposition: measured cost weights are a rank's times per particle and neighbour",
+          "[mpi][decomposition]") {
+  const CostWeights before{8.0, 1.0};
+  // 93.5 ms of walk over 2e7 particles, 118 ms of SPH passes over 4e6 x 58 neighbours (one H200,
+  // the disk galaxy): 4 675 ps and 509 ps (rounded to whole picoseconds).
+  const CostWeights w = measured_cost_weights(0.0935, 20000000, 0.118, 232000000, before);
+  CHECK(w.gravity == 4675.0);
+  CHECK(w.neighbour == 509.0);
+  // The load of a rank is then its time: 2e7 particles with 4e6 gas of 58 neighbours.
+  CHECK(1e-12 * (20000000 * w.gravity + 232000000 * w.neighbour) ==
+        Approx(0.0935 + 0.118).epsilon(1e-3));
+  // Nothing measured keeps the weights before; a cost below a picosecond counts 1.
+  const CostWeights none = measured_cost_weights(0.1, 0, 0.1, 0, before);
+  CHECK(none.gravity == before.gravity);
+  CHECK(none.neighbour == before.neighbour);
+  const CostWeights tiny = measured_cost_weights(0.0, 1000, 1e-15, 1000, before);
+  CHECK(tiny.gravity == 1.0);
+  CHECK(tiny.neighbour == 1.0);
 }

@@ -120,7 +120,7 @@ TEST_CASE(
   const Box box = periodic_box({0, 0, 0}, {1, 1, 1});
   ParticleStore s = gas_store(uniform_points(2000, {0, 0, 0}, {1, 1, 1}, 91), 1.0 / 2000);
   random_velocities(s, 3.0, 92);
-  compare_steps("stirred box", s, box, 20, DecompositionParams{0.001}, true);
+  compare_steps("stirred box", s, box, 20, DecompositionParams{0.001, {}}, true);
 }
 
 TEST_CASE(

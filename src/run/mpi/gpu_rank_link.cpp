@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <iterator>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <utility>
@@ -99,8 +100,18 @@ class GpuRankLink final : public GpuRanks {
     std::optional<DecompositionReport> rep;
     if (decomposition_.has_cuts()) {
       RankOwners o = owners_.find(d, box_, decomposition_.cube().lo, decomposition_.cube().edge,
-                                  decomposition_.cuts().begin, me, params_.gravity_cost);
-      rep = decomposition_.keep_cuts(std::move(o.loads), o.weight, comm_);
+                                  decomposition_.cuts().begin, me);
+      // The weights of what this rank's particles cost it in the step that ended here, once that
+      // was a steady one (from the fourth order stage: the start-up and step 1 find every h from
+      // scratch).
+      if (params_.measured && orders_ >= 4)
+        decomposition_.set_weights(measured_cost_weights(
+            own_.gravity_s, std::accumulate(o.particles.begin(), o.particles.end(), uint64_t(0)),
+            own_.sph_s, std::accumulate(o.neighbours.begin(), o.neighbours.end(), uint64_t(0)),
+            decomposition_.params().weights));
+      std::vector<double> loads = o.loads(decomposition_.params().weights);
+      const double weight = std::accumulate(loads.begin(), loads.end(), 0.0);
+      rep = decomposition_.keep_cuts(std::move(loads), weight, comm_);
       if (rep) {
         rep->sent = o.leaving.size();
         for (std::size_t k = 0; k < o.leaving.size(); ++k)
@@ -111,6 +122,7 @@ class GpuRankLink final : public GpuRanks {
     }
     if (!rep) rep = assign_on_host(d, to_rank, leaving, counts);
     counts_.add(*rep);
+    own_ = {};
     const ExchangePlan plan = make_exchange_plan(to_rank, comm_);
     if (comm_.sum(uint64_t(leaving.size())) > 0) {
       std::vector<unsigned char> records;
@@ -146,6 +158,7 @@ class GpuRankLink final : public GpuRanks {
                                device_ ? &*device_ : nullptr);
     t_.h += sph_report_.h_s;
     t_.h_passes += sph_report_.h_passes_s;
+    own_.sph_s += sph_report_.h_own_s;
     counts_.h_rounds += double(sph_report_.h_rounds);
   }
 
@@ -154,6 +167,7 @@ class GpuRankLink final : public GpuRanks {
                             device_ ? &*device_ : nullptr);
     t_.pairs += sph_report_.pairs_s;
     t_.pairs_passes += sph_report_.pairs_passes_s;
+    own_.sph_s += sph_report_.pairs_own_s;
     t_.halo_boxes += sph_report_.halo_boxes_s;
     t_.halo_select += sph_report_.halo_select_s;
     t_.halo_records += sph_report_.halo_records_s;
@@ -173,6 +187,7 @@ class GpuRankLink final : public GpuRanks {
     t_.let_select += r.let_select_s;
     t_.let_exchange += r.let_exchange_s;
     t_.walk += r.walk_s;
+    own_.gravity_s += r.walk_s;
     counts_.let_bytes += double(r.let_bytes_sent);
   }
 
@@ -244,6 +259,8 @@ class GpuRankLink final : public GpuRanks {
                               "local gas"};
     return rank_timing_notes(comm_, text, t_, &t_steady_, orders_ >= 4 ? long(orders_) - 2 : 0,
                              counts_, params_.max_imbalance, steps) +
+           cost_weights_note(comm_, params_.measured && orders_ >= 4,
+                             decomposition_.params().weights) +
            "  SPH halo records and locally essential trees: " + transfers_ + "\n";
   }
 
@@ -266,8 +283,8 @@ class GpuRankLink final : public GpuRanks {
     size_mirror(n);
     d.download_range(mirror_, 0, n, 0, {Field::pos, Field::type, Field::nngb});
     std::vector<int> dest;
-    const DecompositionReport rep =
-        decomposition_.assign(mirror_, box_, cost_weights(mirror_, params_), comm_, dest);
+    const DecompositionReport rep = decomposition_.assign(
+        mirror_, box_, cost_weights(mirror_, decomposition_.params()), comm_, dest);
     leaving = select_indices<uint32_t>(0, n, [&](std::size_t i) { return dest[i] != me; });
     for (const uint32_t i : leaving) to_rank[std::size_t(dest[i])].push_back(i);
     counts = {};
@@ -346,6 +363,11 @@ class GpuRankLink final : public GpuRanks {
   std::string transfers_;                 // how the halos travel, for the timing notes
   DeviceScratch* scratch_ = nullptr;      // the backend's, lent to the SPH passes and the tree
   std::optional<DistributedGravity> gravity_;
+  // This rank's own work since the last order stage (without waiting for other ranks), for its
+  // measured cost weights: the gravity walk and the SPH passes, seconds.
+  struct {
+    double gravity_s = 0.0, sph_s = 0.0;
+  } own_;
   RankParts t_, t_steady_;  // seconds on this rank: of the run, and up to step 2's order stage
   std::size_t orders_ = 0;
   RankCounts counts_;

@@ -68,7 +68,9 @@ class RankBackend final : public StepBackend {
     const bool spawned = spawn_across_ranks();
     if (sort_pending_ || !block_ || now_ == kAllActive || spawned ||
         comm_.any(layout_needs_sort(c_.store))) {
+      if (decomposition_.measured && counts_.decompositions >= 3) measure_cost_weights();
       stepper_->decompose_and_order(c_.store, first_);
+      own_ = {};
       first_ = false;
       sort_pending_ = false;
       count();
@@ -86,6 +88,7 @@ class RankBackend final : public StepBackend {
     const DistributedSphReport& r = stepper_->last_sph();
     t_.h += r.h_s;
     t_.h_passes += r.h_passes_s;
+    own_.sph_s += r.h_own_s;
     counts_.h_rounds += double(r.h_rounds);
   }
   // density, EOS, Balsara switch and SPH forces with their halos (the prepare-force and SPH-force
@@ -98,6 +101,7 @@ class RankBackend final : public StepBackend {
     const DistributedSphReport& r = stepper_->last_sph();
     t_.pairs += r.pairs_s;
     t_.pairs_passes += r.pairs_passes_s;
+    own_.sph_s += r.pairs_own_s;
     counts_.ghosts += double(r.ghosts_pairs);
     counts_.local_gas += double(r.n_active_gas);
   }
@@ -110,6 +114,7 @@ class RankBackend final : public StepBackend {
     t_.let_select += r.let_select_s;
     t_.let_exchange += r.let_exchange_s;
     t_.walk += r.walk_s;
+    own_.gravity_s += r.walk_s;
     counts_.let_bytes += double(r.let_bytes_sent);
   }
   void end_force() override { stepper_->end_force(c_.store, active_); }
@@ -201,6 +206,9 @@ class RankBackend final : public StepBackend {
                               "order", "active local gas"};
     return rank_timing_notes(comm_, text, t_, nullptr, 0, counts_, decomposition_.max_imbalance,
                              steps) +
+           cost_weights_note(
+               comm_, decomposition_.measured && counts_.decompositions >= 4,
+               stepper_ ? stepper_->decomposition_weights() : decomposition_.weights) +
            steady_steps_line(order_wall_);
   }
   // The initial conditions or the checkpoint are in place, and with them the box (which the
@@ -265,6 +273,24 @@ class RankBackend final : public StepBackend {
   StepContext c_;
   MpiComm comm_;
   Backend passes_;  // where the SPH passes and the gravity tree run
+  // The weights of what this rank's particles cost it since the last order stage (its own work
+  // in the gravity walk and the SPH passes, without waiting for other ranks): from the fourth
+  // decomposition on (the start-up and step 1 find every h from scratch). Under block steps the
+  // time of a segment over all its particles: a particle's cost is the segment's mean.
+  void measure_cost_weights() {
+    const std::ptrdiff_t n_gas = std::ptrdiff_t(c_.store.n_gas());
+    uint64_t neighbours = 0;
+#pragma omp parallel for schedule(static) reduction(+ : neighbours)
+    for (std::ptrdiff_t i = 0; i < n_gas; ++i)
+      neighbours +=
+          uint64_t(cost_neighbours(c_.store.type[std::size_t(i)], c_.store.nngb[std::size_t(i)]));
+    stepper_->set_cost_weights(measured_cost_weights(own_.gravity_s, c_.store.size(), own_.sph_s,
+                                                     neighbours,
+                                                     stepper_->decomposition_weights()));
+  }
+  struct {
+    double gravity_s = 0.0, sph_s = 0.0;
+  } own_;
   DecompositionParams decomposition_;
   std::optional<DistributedStepper> stepper_;
   bool block_;                // block time steps (else global)
@@ -315,7 +341,8 @@ std::unique_ptr<StepBackend> make_rank_backend(
   }
   DecompositionParams decomposition;
   decomposition.max_imbalance = mpi.max_imbalance;
-  decomposition.gravity_cost = mpi.gravity_cost;
+  decomposition.weights = {mpi.gravity_cost, 1.0};
+  decomposition.measured = mpi.measured_costs;
   // GPU ranks keep their particles on the device (mpi.gpu_ranks: device, or auto) when the run
   // has global time steps and no physics module; otherwise on the host.
   if (passes == Backend::Gpu && mpi.gpu_ranks != GpuRanksMode::Host) {

@@ -79,4 +79,23 @@ std::string rank_timing_notes(const MpiComm& comm, const RankTimingText& text,
   return out + line;
 }
 
+std::string cost_weights_note(const MpiComm& comm, bool measured, const CostWeights& w) {
+  std::vector<double> lo = {w.gravity, w.neighbour}, hi = lo;
+  comm.min(lo);
+  comm.max(hi);
+  char line[320];
+  if (measured)
+    std::snprintf(line, sizeof line,
+                  "  cost weights (mpi.cost_weights: measured), ps of a particle's gravity walk / "
+                  "of one SPH neighbour, smallest to largest over the ranks: %.0f to %.0f / %.0f "
+                  "to %.0f\n",
+                  lo[0], hi[0], lo[1], hi[1]);
+  else
+    std::snprintf(line, sizeof line,
+                  "  cost weights: %.0f per particle's gravity (mpi.gravity_cost), 1 per SPH "
+                  "neighbour (mpi.cost_weights: model, or not yet measured)\n",
+                  w.gravity);
+  return line;
+}
+
 }  // namespace mpsph

@@ -46,4 +46,9 @@ std::string rank_timing_notes(const MpiComm& comm, const RankTimingText& text,
                               const RankParts& parts, const RankParts* step2, long steady_steps,
                               const RankCounts& counts, double max_imbalance, long steps);
 
+// timing.txt's line of the decomposition's cost weights (collective): their smallest and largest
+// over the ranks, picoseconds per particle's gravity and per SPH neighbour when `measured`
+// (mpi.cost_weights: measured, from the fourth order stage on), else mpi.gravity_cost and 1.
+std::string cost_weights_note(const MpiComm& comm, bool measured, const CostWeights& w);
+
 }  // namespace mpsph
