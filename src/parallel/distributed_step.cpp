@@ -71,6 +71,7 @@ void DistributedStepper::decompose_and_order(ParticleStore& store, bool first) {
   order_ = sph_order(store, box_, comm_);
   tree_stale_ = true;
   decomposition_s_ = t1 - t0;
+  if (decomposition_report_.recut) decomposition_.note_recut_cost(decomposition_s_, comm_);
   order_s_ = wall_seconds() - t1;
   sph_report_ = DistributedSphReport{};
 }

@@ -192,12 +192,13 @@ DecompositionReport DomainDecomposition::assign(const ParticleStore& store, cons
 
   std::vector<uint64_t> keys;
   std::vector<double> loads;
-  rep.recut = !has_cuts();
+  rep.recut = !has_cuts() || recut_pending_;
+  recut_pending_ = false;
   if (!rep.recut) {
     keys = sfc_keys(store, box, cube_);
     dest = owners(keys, cuts_);
     loads = loads_of(dest, weights, comm);
-    rep.recut = load_imbalance(loads) > params_.max_imbalance;
+    rep.recut = recut_due(loads);
   }
   if (rep.recut) {
     cube_ = global_key_cube(store, box, comm);
@@ -214,14 +215,33 @@ DecompositionReport DomainDecomposition::assign(const ParticleStore& store, cons
 
 std::optional<DecompositionReport> DomainDecomposition::keep_cuts(std::vector<double> loads,
                                                                   double weight,
-                                                                  const MpiComm& comm) const {
+                                                                  const MpiComm& comm) {
   if (!has_cuts()) throw Error("decomposition: keep_cuts without cuts");
   comm.sum(loads);
   DecompositionReport rep;
   rep.imbalance_before = rank_imbalance(weight, comm);
   rep.imbalance = load_imbalance(loads);
-  if (rep.imbalance > params_.max_imbalance) return std::nullopt;
+  if (recut_due(loads)) {
+    recut_pending_ = true;
+    return std::nullopt;
+  }
   return rep;
+}
+
+bool DomainDecomposition::recut_due(const std::vector<double>& loads) {
+  const bool over = load_imbalance(loads) > params_.max_imbalance;
+  if (!measured_) return over;
+  if (!loads.empty()) {
+    const double mean = std::accumulate(loads.begin(), loads.end(), 0.0) / double(loads.size());
+    lost_s_ += 1e-12 * (*std::max_element(loads.begin(), loads.end()) - mean);
+  }
+  return over && lost_s_ >= recut_cost_s_;
+}
+
+void DomainDecomposition::note_recut_cost(double seconds, const MpiComm& comm) {
+  if (!measured_) return;
+  recut_cost_s_ = comm.max(seconds);
+  lost_s_ = 0.0;
 }
 
 DecompositionReport DomainDecomposition::update(ParticleStore& store, const Box& box,

@@ -100,8 +100,15 @@ class DomainDecomposition {
  public:
   explicit DomainDecomposition(const DecompositionParams& params = {}) : params_(params) {}
   const DecompositionParams& params() const { return params_; }
-  // This rank's cost weights from now on (measured_cost_weights).
-  void set_weights(const CostWeights& w) { params_.weights = w; }
+  // This rank's measured cost weights from now on (measured_cost_weights): the loads are then
+  // picoseconds of work, and a re-cut is also a matter of cost (see recut_due).
+  void set_weights(const CostWeights& w) {
+    params_.weights = w;
+    measured_ = true;
+  }
+  // The wall seconds the last re-cut with its migration took on this rank (collective: the
+  // largest over the ranks counts), when the weights are measured.
+  void note_recut_cost(double seconds, const MpiComm& comm);
 
   // Assigns every particle to the rank that owns its key and migrates it there with all its
   // fields (collective). The cuts (and their key cube) are kept between calls and recomputed when
@@ -124,20 +131,32 @@ class DomainDecomposition {
   // assign()'s decision for a caller that found the owners under the current cuts itself (the
   // device-resident GPU ranks, run/rank_owners.hpp), collective: `loads`, the weight of this
   // rank's particles each rank owns under cuts(), and `weight`, of all of them. The report (its
-  // `sent` left 0) when the cuts stand - the imbalance under them is within
-  // params.max_imbalance, and the caller's owners are assign()'s - or nothing when they must be
-  // cut anew: the caller then calls assign(). Requires has_cuts().
+  // `sent` left 0) when the cuts stand (recut_due is false, and the caller's owners are
+  // assign()'s) or nothing when they must be cut anew: the caller then calls assign(), which
+  // makes that re-cut. Requires has_cuts().
   std::optional<DecompositionReport> keep_cuts(std::vector<double> loads, double weight,
-                                               const MpiComm& comm) const;
+                                               const MpiComm& comm);
 
   bool has_cuts() const { return !cuts_.begin.empty(); }
   const DomainCuts& cuts() const { return cuts_; }
   const KeyCube& cube() const { return cube_; }
 
  private:
+  // Whether the cuts must be made anew under the ranks' `loads` (summed over the ranks): their
+  // imbalance exceeds params.max_imbalance and, with measured weights (loads in picoseconds),
+  // the time lost to it since the last re-cut - the largest rank's load less the mean, summed
+  // over the decisions - has reached what that re-cut cost (Menon et al. 2012's rule: re-cut
+  // when the imbalance has cost as much as a re-cut; the first measured re-cut is free to come at
+  // once). Counts this decision's loss.
+  bool recut_due(const std::vector<double>& loads);
+
   DecompositionParams params_;
   DomainCuts cuts_;
   KeyCube cube_;
+  bool measured_ = false;       // set_weights was called: loads are picoseconds
+  double lost_s_ = 0.0;         // imbalance loss since the last re-cut (measured weights)
+  double recut_cost_s_ = 0.0;   // the last measured re-cut's cost, largest over the ranks
+  bool recut_pending_ = false;  // keep_cuts decided on a re-cut, which assign() then makes
 };
 
 }  // namespace mpsph

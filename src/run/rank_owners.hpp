@@ -55,6 +55,9 @@ class DeviceRankOwners {
   // `me`: this rank.
   RankOwners find(const DeviceParticles& d, const Box& box, const Vec3d& cube_lo, double cube_edge,
                   const std::vector<uint64_t>& cut_begin, int me);
+  // The records of every held field of the particles `index` of `d`, packed on the device (valid
+  // until the next call): a migration GPU to GPU (run/mpi/gpu_rank_link.cpp).
+  const unsigned char* pack_records(const DeviceParticles& d, const std::vector<uint32_t>& index);
   // Marks the particles `index` kRemoved (the order stage's sort puts them last).
   void mark_removed(DeviceParticles& d, const std::vector<uint32_t>& index);
 

@@ -73,6 +73,8 @@ struct DeviceRankOwners::Scratch {
   gpu::DeviceBuffer<uint32_t> iota, leaving;
   gpu::DeviceBuffer<uint64_t> cuts;
   gpu::DeviceBuffer<unsigned long long> owned, counts;
+  gpu::DeviceBuffer<uint32_t> pack_index;  // pack_records' particles and records
+  gpu::DeviceBuffer<unsigned char> records;
   gpu::FlaggedSelect flagged;
 };
 
@@ -122,6 +124,17 @@ RankOwners DeviceRankOwners::find(const DeviceParticles& d, const Box& box, cons
   copy_to_host(out.leaving, s.leaving.get(), m);
   copy_to_host(out.owner, s.owner_out.get(), m);
   return out;
+}
+
+const unsigned char* DeviceRankOwners::pack_records(const DeviceParticles& d,
+                                                    const std::vector<uint32_t>& index) {
+  Scratch& s = *s_;
+  const std::size_t n = index.size();
+  s.pack_index.reserve(std::max<std::size_t>(n, 1), "migrating particles");
+  s.records.reserve(std::max<std::size_t>(n * d.record_bytes(), 1), "migrating records");
+  copy_to_device(s.pack_index.get(), index, n);
+  d.pack_on_device(s.pack_index.get(), n, s.records.get());
+  return s.records.get();
 }
 
 void DeviceRankOwners::mark_removed(DeviceParticles& d, const std::vector<uint32_t>& index) {

@@ -244,3 +244,38 @@ TEST_CASE("decomposition: measured cost weights are a rank's times per particle 
   CHECK(tiny.gravity == 1.0);
   CHECK(tiny.neighbour == 1.0);
 }
+
+TEST_CASE("decomposition: with measured weights a re-cut waits until the imbalance cost as much",
+          "[mpi][decomposition]") {
+  const MpiComm comm;
+  if (comm.size() < 2) return;
+  ParticleStore s = scattered_share(mixed_set(4000), comm);
+  const Box open;
+  DomainDecomposition dd(DecompositionParams{0.05, {}});
+  dd.update(s, open, {}, comm);
+  // Loads in picoseconds: rank 0 1.2 s of work, the others 1 s (imbalance 0.2 (P - 1) / P over
+  // the mean, above 0.05); each decision loses d = max - mean seconds.
+  const double P = double(comm.size());
+  const double d = 0.2 * (P - 1.0) / P;
+  std::vector<double> mine(std::size_t(comm.size()), 0.0);
+  mine[std::size_t(comm.rank())] = comm.rank() == 0 ? 1.2e12 : 1.0e12;
+  const double weight = mine[std::size_t(comm.rank())];
+  // Model weights: the threshold alone decides.
+  CHECK_FALSE(dd.keep_cuts(mine, weight, comm).has_value());
+  std::vector<int> dest;
+  CHECK(dd.assign(s, open, {}, comm, dest).recut);  // makes the re-cut keep_cuts decided on
+  // Measured: the first re-cut comes at once, later ones when the loss reaches the last's cost.
+  dd.set_weights({5000.0, 500.0});
+  CHECK_FALSE(dd.keep_cuts(mine, weight, comm).has_value());
+  CHECK(dd.assign(s, open, {}, comm, dest).recut);
+  dd.note_recut_cost(comm.rank() == 0 ? 2.5 * d : 0.1 * d, comm);  // the largest rank's counts
+  CHECK(dd.keep_cuts(mine, weight, comm).has_value());             // lost d
+  CHECK(dd.keep_cuts(mine, weight, comm).has_value());             // lost 2 d
+  CHECK_FALSE(dd.keep_cuts(mine, weight, comm).has_value());       // lost 3 d >= 2.5 d
+  CHECK(dd.assign(s, open, {}, comm, dest).recut);
+  // Below the threshold the cuts stand whatever was lost.
+  std::vector<double> even(std::size_t(comm.size()), 0.0);
+  even[std::size_t(comm.rank())] = 1.0e12;
+  dd.note_recut_cost(0.0, comm);
+  CHECK(dd.keep_cuts(even, 1.0e12, comm).has_value());
+}
