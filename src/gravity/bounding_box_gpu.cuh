@@ -6,11 +6,15 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cstddef>
+#include <limits>
+#include <vector>
 
 #include "core/cuda_check.hpp"
 #include "core/vec3.hpp"
+#include "gravity/device_buffer.cuh"
 
 namespace mpsph::gpu {
 
@@ -102,6 +106,27 @@ inline void bounding_cube(const Vec3d* pos, std::size_t n, BoundingCube* out, vo
   cuda_check_launch("bounding box (partial)");
   box_final_kernel<<<1, kBoxThreads>>>(partial, blocks, n, out);
   cuda_check_launch("bounding box (final)");
+}
+
+// The bounds [lo, hi] of positions [0, n) on the device (none: lo = +inf, hi = -inf), through
+// the first stage into `partial` and the last on the host (a caller that needs the box, not the
+// cube).
+inline void position_bounds(const Vec3d* pos, std::size_t n, DeviceBuffer<Box6>& partial, Vec3d& lo,
+                            Vec3d& hi) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  lo = {inf, inf, inf}, hi = {-inf, -inf, -inf};
+  if (n == 0) return;
+  const std::size_t blocks =
+      std::min<std::size_t>(kBoxBlocks, (n + kBoxThreads - 1) / std::size_t(kBoxThreads));
+  partial.reserve(blocks, "bounding boxes");
+  box_partial_kernel<<<unsigned(blocks), kBoxThreads>>>(pos, n, partial.get());
+  cuda_check_launch("box_partial_kernel");
+  std::vector<Box6> out(blocks);
+  copy_to_host(out, partial.get(), blocks);
+  for (const Box6& b : out) {
+    lo = {fmin(lo.x, b.lo[0]), fmin(lo.y, b.lo[1]), fmin(lo.z, b.lo[2])};
+    hi = {fmax(hi.x, b.hi[0]), fmax(hi.y, b.hi[1]), fmax(hi.z, b.hi[2])};
+  }
 }
 
 }  // namespace mpsph::gpu

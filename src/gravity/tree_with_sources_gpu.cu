@@ -67,18 +67,6 @@ SourceForest forest_of(const OctreeView* sources, int n_sources) {
   return f;
 }
 
-// Per block: the bounding box of positions (gravity/bounding_box_gpu.cuh's first stage).
-std::vector<gpu::Box6> partial_boxes(const Vec3d* pos, std::size_t n,
-                                     gpu::DeviceBuffer<gpu::Box6>& buf) {
-  const int blocks = int(std::min<std::size_t>(gpu::kBoxBlocks, cuda_blocks(n, gpu::kBoxThreads)));
-  buf.reserve(std::size_t(blocks), "bounding boxes");
-  gpu::box_partial_kernel<<<blocks, gpu::kBoxThreads>>>(pos, n, buf.get());
-  cuda_check_launch("box_partial_kernel");
-  std::vector<gpu::Box6> out(static_cast<std::size_t>(blocks));
-  copy_to_host(out, buf.get(), out.size());
-  return out;
-}
-
 // The tree of a device-resident rank: `local` is the particles; nothing is copied to the device,
 // and the locally essential trees are selected there (gravity/let_gpu.hpp): the host sees the
 // target boxes and the LETs only.
@@ -98,13 +86,7 @@ class ResidentGpuTreeWithSources final : public TreeWithSources {
     return OctreeView{nullptr, 0, TreeParticles{nullptr, nullptr, nullptr, 0}, nullptr};
   }
   void bounds(const ParticleStore&, Vec3d& lo, Vec3d& hi) const override {
-    constexpr double inf = std::numeric_limits<double>::infinity();
-    lo = {inf, inf, inf}, hi = {-inf, -inf, -inf};
-    if (local_.size() == 0) return;
-    for (const gpu::Box6& b : partial_boxes(local_.view().pos, local_.size(), boxes_)) {
-      lo = {std::min(lo.x, b.lo[0]), std::min(lo.y, b.lo[1]), std::min(lo.z, b.lo[2])};
-      hi = {std::max(hi.x, b.hi[0]), std::max(hi.y, b.hi[1]), std::max(hi.z, b.hi[2])};
-    }
+    gpu::position_bounds(local_.view().pos, local_.size(), boxes_, lo, hi);
   }
   bool selects_lets() const override { return true; }
   std::vector<LetBox> let_target_boxes(int group_size, double G, std::size_t max_boxes) override {

@@ -89,7 +89,6 @@ std::vector<double> loads_of(const std::vector<int>& dest, const std::vector<dou
 
 DomainCuts balanced_cuts(const std::vector<uint64_t>& keys, const std::vector<double>& weights,
                          const MpiComm& comm) {
-  const int p = comm.size();
   const std::size_t n = keys.size();
   // (key, index) in one array: the sort then reads no other memory.
   struct Item {
@@ -110,19 +109,28 @@ DomainCuts balanced_cuts(const std::vector<uint64_t>& keys, const std::vector<do
     sorted[k] = items[k].key;
     prefix[k + 1] = prefix[k] + weight_of(weights, items[k].index);
   }
-  const double total = comm.sum(prefix[n]);
+  return bisect_cuts(
+      [&](const std::vector<uint64_t>& mids, std::vector<double>& below) {
+        for (std::size_t r = 1; r < mids.size(); ++r)
+          below[r] = prefix[std::size_t(std::lower_bound(sorted.begin(), sorted.end(), mids[r]) -
+                                        sorted.begin())];
+      },
+      prefix[n], comm);
+}
 
+DomainCuts bisect_cuts(const WeightBelow& below_of, double local_total, const MpiComm& comm) {
+  const int p = comm.size();
+  const double total = comm.sum(local_total);
   // Cut r (1 <= r < P): the smallest key c with W(keys < c) >= r W / P. Bisection on [lo, hi]
   // with W(< hi) >= target and W(< c) < target for every c < lo; 64 halvings close any 63-bit
   // interval, so every rank makes the same number of collective calls.
   std::vector<uint64_t> lo(p, 0), hi(p, kKeyEnd);
   std::vector<double> below(p);
   for (int iter = 0; iter < 64; ++iter) {
-    std::vector<uint64_t> mid(p);
-    for (int r = 1; r < p; ++r) {
-      mid[r] = lo[r] + (hi[r] - lo[r]) / 2;
-      below[r] = prefix[std::lower_bound(sorted.begin(), sorted.end(), mid[r]) - sorted.begin()];
-    }
+    std::vector<uint64_t> mid(p, 0);
+    for (int r = 1; r < p; ++r) mid[r] = lo[r] + (hi[r] - lo[r]) / 2;
+    std::fill(below.begin(), below.end(), 0.0);
+    below_of(mid, below);
     below[0] = 0.0;
     comm.sum(below);
     for (int r = 1; r < p; ++r) {
@@ -225,6 +233,20 @@ std::optional<DecompositionReport> DomainDecomposition::keep_cuts(std::vector<do
     recut_pending_ = true;
     return std::nullopt;
   }
+  return rep;
+}
+
+DecompositionReport DomainDecomposition::adopt(const KeyCube& cube, const DomainCuts& cuts,
+                                               std::vector<double> loads, double weight,
+                                               const MpiComm& comm) {
+  comm.sum(loads);
+  DecompositionReport rep;
+  rep.recut = true;
+  rep.imbalance_before = rank_imbalance(weight, comm);
+  rep.imbalance = load_imbalance(loads);
+  cube_ = cube;
+  cuts_ = cuts;
+  recut_pending_ = false;
   return rep;
 }
 

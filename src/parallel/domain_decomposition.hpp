@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -52,6 +53,13 @@ struct DomainCuts {
 // each). Every rank gets rank 0's cuts.
 DomainCuts balanced_cuts(const std::vector<uint64_t>& keys, const std::vector<double>& weights,
                          const MpiComm& comm);
+
+// The bisection of balanced_cuts for a caller that sums its weights below given keys itself (the
+// device-resident ranks' GPU, run/rank_owners.hpp), collective: below(mids, out) sets out[r] to
+// the weight of this rank's particles with keys < mids[r], 1 <= r < P (out comes zeroed);
+// `local_total`: the weight of all of them. Every rank gets rank 0's cuts.
+using WeightBelow = std::function<void(const std::vector<uint64_t>&, std::vector<double>&)>;
+DomainCuts bisect_cuts(const WeightBelow& below, double local_total, const MpiComm& comm);
 
 // Total weight on each rank under `cuts` (collective; the same vector on every rank).
 std::vector<double> rank_loads(const std::vector<uint64_t>& keys,
@@ -132,10 +140,16 @@ class DomainDecomposition {
   // device-resident GPU ranks, run/rank_owners.hpp), collective: `loads`, the weight of this
   // rank's particles each rank owns under cuts(), and `weight`, of all of them. The report (its
   // `sent` left 0) when the cuts stand (recut_due is false, and the caller's owners are
-  // assign()'s) or nothing when they must be cut anew: the caller then calls assign(), which
-  // makes that re-cut. Requires has_cuts().
+  // assign()'s) or nothing when they must be cut anew: the caller then calls assign() or adopt(),
+  // which makes that re-cut. Requires has_cuts().
   std::optional<DecompositionReport> keep_cuts(std::vector<double> loads, double weight,
                                                const MpiComm& comm);
+
+  // The cuts (and their key cube) a caller made itself (bisect_cuts on the device-resident ranks'
+  // GPU), collective: `loads`, the weight of this rank's particles each rank owns under them, and
+  // `weight`, of all of them (as for keep_cuts). Returns the re-cut's report (its `sent` left 0).
+  DecompositionReport adopt(const KeyCube& cube, const DomainCuts& cuts, std::vector<double> loads,
+                            double weight, const MpiComm& comm);
 
   bool has_cuts() const { return !cuts_.begin.empty(); }
   const DomainCuts& cuts() const { return cuts_; }

@@ -55,6 +55,15 @@ class DeviceRankOwners {
   // `me`: this rank.
   RankOwners find(const DeviceParticles& d, const Box& box, const Vec3d& cube_lo, double cube_edge,
                   const std::vector<uint64_t>& cut_begin, int me);
+  // A re-cut on the device (with bisect_cuts, parallel/domain_decomposition.hpp): the bounds
+  // [lo, hi] of the particles' positions (lo > hi: none); then each particle's key in `cube`
+  // and cost under `w`, kept for weight_below, returning their sum (exact: whole numbers); then
+  // below[r] = the cost of the particles with keys < mids[r], 1 <= r < mids.size().
+  void bounds(const DeviceParticles& d, Vec3d& lo, Vec3d& hi);
+  double keys_and_costs(const DeviceParticles& d, const Box& box, const Vec3d& cube_lo,
+                        double cube_edge, const CostWeights& w);
+  void weight_below(const std::vector<uint64_t>& mids, std::vector<double>& below);
+
   // The records of every held field of the particles `index` of `d`, packed on the device (valid
   // until the next call): a migration GPU to GPU (run/mpi/gpu_rank_link.cpp).
   const unsigned char* pack_records(const DeviceParticles& d, const std::vector<uint32_t>& index);

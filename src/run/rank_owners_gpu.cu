@@ -2,12 +2,14 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
 #include "core/morton.hpp"
 #include "core/particle_cost.hpp"
+#include "gravity/bounding_box_gpu.cuh"
 #include "gravity/device_buffer.cuh"
 #include "gravity/device_select.cuh"
 #include "run/rank_owners.hpp"
@@ -59,6 +61,43 @@ __global__ void owners_kernel(ParticleView v, Box box, Vec3d lo, double edge,
     atomicAdd(&counts[threadIdx.x], block_counts[threadIdx.x]);
 }
 
+// keys[i] and costs[i] of every particle; their sum added into *total (whole numbers: exact).
+__global__ void keys_costs_kernel(ParticleView v, Box box, Vec3d lo, double edge, CostWeights w,
+                                  uint64_t* keys, double* costs, double* total) {
+  __shared__ double block_total;
+  if (threadIdx.x == 0) block_total = 0.0;
+  __syncthreads();
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < v.n) {
+    keys[i] = morton_key(wrap_position(v.pos[i], box), lo, edge);
+    costs[i] = particle_cost(v.type[i], v.nngb[i], w);
+    atomicAdd(&block_total, costs[i]);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0 && block_total != 0.0) atomicAdd(total, block_total);
+}
+
+// below[r] += the cost of the particles with keys < mids[r], 1 <= r < P (shared: P mids and
+// P sums).
+__global__ void below_kernel(const uint64_t* keys, const double* costs, std::size_t n,
+                             const uint64_t* mids, int P, double* below) {
+  extern __shared__ unsigned char shared[];
+  uint64_t* m = reinterpret_cast<uint64_t*>(shared);
+  double* sums = reinterpret_cast<double*>(m + P);
+  for (int r = int(threadIdx.x); r < P; r += int(blockDim.x)) m[r] = mids[r], sums[r] = 0.0;
+  __syncthreads();
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < n) {
+    const uint64_t k = keys[i];
+    const double c = costs[i];
+    for (int r = 1; r < P; ++r)
+      if (k < m[r]) atomicAdd(&sums[r], c);
+  }
+  __syncthreads();
+  for (int r = 1 + int(threadIdx.x); r < P; r += int(blockDim.x))
+    if (sums[r] != 0.0) atomicAdd(&below[r], sums[r]);
+}
+
 __global__ void mark_removed_kernel(uint8_t* type, const uint32_t* index, std::size_t n) {
   const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (k < n) type[index[k]] = kRemoved;
@@ -75,6 +114,11 @@ struct DeviceRankOwners::Scratch {
   gpu::DeviceBuffer<unsigned long long> owned, counts;
   gpu::DeviceBuffer<uint32_t> pack_index;  // pack_records' particles and records
   gpu::DeviceBuffer<unsigned char> records;
+  // A re-cut's: position bounds, keys and costs (n_keys of them), cut candidates and sums.
+  gpu::DeviceBuffer<gpu::Box6> partial;
+  gpu::DeviceBuffer<uint64_t> keys, mids;
+  gpu::DeviceBuffer<double> costs, total, below;
+  std::size_t n_keys = 0;
   gpu::FlaggedSelect flagged;
 };
 
@@ -124,6 +168,46 @@ RankOwners DeviceRankOwners::find(const DeviceParticles& d, const Box& box, cons
   copy_to_host(out.leaving, s.leaving.get(), m);
   copy_to_host(out.owner, s.owner_out.get(), m);
   return out;
+}
+
+void DeviceRankOwners::bounds(const DeviceParticles& d, Vec3d& lo, Vec3d& hi) {
+  gpu::position_bounds(d.view().pos, d.size(), s_->partial, lo, hi);
+}
+
+double DeviceRankOwners::keys_and_costs(const DeviceParticles& d, const Box& box,
+                                        const Vec3d& cube_lo, double cube_edge,
+                                        const CostWeights& w) {
+  Scratch& s = *s_;
+  const std::size_t n = d.size();
+  s.n_keys = n;
+  if (n == 0) return 0.0;
+  s.keys.reserve(n, "particle keys");
+  s.costs.reserve(n, "particle costs");
+  s.total.reserve(1, "cost total");
+  cuda_check(cudaMemset(s.total.get(), 0, sizeof(double)), "cost total");
+  keys_costs_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(
+      d.view(), box, cube_lo, cube_edge, w, s.keys.get(), s.costs.get(), s.total.get());
+  cuda_check_launch("keys_costs_kernel");
+  double total = 0.0;
+  cuda_check(cudaMemcpy(&total, s.total.get(), sizeof(double), cudaMemcpyDeviceToHost),
+             "cost total");
+  return total;
+}
+
+void DeviceRankOwners::weight_below(const std::vector<uint64_t>& mids, std::vector<double>& below) {
+  Scratch& s = *s_;
+  const int P = int(mids.size());
+  below.assign(mids.size(), 0.0);
+  if (s.n_keys == 0 || P < 2) return;
+  s.mids.reserve(mids.size(), "cut candidates");
+  s.below.reserve(mids.size(), "cost below the cut candidates");
+  copy_to_device(s.mids.get(), mids, mids.size());
+  cuda_check(cudaMemset(s.below.get(), 0, mids.size() * sizeof(double)), "cost below");
+  below_kernel<<<cuda_blocks(s.n_keys, kThreads), kThreads,
+                 std::size_t(P) * (sizeof(uint64_t) + sizeof(double))>>>(
+      s.keys.get(), s.costs.get(), s.n_keys, s.mids.get(), P, s.below.get());
+  cuda_check_launch("below_kernel");
+  copy_to_host(below, s.below.get(), mids.size());
 }
 
 const unsigned char* DeviceRankOwners::pack_records(const DeviceParticles& d,

@@ -86,3 +86,58 @@ TEST_CASE("rank owners: the GPU's owners, loads, leavers and counts are the host
 }
 
 #endif  // MPSPH_HAVE_CUDA
+
+TEST_CASE(
+    "rank owners: a re-cut's bounds, keys, costs and sums below keys on the GPU are the host's",
+    "[gpu][mpi]") {
+  const std::size_t n = 30000;
+  ParticleStore s;
+  s.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    s.pos[i] = {3.0 * random_uniform(i, 7, kStreamSetup, 0) - 1.0,
+                2.0 * random_uniform(i, 7, kStreamSetup, 1) - 0.5,
+                random_uniform(i, 7, kStreamSetup, 2) + 4.0};
+    s.type[i] = uint8_t(i % 4 == 0 ? kDarkMatter : kGas);
+    s.nngb[i] = i % 13 == 0 ? 0 : int32_t(50 + i % 17);
+  }
+  DeviceParticles d;
+  d.upload(s);
+  DeviceRankOwners finder;
+  Vec3d lo, hi;
+  finder.bounds(d, lo, hi);
+  Vec3d want_lo = s.pos[0], want_hi = s.pos[0];
+  for (const Vec3d& x : s.pos) {
+    want_lo = {std::min(want_lo.x, x.x), std::min(want_lo.y, x.y), std::min(want_lo.z, x.z)};
+    want_hi = {std::max(want_hi.x, x.x), std::max(want_hi.y, x.y), std::max(want_hi.z, x.z)};
+  }
+  CHECK((lo.x == want_lo.x && lo.y == want_lo.y && lo.z == want_lo.z));
+  CHECK((hi.x == want_hi.x && hi.y == want_hi.y && hi.z == want_hi.z));
+  const double edge = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
+  const Box open;
+  const CostWeights w{4712, 513};
+  const double total = finder.keys_and_costs(d, open, lo, edge, w);
+  std::vector<uint64_t> keys(n);
+  double want_total = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = morton_key(s.pos[i], lo, edge);
+    want_total += particle_cost(s.type[i], s.nngb[i], w);
+  }
+  CHECK(total == want_total);  // whole numbers: exact in any order
+  // Candidate cuts of five ranks at the keys' quartiles and beyond the last.
+  std::vector<uint64_t> sorted = keys;
+  std::sort(sorted.begin(), sorted.end());
+  const std::vector<uint64_t> mids = {0, sorted[n / 4], sorted[n / 2] + 1, sorted[3 * n / 4],
+                                      sorted.back() + 1};
+  std::vector<double> below;
+  finder.weight_below(mids, below);
+  REQUIRE(below.size() == mids.size());
+  CHECK(below[0] == 0.0);
+  for (std::size_t r = 1; r < mids.size(); ++r) {
+    double want = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (keys[i] < mids[r]) want += particle_cost(s.type[i], s.nngb[i], w);
+    INFO("candidate " << r);
+    CHECK(below[r] == want);
+  }
+  CHECK(below.back() == want_total);
+}

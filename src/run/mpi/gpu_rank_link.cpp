@@ -122,7 +122,7 @@ class GpuRankLink final : public GpuRanks {
         counts = o.counts;
       }
     }
-    if (!rep) rep = assign_on_host(d, to_rank, leaving, counts);
+    if (!rep) rep = recut_on_device(d, to_rank, leaving, counts);
     counts_.add(*rep);
     own_ = {};
     const ExchangePlan plan = make_exchange_plan(to_rank, comm_);
@@ -264,41 +264,38 @@ class GpuRankLink final : public GpuRanks {
     return *resident_sph_;
   }
 
-  // The decomposition on the host (DomainDecomposition::assign) when the cuts must be made anew
-  // (distribute() made the first ones, by count: the weights here are the SPH costs). Fills the
-  // leaving particles by destination (`to_rank`, store order within each) and in store order
-  // (`leaving`), and the counts by type of the particles that stay (the leavers as kRemoved).
-  DecompositionReport assign_on_host(const DeviceParticles& d,
-                                     std::vector<std::vector<uint32_t>>& to_rank,
-                                     std::vector<uint32_t>& leaving,
-                                     std::array<std::size_t, kNumTypes + 1>& counts) {
-    const std::size_t n = d.size();
-    const int me = comm_.rank();
-    size_mirror(n);
-    d.download_range(mirror_, 0, n, 0, {Field::pos, Field::type, Field::nngb});
-    std::vector<int> dest;
-    const DecompositionReport rep = decomposition_.assign(
-        mirror_, box_, cost_weights(mirror_, decomposition_.params()), comm_, dest);
-    leaving = select_indices<uint32_t>(0, n, [&](std::size_t i) { return dest[i] != me; });
-    for (const uint32_t i : leaving) to_rank[std::size_t(dest[i])].push_back(i);
-    counts = {};
-    counts[kNumTypes] = leaving.size();
-    const std::ptrdiff_t n_signed = std::ptrdiff_t(n);
-#pragma omp parallel
-    {
-      std::array<std::size_t, kNumTypes + 1> mine{};
-#pragma omp for schedule(static) nowait
-      for (std::ptrdiff_t i = 0; i < n_signed; ++i)
-        if (dest[std::size_t(i)] == me)
-          ++mine[std::min<std::size_t>(mirror_.type[std::size_t(i)], kNumTypes)];
-#pragma omp critical
-      for (std::size_t t = 0; t <= kNumTypes; ++t) counts[t] += mine[t];
-    }
+  // New cuts on the GPU when they must be made anew (distribute() made the first ones, by count,
+  // on the host): the key cube of every rank's positions, each particle's key and cost, and the
+  // cuts by bisect_cuts with the sums below each candidate key found on the GPU (64 passes of
+  // one kernel over the keys) - the host's balanced_cuts sorted every key downloaded: ~1 s per
+  // re-cut at 2e7 disk particles per rank on 2 H200s (2026-11-27). Then the owners as while the
+  // cuts stand. Fills the leaving particles by destination (`to_rank`, store order within each)
+  // and in store order (`leaving`), and the counts by type of the particles that stay.
+  DecompositionReport recut_on_device(const DeviceParticles& d,
+                                      std::vector<std::vector<uint32_t>>& to_rank,
+                                      std::vector<uint32_t>& leaving,
+                                      std::array<std::size_t, kNumTypes + 1>& counts) {
+    Vec3d lo, hi;
+    owners_.bounds(d, lo, hi);
+    const KeyCube cube = global_key_cube(lo, hi, box_, comm_);
+    const CostWeights& w = decomposition_.params().weights;
+    const double weight = owners_.keys_and_costs(d, box_, cube.lo, cube.edge, w);
+    const DomainCuts cuts =
+        bisect_cuts([&](const std::vector<uint64_t>& mids,
+                        std::vector<double>& below) { owners_.weight_below(mids, below); },
+                    weight, comm_);
+    RankOwners o = owners_.find(d, box_, cube.lo, cube.edge, cuts.begin, comm_.rank());
+    DecompositionReport rep = decomposition_.adopt(cube, cuts, o.loads(w), weight, comm_);
+    rep.sent = o.leaving.size();
+    for (std::size_t k = 0; k < o.leaving.size(); ++k)
+      to_rank[std::size_t(o.owner[k])].push_back(o.leaving[k]);
+    leaving = std::move(o.leaving);
+    counts = o.counts;
     return rep;
   }
 
-  // n entries of the mirror's fields that the host reads - pos, type, nngb for a decomposition on
-  // the host, mass for the size - with room to grow; the other fields stay empty. (A store of
+  // n entries of the mirror's fields that the host reads - type for a migration's arrivals, mass
+  // for the size - with room to grow; the other fields stay empty. (A store of
   // every field would hold 0.9 kB per particle, and each growth would copy all of it: a rank of
   // 1e7 particles spent 0.44 s per step there, 2 H200s, 2026-11-27.)
   void size_mirror(std::size_t n) {
@@ -306,7 +303,7 @@ class GpuRankLink final : public GpuRanks {
       if (v.capacity() < n) v.reserve(n + n / 4);
       v.resize(n);
     };
-    fit(mirror_.pos), fit(mirror_.mass), fit(mirror_.type), fit(mirror_.nngb);
+    fit(mirror_.mass), fit(mirror_.type);
   }
 
   // The plan's particles with every held field to their ranks through the host and MPI; the
