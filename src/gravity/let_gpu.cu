@@ -99,6 +99,31 @@ struct BoxValues {
   int zero;
 };
 
+__device__ BoxValues no_values() {
+  return {gpu::detail::empty_box(), 0.0f, std::numeric_limits<float>::infinity(), 0};
+}
+
+__device__ void merge_values(BoxValues& v, const BoxValues& w) {
+  gpu::detail::box_merge(v.b, w.b);
+  v.eps_max = fmaxf(v.eps_max, w.eps_max);
+  v.a_nz = fminf(v.a_nz, w.a_nz);
+  v.zero = v.zero > w.zero ? v.zero : w.zero;
+}
+
+// The block's values merged (valid in thread 0).
+__device__ BoxValues block_values(BoxValues v) {
+  using ReduceF = cub::BlockReduce<float, kThreads>;
+  using ReduceI = cub::BlockReduce<int, kThreads>;
+  __shared__ typename ReduceF::TempStorage tf;
+  __shared__ typename ReduceI::TempStorage ti;
+  v.eps_max = ReduceF(tf).Reduce(v.eps_max, [](float a, float c) { return fmaxf(a, c); });
+  __syncthreads();
+  v.a_nz = ReduceF(tf).Reduce(v.a_nz, [](float a, float c) { return fminf(a, c); });
+  v.zero = ReduceI(ti).Reduce(v.zero, [](int a, int c) { return a > c ? a : c; });
+  v.b = gpu::detail::box_block_reduce(v.b);
+  return v;
+}
+
 // Box nodes hold from a few particles to millions (the node splits go by size, not count: the
 // dense centre of a galaxy stays in few boxes), so each box's particles are cut into `slices`
 // blocks' worth (grid: boxes x slices) and merged by merge_box_values_kernel: one block per box
@@ -110,59 +135,31 @@ __global__ void box_values_kernel(const OctreeNode* nodes, TreeParticles p, cons
   const int64_t count = n.end - n.begin;
   const int32_t s0 = n.begin + int32_t(count * blockIdx.y / slices);
   const int32_t s1 = n.begin + int32_t(count * (blockIdx.y + 1) / slices);
-  gpu::Box6 b = gpu::detail::empty_box();
-  float eps_max = 0.0f, a_nz = std::numeric_limits<float>::infinity();
-  int zero = 0;
+  BoxValues v = no_values();
   for (int32_t i = s0 + int32_t(threadIdx.x); i < s1; i += int32_t(blockDim.x)) {
     const Vec3d x = p.pos[i];
-    gpu::detail::box_merge(b, gpu::Box6{{x.x, x.y, x.z}, {x.x, x.y, x.z}});
-    eps_max = fmaxf(eps_max, p.eps[i]);
     const float a = acc_old ? float(acc_old[i] / G) : 0.0f;
-    if (a > 0.0f)
-      a_nz = fminf(a_nz, a);
-    else
-      zero = 1;
+    merge_values(v, {{{x.x, x.y, x.z}, {x.x, x.y, x.z}},
+                     p.eps[i],
+                     a > 0.0f ? a : std::numeric_limits<float>::infinity(),
+                     a > 0.0f ? 0 : 1});
   }
-  using ReduceF = cub::BlockReduce<float, kThreads>;
-  using ReduceI = cub::BlockReduce<int, kThreads>;
-  __shared__ typename ReduceF::TempStorage tf;
-  __shared__ typename ReduceI::TempStorage ti;
-  eps_max = ReduceF(tf).Reduce(eps_max, [](float a, float c) { return fmaxf(a, c); });
-  __syncthreads();
-  a_nz = ReduceF(tf).Reduce(a_nz, [](float a, float c) { return fminf(a, c); });
-  zero = ReduceI(ti).Reduce(zero, [](int a, int c) { return a > c ? a : c; });
-  b = gpu::detail::box_block_reduce(b);
-  if (threadIdx.x == 0)
-    partial[std::size_t(blockIdx.x) * slices + blockIdx.y] = {b, eps_max, a_nz, zero};
+  v = block_values(v);
+  if (threadIdx.x == 0) partial[std::size_t(blockIdx.x) * slices + blockIdx.y] = v;
 }
 
 // One block per box: its slices' values merged into its LetBox.
 __global__ void merge_box_values_kernel(const BoxValues* partial, int slices, LetBox* out) {
-  gpu::Box6 b = gpu::detail::empty_box();
-  float eps_max = 0.0f, a_nz = std::numeric_limits<float>::infinity();
-  int zero = 0;
-  for (int k = int(threadIdx.x); k < slices; k += int(blockDim.x)) {
-    const BoxValues& v = partial[std::size_t(blockIdx.x) * slices + k];
-    gpu::detail::box_merge(b, v.b);
-    eps_max = fmaxf(eps_max, v.eps_max);
-    a_nz = fminf(a_nz, v.a_nz);
-    zero = zero > v.zero ? zero : v.zero;
-  }
-  using ReduceF = cub::BlockReduce<float, kThreads>;
-  using ReduceI = cub::BlockReduce<int, kThreads>;
-  __shared__ typename ReduceF::TempStorage tf;
-  __shared__ typename ReduceI::TempStorage ti;
-  eps_max = ReduceF(tf).Reduce(eps_max, [](float a, float c) { return fmaxf(a, c); });
-  __syncthreads();
-  a_nz = ReduceF(tf).Reduce(a_nz, [](float a, float c) { return fminf(a, c); });
-  zero = ReduceI(ti).Reduce(zero, [](int a, int c) { return a > c ? a : c; });
-  b = gpu::detail::box_block_reduce(b);
+  BoxValues v = no_values();
+  for (int k = int(threadIdx.x); k < slices; k += int(blockDim.x))
+    merge_values(v, partial[std::size_t(blockIdx.x) * slices + k]);
+  v = block_values(v);
   if (threadIdx.x == 0)
-    out[blockIdx.x] = LetBox{{b.lo[0], b.lo[1], b.lo[2]},
-                             {b.hi[0], b.hi[1], b.hi[2]},
-                             eps_max,
-                             isfinite(a_nz) ? a_nz : 0.0f,
-                             uint8_t(zero)};
+    out[blockIdx.x] = LetBox{{v.b.lo[0], v.b.lo[1], v.b.lo[2]},
+                             {v.b.hi[0], v.b.hi[1], v.b.hi[2]},
+                             v.eps_max,
+                             isfinite(v.a_nz) ? v.a_nz : 0.0f,
+                             uint8_t(v.zero)};
 }
 
 __global__ void parent_kernel(const OctreeNode* nodes, int32_t n_nodes, int32_t* parent) {
