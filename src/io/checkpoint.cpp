@@ -96,19 +96,19 @@ void write_part_rows(hid_t root, const ParticleStore& store, const CheckpointSta
 
 }  // namespace
 
-std::vector<uint64_t> checkpoint_field_rows(const ParticleStore& store) {
+std::vector<uint64_t> checkpoint_field_rows(const std::vector<uint8_t>& types) {
   // masked_rows' counts, without its copies.
   std::vector<uint64_t> rows;
-  for_each_kept_field(store, [&](const FieldInfo& f, const auto& v) {
-    if (f.types == AllTypes) {
-      rows.push_back(v.size());
-      return;
-    }
+  for_each_kept_field(ParticleStore{}, [&](const FieldInfo& f, const auto&) {
     uint64_t n = 0;
-    for (const uint8_t t : store.type) n += carries(f, t) ? 1 : 0;
+    for (const uint8_t t : types) n += f.types == AllTypes || carries(f, t) ? 1 : 0;
     rows.push_back(n);
   });
   return rows;
+}
+
+std::vector<uint64_t> checkpoint_field_rows(const ParticleStore& store) {
+  return checkpoint_field_rows(store.type);
 }
 
 void write_checkpoint(const std::string& path, const ParticleStore& store,
@@ -141,7 +141,12 @@ void write_checkpoint_part(const std::string& path, const ParticleStore& store,
   if (file.close() < 0) throw Error(ctx + ": closing the rows of this part failed");
 }
 
-ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_out) {
+namespace {
+
+// The checkpoint open for reading, its version checked, and its particle count (checked against
+// the rows of /Particles/type before anything is allocated: a damaged count asked for 412 GB in
+// fuzz/checkpoint_fuzz.cpp).
+h5::File open_checkpoint(const std::string& path, uint64_t& n) {
   h5::File file = h5::open_for_reading(path, "checkpoint");
   const std::string ctx = "checkpoint '" + path + "'";
   const hid_t root = file.get();
@@ -154,24 +159,76 @@ ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_ou
                 "; this build reads version " + std::to_string(kCheckpointVersion));
   const auto count = h5::read_uint64_attribute(root, "NumParticles", ctx);
   if (count.size() != 1) throw Error(ctx + ": NumParticles must be one value");
-  const std::size_t n = count[0];
-  const std::string count_source = "NumParticles = " + std::to_string(n);
-
+  n = count[0];
   h5::Group particles = h5::open_group(root, "Particles", ctx);
-  // NumParticles is checked against the stored types before anything is allocated (a damaged
-  // count asked for 412 GB in fuzz/checkpoint_fuzz.cpp).
-  h5::check_rows(root, "/Particles/type", n, ctx, count_source);
+  h5::check_rows(root, "/Particles/type", n, ctx, "NumParticles = " + std::to_string(n));
+  return file;
+}
+
+}  // namespace
+
+uint64_t checkpoint_particles(const std::string& path) {
+  uint64_t n = 0;
+  open_checkpoint(path, n);
+  return n;
+}
+
+std::vector<uint8_t> read_checkpoint_types(const std::string& path, uint64_t first,
+                                           uint64_t count) {
+  uint64_t n = 0;
+  h5::File file = open_checkpoint(path, n);
+  const std::string ctx = "checkpoint '" + path + "'";
+  std::vector<uint8_t> types;
+  try {
+    types.resize(count);
+  } catch (const std::bad_alloc&) {
+    throw Error(ctx + ": " + std::to_string(count) + " particles do not fit in memory");
+  }
+  h5::read_row_range(file.get(), "/Particles/type", types.data(), n, first, count, ctx,
+                     "NumParticles = " + std::to_string(n));
+  for (std::size_t i = 0; i < count; ++i)
+    if (types[i] > kNumTypes)
+      throw Error(ctx + ": dataset /Particles/type has type " + std::to_string(types[i]) +
+                  " at particle " + std::to_string(first + i) + " (valid: 0..5, or " +
+                  std::to_string(kRemoved) + " for a particle removed since the last order stage)");
+  return types;
+}
+
+ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_out) {
+  const uint64_t n = checkpoint_particles(path);
+  std::vector<uint8_t> types = read_checkpoint_types(path, 0, n);
+  CheckpointPart part;
+  part.total = n;
+  part.field_total = checkpoint_field_rows(types);
+  part.field_first.assign(part.field_total.size(), 0);
+  return read_checkpoint_part(path, part, std::move(types), state_out);
+}
+
+ParticleStore read_checkpoint_part(const std::string& path, const CheckpointPart& part,
+                                   std::vector<uint8_t> types, CheckpointState* state_out) {
+  uint64_t n = 0;
+  h5::File file = open_checkpoint(path, n);
+  const std::string ctx = "checkpoint '" + path + "'";
+  const hid_t root = file.get();
+  const std::size_t count = types.size();
+  if (n != part.total || part.first + count > n)
+    throw Error(ctx + ": particles " + std::to_string(part.first) + " to " +
+                std::to_string(part.first + count) + " asked for; it has " + std::to_string(n));
+  const std::string count_source = "NumParticles = " + std::to_string(n);
+  h5::Group particles = h5::open_group(root, "Particles", ctx);
   ParticleStore store;
   try {
-    store.resize(n);
+    store.resize(count);
   } catch (const std::bad_alloc&) {
-    throw Error(ctx + ": " + std::to_string(n) + " particles do not fit in memory");
+    throw Error(ctx + ": " + std::to_string(count) + " particles do not fit in memory");
   }
-  // The types first: they say which particles carry the fields of a type mask.
-  bool types_read = false;
-  const auto read_field = [&](const FieldInfo& f, auto& v) {
+  store.type = std::move(types);
+  // Each kept field's rows of this part: its particles', or those of them whose type carries it.
+  std::size_t k = 0;
+  store.for_each_field([&](const FieldInfo& f, auto& v) {
     if (f.persistence != Persistence::Kept) return;
-    if ((std::string(f.member) == "type") == types_read) return;
+    const std::size_t field = k++;
+    if (std::string(f.member) == "type") return;
     using T = typename std::decay_t<decltype(v)>::value_type;
     using S = typename h5::Traits<T>::Scalar;
     const std::string dataset = std::string("/Particles/") + f.member;
@@ -182,27 +239,22 @@ ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_ou
     if (h5::dataset_info(d.get(), dataset, ctx).element_size != sizeof(S))
       throw Error(ctx + ": dataset " + dataset + " does not hold " + std::to_string(sizeof(S)) +
                   "-byte values as written by this build");
-    if (f.types == AllTypes || !types_read) {
-      h5::read_rows(root, dataset, v.data(), n, ctx, count_source);
+    if (field >= part.field_total.size() || field >= part.field_first.size())
+      throw Error(ctx + ": no rows given for field '" + f.member + "'");
+    if (f.types == AllTypes) {
+      h5::read_row_range(root, dataset, v.data(), n, part.first, count, ctx, count_source);
       return;
     }
     std::size_t masked_n = 0;
-    for (std::size_t i = 0; i < n; ++i) masked_n += carries(f, store.type[i]);
+    for (std::size_t i = 0; i < count; ++i) masked_n += carries(f, store.type[i]);
     std::decay_t<decltype(v)> rows(masked_n);
-    h5::read_rows(root, dataset, rows.data(), masked_n, ctx,
-                  std::to_string(masked_n) + " particles of the field's types");
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (carries(f, store.type[i])) v[i] = rows[k++];
-  };
-  store.for_each_field(read_field);
-  for (std::size_t i = 0; i < n; ++i)
-    if (store.type[i] > kNumTypes)
-      throw Error(ctx + ": dataset /Particles/type has type " + std::to_string(store.type[i]) +
-                  " at particle " + std::to_string(i) + " (valid: 0..5, or " +
-                  std::to_string(kRemoved) + " for a particle removed since the last order stage)");
-  types_read = true;
-  store.for_each_field(read_field);
+    h5::read_row_range(root, dataset, rows.data(), part.field_total[field], part.field_first[field],
+                       masked_n, ctx,
+                       std::to_string(part.field_total[field]) + " particles of the field's types");
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < count; ++i)
+      if (carries(f, store.type[i])) v[i] = rows[j++];
+  });
 
   if (state_out) {
     h5::Group st = h5::open_group(root, "State", ctx);

@@ -42,13 +42,25 @@ struct CheckpointPart {
   std::vector<uint64_t> field_total, field_first;
   bool creates = false;
 };
-// The rows of each kept field of `store` (its particles carrying the field).
+// The rows of each kept field of `store` (its particles carrying the field), or of particles of
+// these types.
 std::vector<uint64_t> checkpoint_field_rows(const ParticleStore& store);
+std::vector<uint64_t> checkpoint_field_rows(const std::vector<uint8_t>& types);
 void write_checkpoint_part(const std::string& path, const ParticleStore& store,
                            const CheckpointState& state, const CheckpointPart& part);
 
 // Throws mpsph::Error naming the file and the problem: missing file, not HDF5 or truncated, not a
 // checkpoint / other version, a missing or mis-typed dataset.
 ParticleStore read_checkpoint(const std::string& path, CheckpointState* state_out);
+
+// A checkpoint read in parts, each process a range of its particles (a restart across MPI ranks:
+// no process holds them all): the particle count (NumParticles, checked); the types of particles
+// [first, first + count); then, with a CheckpointPart whose field rows come from every part's
+// types (checkpoint_field_rows summed over the parts before this one, and over all), the part's
+// particles with every kept field, in file order. read_checkpoint is the one part of them all.
+uint64_t checkpoint_particles(const std::string& path);
+std::vector<uint8_t> read_checkpoint_types(const std::string& path, uint64_t first, uint64_t count);
+ParticleStore read_checkpoint_part(const std::string& path, const CheckpointPart& part,
+                                   std::vector<uint8_t> types, CheckpointState* state_out);
 
 }  // namespace mpsph

@@ -367,6 +367,12 @@ void check_rows(hid_t loc, const std::string& path, std::size_t n, const std::st
 void read_rows(hid_t loc, const std::string& path, hid_t native_scalar, int components,
                bool floating, void* out, std::size_t n, const std::string& ctx,
                const std::string& count_source) {
+  read_row_range(loc, path, native_scalar, components, floating, out, n, 0, n, ctx, count_source);
+}
+
+void read_row_range(hid_t loc, const std::string& path, hid_t native_scalar, int components,
+                    bool floating, void* out, std::size_t n, std::size_t first, std::size_t count,
+                    const std::string& ctx, const std::string& count_source) {
   if (!has_link(loc, path)) throw Error(ctx + ": missing dataset " + path);
   Dataset d(H5Dopen2(loc, path.c_str(), H5P_DEFAULT));
   if (!d.valid()) throw Error(ctx + ": " + path + " is not a dataset");
@@ -384,8 +390,24 @@ void read_rows(hid_t loc, const std::string& path, hid_t native_scalar, int comp
   if (info.type_class != want)
     throw Error(ctx + ": dataset " + path + " must hold " +
                 (floating ? "floating-point" : "integer") + " values");
-  if (n > 0 && H5Dread(d.get(), native_scalar, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0)
-    throw Error(ctx + ": reading dataset " + path + " failed");
+  if (first + count > n)
+    throw Error(ctx + ": rows " + std::to_string(first) + " to " + std::to_string(first + count) +
+                " of dataset " + path + " asked for; it has " + std::to_string(n));
+  if (count == 0) return;
+  if (first == 0 && count == n) {
+    if (H5Dread(d.get(), native_scalar, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0)
+      throw Error(ctx + ": reading dataset " + path + " failed");
+    return;
+  }
+  const hsize_t start[2] = {hsize_t(first), 0}, size[2] = {hsize_t(count), hsize_t(components)};
+  const int rank = components == 1 ? 1 : 2;
+  Dataspace file_space(H5Dget_space(d.get()));
+  Dataspace mem_space(H5Screate_simple(rank, size, nullptr));
+  if (!file_space.valid() || !mem_space.valid() ||
+      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size, nullptr) < 0 ||
+      H5Dread(d.get(), native_scalar, mem_space.get(), file_space.get(), H5P_DEFAULT, out) < 0)
+    throw Error(ctx + ": reading rows " + std::to_string(first) + " to " +
+                std::to_string(first + count) + " of dataset " + path + " failed");
 }
 
 std::vector<double> read_as_double(hid_t dataset, const std::string& name, const std::string& ctx) {

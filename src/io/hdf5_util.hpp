@@ -216,6 +216,19 @@ void read_rows(hid_t loc, const std::string& path, hid_t native_scalar, int comp
                bool floating, void* out, std::size_t n, const std::string& ctx,
                const std::string& count_source);
 
+// Rows [first, first + count) of a dataset of n rows (checked as read_rows does) into `out`: a
+// process's part of a file that no process reads whole.
+void read_row_range(hid_t loc, const std::string& path, hid_t native_scalar, int components,
+                    bool floating, void* out, std::size_t n, std::size_t first, std::size_t count,
+                    const std::string& ctx, const std::string& count_source);
+template <class T>
+void read_row_range(hid_t loc, const std::string& path, T* out, std::size_t n, std::size_t first,
+                    std::size_t count, const std::string& ctx, const std::string& count_source) {
+  using S = typename Traits<T>::Scalar;
+  read_row_range(loc, path, Traits<T>::native(), Traits<T>::components,
+                 std::is_floating_point<S>::value, out, n, first, count, ctx, count_source);
+}
+
 template <class T>
 void read_rows(hid_t loc, const std::string& path, T* out, std::size_t n, const std::string& ctx,
                const std::string& count_source) {

@@ -38,7 +38,10 @@ bool carries(const FieldInfo& f, uint8_t type) {
 // "dataset /Particles/u particle 6 (id 7)" (row among the particles that carry the field).
 class Where {
  public:
-  Where(const ParticleStore& s, bool checkpoint) : s_(s), checkpoint_(checkpoint) {
+  // `part`: the store is a part of the checkpoint's particles (their rows are then not known
+  // here: a particle is named by its id).
+  Where(const ParticleStore& s, bool checkpoint, bool part = false)
+      : s_(s), checkpoint_(checkpoint), part_(part) {
     first_.fill(s.size());
     for (std::size_t i = s.size(); i-- > 0;)
       if (s.type[i] < kNumTypes) first_[s.type[i]] = i;
@@ -48,6 +51,9 @@ class Where {
     const FieldInfo& f = field(member);
     std::string dataset;
     std::size_t row = i;
+    if (checkpoint_ && part_) {
+      return "dataset /Particles/" + member + ", the particle of id " + std::to_string(s_.id[i]);
+    }
     if (checkpoint_) {
       dataset = "/Particles/" + member;
       if (f.types != AllTypes) row = count_carriers(f, i);
@@ -70,6 +76,7 @@ class Where {
 
   const ParticleStore& s_;
   bool checkpoint_;
+  bool part_;
   std::array<std::size_t, kNumTypes> first_{};
 };
 
@@ -92,12 +99,7 @@ void check_types(const ParticleStore& s, const ParticleRules& r, const Where& wh
 }
 
 void check_gas_count(const ParticleStore& s, const ParticleRules& r, const std::string& ctx) {
-  // h_i is found between the distances to neighbours N_B and N_B + 1 (sph/smoothing_length.cpp).
-  const std::size_t n_gas = s.count_by_type()[kGas];
-  const std::size_t need = static_cast<std::size_t>(r.n_neighbours) + 1;
-  if (n_gas > 0 && n_gas < need)
-    throw Error(ctx + ": only " + std::to_string(n_gas) + " gas particles; sph.n_neighbours = " +
-                std::to_string(r.n_neighbours) + " needs at least " + std::to_string(need));
+  check_gas_count(s.count_by_type()[kGas], r, ctx);
 }
 
 // The pair (a, b), a < b, of equal keys that comes first in store order (smallest b), or none.
@@ -175,6 +177,14 @@ bool finite(const Vec3d& v) {
 
 }  // namespace
 
+void check_gas_count(std::size_t n_gas, const ParticleRules& r, const std::string& ctx) {
+  // h_i is found between the distances to neighbours N_B and N_B + 1 (sph/smoothing_length.cpp).
+  const std::size_t need = static_cast<std::size_t>(r.n_neighbours) + 1;
+  if (n_gas > 0 && n_gas < need)
+    throw Error(ctx + ": only " + std::to_string(n_gas) + " gas particles; sph.n_neighbours = " +
+                std::to_string(r.n_neighbours) + " needs at least " + std::to_string(need));
+}
+
 void validate_initial_conditions(const ParticleStore& s, const Box& box, const ParticleRules& rules,
                                  const std::string& path,
                                  const std::vector<std::string>& datasets) {
@@ -209,11 +219,11 @@ void validate_initial_conditions(const ParticleStore& s, const Box& box, const P
   check_distinct_positions(s, where, ctx);
 }
 
-void validate_checkpoint_particles(const ParticleStore& s, const ParticleRules& rules,
-                                   const std::string& path) {
-  const std::string ctx = "checkpoint '" + path + "'";
-  if (s.size() == 0) throw Error(ctx + ": no particles");
-  const Where where(s, true);
+namespace {
+
+// The checks of one particle at a time (a part of the file can make them alone).
+void check_particle_values(const ParticleStore& s, const ParticleRules& rules, const Where& where,
+                           const std::string& ctx) {
   check_types(s, rules, where, ctx);
   s.for_each_field([&](const FieldInfo& f, const auto& v) {
     using T = typename std::decay_t<decltype(v)>::value_type;
@@ -237,8 +247,24 @@ void validate_checkpoint_particles(const ParticleStore& s, const ParticleRules& 
       throw Error(ctx + ": " + where(i, "h") + " has h = " + number(s.h[i]) +
                   "; smoothing lengths must be positive");
   }
+}
+
+}  // namespace
+
+void validate_checkpoint_particles(const ParticleStore& s, const ParticleRules& rules,
+                                   const std::string& path) {
+  const std::string ctx = "checkpoint '" + path + "'";
+  if (s.size() == 0) throw Error(ctx + ": no particles");
+  const Where where(s, true);
+  check_particle_values(s, rules, where, ctx);
   check_gas_count(s, rules, ctx);
   check_unique_ids(s, where, ctx);
+}
+
+void validate_checkpoint_part(const ParticleStore& s, const ParticleRules& rules,
+                              const std::string& path) {
+  const Where where(s, true, true);
+  check_particle_values(s, rules, where, "checkpoint '" + path + "'");
 }
 
 }  // namespace mpsph

@@ -36,5 +36,12 @@ void validate_initial_conditions(const ParticleStore& s, const Box& box, const P
 // starts where its parent is.
 void validate_checkpoint_particles(const ParticleStore& s, const ParticleRules& rules,
                                    const std::string& path);
+// Its checks of each particle alone, on a part of the checkpoint's particles (a restart across
+// ranks; a particle is named by its id): the gas count and the ids' uniqueness need every part
+// (check_gas_count below, and Ranks::repeated).
+void validate_checkpoint_part(const ParticleStore& s, const ParticleRules& rules,
+                              const std::string& path);
+// Fewer than N_B + 1 gas particles in all (and some): an error.
+void check_gas_count(std::size_t n_gas, const ParticleRules& rules, const std::string& ctx);
 
 }  // namespace mpsph

@@ -1,5 +1,6 @@
 #include "run/ranks.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -26,7 +27,21 @@ class OneProcess final : public Ranks {
   std::vector<uint64_t> all_gather(const std::vector<uint64_t>& local) const override {
     return local;
   }
+  std::optional<uint64_t> repeated(std::vector<uint64_t> values) const override {
+    return repeated_value(std::move(values));
+  }
 };
+
+}  // namespace
+
+std::optional<uint64_t> repeated_value(std::vector<uint64_t> values) {
+  std::sort(values.begin(), values.end());
+  const auto at = std::adjacent_find(values.begin(), values.end());
+  if (at == values.end()) return std::nullopt;
+  return *at;
+}
+
+namespace {
 
 std::string hex(double x) {
   char b[64];

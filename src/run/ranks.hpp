@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,7 +55,13 @@ class Ranks {
   // Every rank's `local` (the same length on every rank) in rank order, on every rank
   // (collective).
   virtual std::vector<uint64_t> all_gather(const std::vector<uint64_t>& local) const = 0;
+  // The smallest value that occurs more than once in every rank's `values` together, if any (the
+  // same on every rank; collective): the ids' uniqueness over the ranks without gathering them.
+  virtual std::optional<uint64_t> repeated(std::vector<uint64_t> values) const = 0;
 };
+
+// repeated() of one process's values.
+std::optional<uint64_t> repeated_value(std::vector<uint64_t> values);
 
 // The single process: no other ranks, broadcasts and reductions are the identity.
 const Ranks& one_process();

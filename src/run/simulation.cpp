@@ -123,6 +123,23 @@ void rank_rows(const Ranks& ranks, const std::vector<uint64_t>& mine, std::vecto
 
 }  // namespace
 
+void Simulation::read_checkpoint_in_parts(const std::string& path, CheckpointState& ckpt) {
+  const std::string doing = "reading checkpoint '" + path + "'";
+  uint64_t n = 0;
+  on_every_rank(doing, [&] { n = checkpoint_particles(path); });
+  const uint64_t P = uint64_t(ranks_.size()), r = uint64_t(ranks_.rank());
+  CheckpointPart part;
+  part.total = n;
+  part.first = n / P * r + std::min(r, n % P);
+  const uint64_t count = n / P + (r < n % P ? 1 : 0);
+  std::vector<uint8_t> types;
+  on_every_rank(doing, [&] { types = read_checkpoint_types(path, part.first, count); });
+  rank_rows(ranks_, checkpoint_field_rows(types), part.field_total, part.field_first);
+  on_every_rank(doing, [&] {
+    store_ = read_checkpoint_part(path, part, std::move(types), ranks_.root() ? &ckpt : nullptr);
+  });
+}
+
 ParticleStore& Simulation::file_particles(ParticleStore& scratch) {
   backend_->sync_to_host();
   if (!ranks_.distributed()) return store_;
@@ -135,19 +152,19 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
   speaks_ = !quiet_ && ranks_.root();
   CheckpointState ckpt;
   if (!opt.restart_path.empty()) {
-    // Across ranks rank 0 reads the particles; the first order stage scatters them. The stages
-    // before it expect the gas first: a checkpoint of ranks lists each rank's particles of every
-    // type in turn, so the particles are ordered by type (stably: a file of one process, already
-    // in that order, is read as it is).
-    on_root([&] {
+    // Across ranks each rank reads a range of the particles and the first order stage moves them
+    // to their domains. The stages before it expect the gas first: a checkpoint of ranks lists
+    // each rank's particles of every type in turn, so the particles are ordered by type (stably:
+    // a file of one process, already in that order, is read as it is).
+    if (ranks_.distributed())
+      read_checkpoint_in_parts(opt.restart_path, ckpt);
+    else
       store_ = read_checkpoint(opt.restart_path, &ckpt);
-      std::vector<std::size_t> perm(store_.size());
-      std::iota(perm.begin(), perm.end(), std::size_t(0));
-      std::stable_sort(perm.begin(), perm.end(), [&](std::size_t a, std::size_t b) {
-        return store_.type[a] < store_.type[b];
-      });
-      store_.permute(perm);
-    });
+    std::vector<std::size_t> perm(store_.size());
+    std::iota(perm.begin(), perm.end(), std::size_t(0));
+    std::stable_sort(perm.begin(), perm.end(),
+                     [&](std::size_t a, std::size_t b) { return store_.type[a] < store_.type[b]; });
+    store_.permute(perm);
     broadcast_checkpoint_state(ranks_, ckpt);
   }
 
@@ -194,7 +211,21 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
   const bool restart = !opt.restart_path.empty();
   std::vector<std::string> setup_notes;
   if (restart) {
-    on_root([&] { validate_checkpoint_particles(store_, rules, opt.restart_path); });
+    if (ranks_.distributed()) {
+      // Each rank checks its part; the gas count and the ids' uniqueness over all of them.
+      const std::string ctx = "checkpoint '" + opt.restart_path + "'";
+      if (!ranks_.any(store_.size() > 0)) throw Error(ctx + ": no particles");
+      on_every_rank("checking " + ctx,
+                    [&] { validate_checkpoint_part(store_, rules, opt.restart_path); });
+      uint64_t n_gas = 0;
+      for (const uint64_t g : ranks_.all_gather({uint64_t(store_.count_by_type()[kGas])}))
+        n_gas += g;
+      on_every_rank("checking " + ctx, [&] { check_gas_count(std::size_t(n_gas), rules, ctx); });
+      if (const std::optional<uint64_t> id = ranks_.repeated(store_.id))
+        throw Error(ctx + ": id " + std::to_string(*id) + " is given twice");
+    } else {
+      validate_checkpoint_particles(store_, rules, opt.restart_path);
+    }
     restore_state(ckpt, opt.restart_path);
   } else {
     // Across ranks rank 0 makes or reads the initial conditions and the first order stage

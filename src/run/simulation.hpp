@@ -118,6 +118,9 @@ class Simulation {
   void on_every_rank(const std::string& what, F&& f) const;
   template <class F>
   void write_in_turn(const std::string& path, const char* what, F&& part) const;
+  // Across ranks each rank reads its 1/P range of the checkpoint's particles (no process holds
+  // them all: io/checkpoint.hpp read_checkpoint_part), and rank 0 the state (collective).
+  void read_checkpoint_in_parts(const std::string& path, CheckpointState& ckpt);
   // The particles for the health diagnosis: the store on one process; across ranks every rank's
   // particles gathered into `scratch` on rank 0, sorted by (type, id), and an empty store on the
   // other ranks (collective).

@@ -122,3 +122,36 @@ TEST_CASE("a checkpoint written in parts is the checkpoint of the whole store",
   CHECK(a.time == b.time);
   CHECK(a.scalars == b.scalars);
 }
+
+TEST_CASE("a checkpoint read in parts gives the whole store's ranges", "[io][checkpoint]") {
+  ParticleStore s = test::make_store(kTypes);
+  s.type[6] = kRemoved;
+  CheckpointState st;
+  st.time = 2.5;
+  st.step = 9;
+  const std::string path = test::scratch_path("read_in_parts.h5");
+  write_checkpoint(path, s, st);
+  const ParticleStore whole = read_checkpoint(path, nullptr);
+  REQUIRE(checkpoint_particles(path) == s.size());
+  // Each part's field rows from every part's types, as the ranks find them (run/simulation.cpp).
+  std::vector<std::vector<uint8_t>> types;
+  for (std::size_t k = 0; k + 1 < kCuts.size(); ++k)
+    types.push_back(read_checkpoint_types(path, kCuts[k], kCuts[k + 1] - kCuts[k]));
+  CheckpointPart part;
+  part.total = s.size();
+  part.field_total = checkpoint_field_rows(s);
+  part.field_first.assign(part.field_total.size(), 0);
+  for (std::size_t k = 0; k + 1 < kCuts.size(); ++k) {
+    INFO("part " << k);
+    part.first = kCuts[k];
+    const std::vector<uint64_t> rows = checkpoint_field_rows(types[k]);
+    CheckpointState got;
+    const ParticleStore p = read_checkpoint_part(path, part, types[k], &got);
+    CHECK(same_store(p, range(whole, kCuts[k], kCuts[k + 1])));
+    CHECK(got.time == st.time);
+    for (std::size_t f = 0; f < rows.size(); ++f) part.field_first[f] += rows[f];
+  }
+  // A range beyond the file: an error naming it.
+  CHECK_THROWS_WITH(read_checkpoint_types(path, 10, 5),
+                    Catch::Contains("rows 10 to 15 of dataset /Particles/type"));
+}

@@ -51,6 +51,23 @@ class MpiRanks final : public Ranks {
   std::vector<uint64_t> all_gather(const std::vector<uint64_t>& local) const override {
     return comm_.all_gather(local, nullptr);
   }
+  // Each value to rank value mod P, which finds its repeats among what it receives.
+  std::optional<uint64_t> repeated(std::vector<uint64_t> values) const override {
+    const std::size_t P = std::size_t(comm_.size());
+    std::sort(values.begin(), values.end(),
+              [P](uint64_t a, uint64_t b) { return a % P != b % P ? a % P < b % P : a < b; });
+    std::vector<std::size_t> offsets(P + 1, 0);
+    for (const uint64_t v : values) ++offsets[v % P + 1];
+    for (std::size_t r = 0; r < P; ++r) offsets[r + 1] += offsets[r];
+    std::vector<std::size_t> recv_offsets;
+    const std::optional<uint64_t> mine =
+        repeated_value(comm_.all_to_all(values, offsets, &recv_offsets));
+    uint64_t in = mine ? *mine : UINT64_MAX, smallest = UINT64_MAX;
+    MPI_Allreduce(&in, &smallest, 1, MPI_UINT64_T, MPI_MIN, comm_.get());
+    // UINT64_MAX itself repeated is told apart by the count of ranks that found a repeat.
+    if (!comm_.any(mine.has_value())) return std::nullopt;
+    return smallest;
+  }
 
  private:
   MpiComm comm_{MPI_COMM_WORLD};
