@@ -169,7 +169,11 @@ std::vector<double> cost_weights(const ParticleStore& store, const Decomposition
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < n; ++i)
     w[std::size_t(i)] =
-        particle_cost(store.type[std::size_t(i)], store.nngb[std::size_t(i)], params.weights);
+        params.by_rung
+            ? std::ldexp(particle_cost(store.type[std::size_t(i)], store.nngb[std::size_t(i)],
+                                       params.weights),
+                         int(store.rung[std::size_t(i)]))
+            : particle_cost(store.type[std::size_t(i)], store.nngb[std::size_t(i)], params.weights);
   return w;
 }
 

@@ -78,16 +78,20 @@ struct DecompositionParams {
   // mpi.cost_weights: measured - each rank's weights from its own work times of the last step
   // (measured_cost_weights) once the start-up is over; model - `weights` throughout.
   bool measured = true;
+  // Block time steps: each particle's cost times its steps in the segment, 2^rung (a particle on
+  // rung k is active 2^k times; the sums may then round beyond 2^53).
+  bool by_rung = false;
 };
 
 // The cost of each particle (core/particle_cost.hpp): weights.gravity, plus weights.neighbour
 // times N_ngb for gas with a neighbour count (the density and force loops cost ~N_ngb pair
-// evaluations).
+// evaluations); with by_rung, times 2^rung.
 std::vector<double> cost_weights(const ParticleStore& store, const DecompositionParams& params);
 
 // The weights of one rank from what its last step cost it, its own work without waiting for
-// other ranks: `gravity_s` for the tree and walk of its `particles`, `sph_s` for its SPH passes
-// over `neighbours` (the sum of cost_neighbours). Whole picoseconds per particle and per
+// other ranks: `gravity_s` for the walks of its `particles`, `sph_s` for its SPH passes over
+// `neighbours` (the sum of cost_neighbours; under block steps both are summed over the active
+// particles of each substep of the segment). Whole picoseconds per particle and per
 // neighbour, at least 1; `previous`'s where nothing was measured (no particles, no neighbours).
 // The rank's load (the sum of its costs) is then its measured time: the imbalance that decides a
 // re-cut is that of the ranks' work times, and the new cuts give each rank the same time by

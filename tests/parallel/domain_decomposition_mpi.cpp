@@ -279,3 +279,18 @@ TEST_CASE("decomposition: with measured weights a re-cut waits until the imbalan
   dd.note_recut_cost(0.0, comm);
   CHECK(dd.keep_cuts(even, 1.0e12, comm).has_value());
 }
+
+TEST_CASE("decomposition: under block steps a particle's cost counts its steps, 2^rung",
+          "[mpi][decomposition]") {
+  ParticleStore s;
+  s.resize(3);
+  s.type = {uint8_t(kGas), uint8_t(kGas), uint8_t(kDarkMatter)};
+  s.nngb = {50, 50, 0};
+  s.rung = {0, 3, 5};
+  DecompositionParams p;
+  p.weights = {4000.0, 500.0};
+  const std::vector<double> per_particle = cost_weights(s, p);
+  CHECK(per_particle == std::vector<double>{29000.0, 29000.0, 4000.0});
+  p.by_rung = true;
+  CHECK(cost_weights(s, p) == std::vector<double>{29000.0, 8 * 29000.0, 32 * 4000.0});
+}

@@ -33,7 +33,10 @@ class RankBackend final : public StepBackend {
         passes_(passes),
         decomposition_(decomposition),
         block_(ctx.tstep.scheme == TimestepScheme::Block),
-        module_ranks_(ctx.store, comm) {}
+        module_ranks_(ctx.store, comm) {
+    // Measured weights are per particle step: under block steps a particle costs its steps.
+    decomposition_.by_rung = block_ && decomposition_.measured;
+  }
   const char* name() const override {
     return passes_ == Backend::Gpu ? "gpu (MPI ranks; host-staged passes)" : "cpu (MPI ranks)";
   }
@@ -81,6 +84,7 @@ class RankBackend final : public StepBackend {
     }
     active_ = substep_active_set(c_.store, now_, block_, active_index_);
     n_active_ = std::size_t(comm_.sum(uint64_t(active_.count(c_.store.size()))));
+    count_activations();
   }
   std::size_t active_count() const override { return n_active_; }
   void smoothing_lengths() override {
@@ -275,21 +279,30 @@ class RankBackend final : public StepBackend {
   Backend passes_;  // where the SPH passes and the gravity tree run
   // The weights of what this rank's particles cost it since the last order stage (its own work
   // in the gravity walk and the SPH passes, without waiting for other ranks): from the fourth
-  // decomposition on (the start-up and step 1 find every h from scratch). Under block steps the
-  // time of a segment over all its particles: a particle's cost is the segment's mean.
+  // decomposition on (the start-up and step 1 find every h from scratch): seconds per particle
+  // step and per neighbour of a particle step. Under block steps the segment's times over the
+  // steps of its substeps' active particles; the decomposition then counts each particle's
+  // steps in the next segment (DecompositionParams::by_rung).
   void measure_cost_weights() {
-    const std::ptrdiff_t n_gas = std::ptrdiff_t(c_.store.n_gas());
+    stepper_->set_cost_weights(measured_cost_weights(own_.gravity_s, own_.activations, own_.sph_s,
+                                                     own_.neighbours,
+                                                     stepper_->decomposition_weights()));
+  }
+  // The substep's active particles and their cost neighbours: the weights' denominators.
+  void count_activations() {
+    const std::size_t n_gas = active_.gas_count(c_.store.n_gas());
     uint64_t neighbours = 0;
 #pragma omp parallel for schedule(static) reduction(+ : neighbours)
-    for (std::ptrdiff_t i = 0; i < n_gas; ++i)
-      neighbours +=
-          uint64_t(cost_neighbours(c_.store.type[std::size_t(i)], c_.store.nngb[std::size_t(i)]));
-    stepper_->set_cost_weights(measured_cost_weights(own_.gravity_s, c_.store.size(), own_.sph_s,
-                                                     neighbours,
-                                                     stepper_->decomposition_weights()));
+    for (std::ptrdiff_t k = 0; k < std::ptrdiff_t(n_gas); ++k) {
+      const std::size_t i = active_[std::size_t(k)];
+      neighbours += uint64_t(cost_neighbours(c_.store.type[i], c_.store.nngb[i]));
+    }
+    own_.activations += active_.count(c_.store.size());
+    own_.neighbours += neighbours;
   }
   struct {
     double gravity_s = 0.0, sph_s = 0.0;
+    uint64_t activations = 0, neighbours = 0;
   } own_;
   DecompositionParams decomposition_;
   std::optional<DistributedStepper> stepper_;
