@@ -51,8 +51,11 @@ class Where {
     const FieldInfo& f = field(member);
     std::string dataset;
     std::size_t row = i;
-    if (checkpoint_ && part_) {
-      return "dataset /Particles/" + member + ", the particle of id " + std::to_string(s_.id[i]);
+    if (part_) {
+      const std::string d = checkpoint_ ? "/Particles/" + member
+                                        : "/PartType" + std::to_string(s_.type[i]) + "/" +
+                                              (*f.hdf5_name ? f.hdf5_name : "Coordinates");
+      return "dataset " + d + ", the particle of id " + std::to_string(s_.id[i]);
     }
     if (checkpoint_) {
       dataset = "/Particles/" + member;
@@ -185,12 +188,13 @@ void check_gas_count(std::size_t n_gas, const ParticleRules& r, const std::strin
                 std::to_string(r.n_neighbours) + " needs at least " + std::to_string(need));
 }
 
-void validate_initial_conditions(const ParticleStore& s, const Box& box, const ParticleRules& rules,
-                                 const std::string& path,
-                                 const std::vector<std::string>& datasets) {
-  const std::string ctx = "initial conditions '" + path + "'";
-  if (s.size() == 0) throw Error(ctx + ": no particles (every NumPart count is 0)");
-  const Where where(s, false);
+namespace {
+
+// The checks of initial conditions one particle at a time (a part of the file can make them
+// alone).
+void check_ic_values(const ParticleStore& s, const Box& box, const ParticleRules& rules,
+                     const Where& where, const std::string& ctx,
+                     const std::vector<std::string>& datasets) {
   check_types(s, rules, where, ctx);
   const auto has = [&](const std::string& d) {
     return std::find(datasets.begin(), datasets.end(), d) != datasets.end();
@@ -213,10 +217,28 @@ void validate_initial_conditions(const ParticleStore& s, const Box& box, const P
                   "; smoothing lengths must be positive (leave the dataset out to have mpsph "
                   "compute them)");
   }
-  check_gas_count(s, rules, ctx);
   check_in_box(s, box, where, ctx);
+}
+
+}  // namespace
+
+void validate_initial_conditions(const ParticleStore& s, const Box& box, const ParticleRules& rules,
+                                 const std::string& path,
+                                 const std::vector<std::string>& datasets) {
+  const std::string ctx = "initial conditions '" + path + "'";
+  if (s.size() == 0) throw Error(ctx + ": no particles (every NumPart count is 0)");
+  const Where where(s, false);
+  check_ic_values(s, box, rules, where, ctx, datasets);
+  check_gas_count(s, rules, ctx);
   check_unique_ids(s, where, ctx);
   check_distinct_positions(s, where, ctx);
+}
+
+void validate_initial_conditions_part(const ParticleStore& s, const Box& box,
+                                      const ParticleRules& rules, const std::string& path,
+                                      const std::vector<std::string>& datasets) {
+  const Where where(s, false, true);
+  check_ic_values(s, box, rules, where, "initial conditions '" + path + "'", datasets);
 }
 
 namespace {

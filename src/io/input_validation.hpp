@@ -29,6 +29,13 @@ struct ParticleRules {
 void validate_initial_conditions(const ParticleStore& s, const Box& box, const ParticleRules& rules,
                                  const std::string& path, const std::vector<std::string>& datasets);
 
+// Its checks of each particle alone, on a part of the file's particles (initial conditions read
+// across ranks; a particle is named by its id): the gas count and the uniqueness of ids and
+// positions need every part (check_gas_count below, and Ranks::repeated in the driver).
+void validate_initial_conditions_part(const ParticleStore& s, const Box& box,
+                                      const ParticleRules& rules, const std::string& path,
+                                      const std::vector<std::string>& datasets);
+
 // The particles of checkpoint `path` in store order, as read_checkpoint() returns them. Errors:
 // NaN or inf in any stored floating-point value; mass <= 0 (particles removed since the last order
 // stage excepted); gas u < 0 or h <= 0; a type the run does not handle; fewer than N_B + 1 gas

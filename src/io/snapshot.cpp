@@ -169,7 +169,8 @@ bool finite(const T& x) {
 // dataset and the first particle (its row in the dataset and its id).
 template <class T>
 void check_finite(const std::vector<T>& v, const std::vector<uint64_t>& id, std::size_t off,
-                  std::size_t n, const std::string& ctx, const std::string& path) {
+                  std::size_t n, std::size_t row0, const std::string& ctx,
+                  const std::string& path) {
   if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, Vec3d>) {
     for (std::size_t k = 0; k < n; ++k) {
       if (finite(v[off + k])) continue;
@@ -180,7 +181,7 @@ void check_finite(const std::vector<T>& v, const std::vector<uint64_t>& id, std:
       else
         nan = std::isnan(x);
       throw Error(ctx + ": dataset " + path + " has " + (nan ? "NaN" : "inf") + " at particle " +
-                  std::to_string(k) + " (id " + std::to_string(id[off + k]) + ")");
+                  std::to_string(row0 + k) + " (id " + std::to_string(id[off + k]) + ")");
     }
   }
 }
@@ -417,6 +418,14 @@ void discard_parts(const std::string& path) {
 }
 
 ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
+  return read_snapshot_part(path, meta_out, 0, 1);
+}
+
+ParticleStore read_snapshot_part(const std::string& path, SnapshotMeta* meta_out, std::size_t part,
+                                 std::size_t parts) {
+  if (parts == 0 || part >= parts)
+    throw Error("snapshot '" + path + "': part " + std::to_string(part) + " of " +
+                std::to_string(parts) + " asked for");
   h5::File file = h5::open_for_reading(path, "snapshot");
   const std::string ctx = "snapshot '" + path + "'";
   const hid_t fid = file.get();
@@ -449,6 +458,18 @@ ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
     h5::check_rows(fid, "/" + gname + "/Coordinates", counts[t], ctx, count_source);
     total += counts[t];
   }
+  // This part's rows of each type: [first[t], first[t] + mine[t]), the type's rows cut as evenly
+  // as whole rows allow (the first count % parts parts one more); before[t]: the rows of the
+  // types before t (the default ids count over the whole file).
+  std::array<uint64_t, kNumTypes> first{}, mine{}, before{};
+  total = 0;
+  for (int t = 0; t < kNumTypes; ++t) {
+    const uint64_t c = counts[t], P = parts, r = part;
+    first[t] = c / P * r + std::min<uint64_t>(r, c % P);
+    mine[t] = c / P + (r < c % P ? 1 : 0);
+    before[t] = t == 0 ? 0 : before[t - 1] + counts[t - 1];
+    total += mine[t];
+  }
   ParticleStore store;
   try {
     store.resize(total);
@@ -459,11 +480,11 @@ ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
 
   std::size_t off = 0;
   for (int t = 0; t < kNumTypes; ++t) {
-    const std::size_t n = counts[t];
-    if (n == 0) continue;
+    const std::size_t n = mine[t];
+    if (counts[t] == 0) continue;
     const std::string gname = part_type_group(t);
     const std::string count_source =
-        "/Header " + count_name + "[" + std::to_string(t) + "] = " + std::to_string(n);
+        "/Header " + count_name + "[" + std::to_string(t) + "] = " + std::to_string(counts[t]);
     if (!h5::has_link(fid, gname))
       throw Error(ctx + ": missing group /" + gname + " (" + count_source + ")");
     h5::Group group = h5::open_group(fid, gname, ctx);
@@ -475,7 +496,7 @@ ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
     store.for_each_field([&](const FieldInfo& f, auto& v) {
       if (!*f.hdf5_name || !applies_to(f, t) || !h5::has_link(group.get(), f.hdf5_name)) return;
       const std::string dataset = prefix + f.hdf5_name;
-      h5::read_rows(fid, dataset, v.data() + off, n, ctx, count_source);
+      h5::read_row_range(fid, dataset, v.data() + off, counts[t], first[t], n, ctx, count_source);
       datasets.push_back(dataset);
     });
     std::fill_n(store.type.begin() + off, n, static_cast<uint8_t>(t));
@@ -489,18 +510,18 @@ ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out) {
     }
     // Default ids: 1..N in file order (position in the file over all types, plus one).
     if (!h5::has_link(group.get(), "ParticleIDs"))
-      for (std::size_t k = 0; k < n; ++k) store.id[off + k] = off + k + 1;
+      for (std::size_t k = 0; k < n; ++k) store.id[off + k] = before[t] + first[t] + k + 1;
 
     store.for_each_field([&](const FieldInfo& f, const auto& v) {
       const std::string dataset = prefix + f.hdf5_name;
       if (std::find(datasets.begin(), datasets.end(), dataset) != datasets.end())
-        check_finite(v, store.id, off, n, ctx, dataset);
+        check_finite(v, store.id, off, n, first[t], ctx, dataset);
     });
     for (std::size_t k = 0; k < n; ++k)
       if (!(store.mass[off + k] > 0))
         throw Error(ctx + ": dataset " + prefix + "Masses has non-positive mass " +
-                    number(store.mass[off + k]) + " at particle " + std::to_string(k) + " (id " +
-                    std::to_string(store.id[off + k]) + ")");
+                    number(store.mass[off + k]) + " at particle " + std::to_string(first[t] + k) +
+                    " (id " + std::to_string(store.id[off + k]) + ")");
     off += n;
   }
   store.sort_by_type();

@@ -27,18 +27,40 @@ class OneProcess final : public Ranks {
   std::vector<uint64_t> all_gather(const std::vector<uint64_t>& local) const override {
     return local;
   }
-  std::optional<uint64_t> repeated(std::vector<uint64_t> values) const override {
-    return repeated_value(std::move(values));
+  std::optional<std::vector<uint64_t>> repeated(std::vector<uint64_t> words,
+                                                std::size_t k) const override {
+    return repeated_item(words, k);
   }
 };
 
 }  // namespace
 
-std::optional<uint64_t> repeated_value(std::vector<uint64_t> values) {
-  std::sort(values.begin(), values.end());
-  const auto at = std::adjacent_find(values.begin(), values.end());
-  if (at == values.end()) return std::nullopt;
-  return *at;
+std::optional<std::vector<uint64_t>> repeated_item(const std::vector<uint64_t>& words,
+                                                   std::size_t k) {
+  const std::size_t n = k > 0 ? words.size() / k : 0;
+  const auto item = [&](std::size_t i) { return words.begin() + std::ptrdiff_t(i * k); };
+  const auto less = [&](std::size_t a, std::size_t b) {
+    return std::lexicographical_compare(item(a), item(a) + std::ptrdiff_t(k), item(b),
+                                        item(b) + std::ptrdiff_t(k));
+  };
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), less);
+  for (std::size_t j = 1; j < n; ++j)
+    if (!less(order[j - 1], order[j]))
+      return std::vector<uint64_t>(item(order[j]), item(order[j]) + std::ptrdiff_t(k));
+  return std::nullopt;
+}
+
+std::size_t item_rank(const uint64_t* item, std::size_t k, std::size_t P) {
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (std::size_t w = 0; w < k; ++w) {
+    uint64_t x = item[w] + h;  // splitmix64 of each word, chained
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    h = x ^ (x >> 31);
+  }
+  return std::size_t(h % P);
 }
 
 namespace {

@@ -55,13 +55,19 @@ class Ranks {
   // Every rank's `local` (the same length on every rank) in rank order, on every rank
   // (collective).
   virtual std::vector<uint64_t> all_gather(const std::vector<uint64_t>& local) const = 0;
-  // The smallest value that occurs more than once in every rank's `values` together, if any (the
-  // same on every rank; collective): the ids' uniqueness over the ranks without gathering them.
-  virtual std::optional<uint64_t> repeated(std::vector<uint64_t> values) const = 0;
+  // The smallest item (in the order of its words) that occurs more than once in every rank's
+  // `words` together, items of `k` words each, if any (the same on every rank; collective): the
+  // ids' or the positions' uniqueness over the ranks without gathering them (each item goes to
+  // one rank by a hash of its words).
+  virtual std::optional<std::vector<uint64_t>> repeated(std::vector<uint64_t> words,
+                                                        std::size_t k) const = 0;
 };
 
-// repeated() of one process's values.
-std::optional<uint64_t> repeated_value(std::vector<uint64_t> values);
+// repeated() of one process's items.
+std::optional<std::vector<uint64_t>> repeated_item(const std::vector<uint64_t>& words,
+                                                   std::size_t k);
+// The rank of an item among P: a hash of its k words, mod P.
+std::size_t item_rank(const uint64_t* item, std::size_t k, std::size_t P);
 
 // The single process: no other ranks, broadcasts and reductions are the identity.
 const Ranks& one_process();

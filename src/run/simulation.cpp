@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <numeric>
 
@@ -123,6 +124,36 @@ void rank_rows(const Ranks& ranks, const std::vector<uint64_t>& mine, std::vecto
 
 }  // namespace
 
+namespace {
+
+// What needs every rank's part of a checkpoint or of initial conditions read in parts
+// (collective; the same error on every rank): some particles, enough gas, ids given once and,
+// with `positions`, no two particles at one position.
+void check_parts_together(const Ranks& ranks, const ParticleStore& s, const ParticleRules& rules,
+                          const std::string& ctx, bool positions) {
+  if (!ranks.any(s.size() > 0)) throw Error(ctx + ": no particles");
+  uint64_t n_gas = 0;
+  for (const uint64_t g : ranks.all_gather({uint64_t(s.count_by_type()[kGas])})) n_gas += g;
+  check_gas_count(std::size_t(n_gas), rules, ctx);
+  if (const auto id = ranks.repeated(s.id, 1))
+    throw Error(ctx + ": id " + std::to_string((*id)[0]) + " is given twice");
+  if (!positions) return;
+  // The positions' bits (-0 as +0, which compares equal to it).
+  std::vector<uint64_t> bits(3 * s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const double x[3] = {s.pos[i].x + 0.0, s.pos[i].y + 0.0, s.pos[i].z + 0.0};
+    std::memcpy(&bits[3 * i], x, sizeof x);
+  }
+  if (const auto at = ranks.repeated(std::move(bits), 3)) {
+    double x[3];
+    std::memcpy(x, at->data(), sizeof x);
+    throw Error(ctx + ": two particles at the same position (" + format_number("%.9g", x[0]) +
+                ", " + format_number("%.9g", x[1]) + ", " + format_number("%.9g", x[2]) + ")");
+  }
+}
+
+}  // namespace
+
 void Simulation::read_checkpoint_in_parts(const std::string& path, CheckpointState& ckpt) {
   const std::string doing = "reading checkpoint '" + path + "'";
   uint64_t n = 0;
@@ -214,15 +245,9 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
     if (ranks_.distributed()) {
       // Each rank checks its part; the gas count and the ids' uniqueness over all of them.
       const std::string ctx = "checkpoint '" + opt.restart_path + "'";
-      if (!ranks_.any(store_.size() > 0)) throw Error(ctx + ": no particles");
       on_every_rank("checking " + ctx,
                     [&] { validate_checkpoint_part(store_, rules, opt.restart_path); });
-      uint64_t n_gas = 0;
-      for (const uint64_t g : ranks_.all_gather({uint64_t(store_.count_by_type()[kGas])}))
-        n_gas += g;
-      on_every_rank("checking " + ctx, [&] { check_gas_count(std::size_t(n_gas), rules, ctx); });
-      if (const std::optional<uint64_t> id = ranks_.repeated(store_.id))
-        throw Error(ctx + ": id " + std::to_string(*id) + " is given twice");
+      check_parts_together(ranks_, store_, rules, ctx, false);
     } else {
       validate_checkpoint_particles(store_, rules, opt.restart_path);
     }
@@ -232,13 +257,21 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
     // scatters them - or, for a setup made in parts, each rank makes its own part (no process
     // holds them all) and the first order stage moves them to their domains.
     if (ranks_.distributed() && made_in_parts(config_)) {
+      std::string file;
       on_every_rank("making the initial conditions", [&] {
         InitialState init = make_initial_state_part(config_, std::size_t(ranks_.rank()),
                                                     std::size_t(ranks_.size()));
+        if (!init.file.empty())
+          validate_initial_conditions_part(init.particles, init.box, rules, init.file,
+                                           init.datasets);
         store_ = std::move(init.particles);
         box_ = init.box;
         time_ = init.time;
+        file = init.file;
       });
+      // A file read in parts (setup.type: file): what needs every part, checked together.
+      if (!file.empty())
+        check_parts_together(ranks_, store_, rules, "initial conditions '" + file + "'", true);
     } else {
       on_root([&] {
         InitialState init = make_initial_state(config_);

@@ -296,13 +296,23 @@ EvrardParams evrard_params_from(const Config& c) {
 }  // namespace
 
 bool made_in_parts(const Config& c) {
-  return c.get_string("setup.type") == "evrard";
+  const std::string type = c.get_string("setup.type");
+  return type == "evrard" || type == "file";
 }
 
 InitialState make_initial_state_part(const Config& c, std::size_t part, std::size_t parts) {
   if (!made_in_parts(c))
     throw Error("setup.type " + c.get_string("setup.type") + " is made in one piece");
   InitialState st;
+  if (c.get_string("setup.type") == "file") {
+    SnapshotMeta meta;
+    st.file = c.get_string("setup.path");
+    st.particles = read_snapshot_part(st.file, &meta, part, parts);
+    st.box = meta.box;
+    st.time = meta.time;
+    st.datasets = std::move(meta.datasets);
+    return st;
+  }
   st.particles = make_evrard(evrard_params_from(c), part, parts);
   return st;
 }

@@ -23,9 +23,10 @@ struct InitialState {
 
 void add_setup_params(Schema& schema);
 InitialState make_initial_state(const Config& cfg);
-// Whether the setup can make its particles in parts, each rank its own (setup.type evrard): a run
-// across ranks then never holds all of them in one process. make_initial_state_part(cfg, r, P)
-// for r < P in order gives make_initial_state(cfg)'s particles, box and time exactly.
+// Whether the setup can make its particles in parts, each rank its own (setup.type evrard, and
+// file: each rank reads its rows of the file): a run across ranks then never holds all of them in
+// one process. make_initial_state_part(cfg, r, P) for r < P gives make_initial_state(cfg)'s
+// particles (each part sorted by type), box and time exactly.
 bool made_in_parts(const Config& cfg);
 InitialState make_initial_state_part(const Config& cfg, std::size_t part, std::size_t parts);
 

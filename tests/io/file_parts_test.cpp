@@ -1,6 +1,7 @@
 // Snapshots and checkpoints written in parts, one after the other (io/snapshot.hpp SnapshotPart,
 // io/checkpoint.hpp CheckpointPart; the MPI ranks write theirs in turn): the parts of a store cut
 // into consecutive ranges make the file of the whole store, read back bit for bit.
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
@@ -154,4 +155,39 @@ TEST_CASE("a checkpoint read in parts gives the whole store's ranges", "[io][che
   // A range beyond the file: an error naming it.
   CHECK_THROWS_WITH(read_checkpoint_types(path, 10, 5),
                     Catch::Contains("rows 10 to 15 of dataset /Particles/type"));
+}
+
+TEST_CASE("a snapshot read in parts gives each type's rows in turn", "[io][snapshot]") {
+  const ParticleStore s = test::make_store(kTypes);
+  SnapshotMeta meta;
+  meta.time = 0.75;
+  const std::string path = test::scratch_path("ic_in_parts.h5");
+  write_snapshot(path, s, meta, {});
+  SnapshotMeta whole_meta;
+  const ParticleStore whole = read_snapshot(path, &whole_meta);
+  for (const std::size_t parts : {std::size_t(1), std::size_t(3), std::size_t(5)}) {
+    INFO(parts << " parts");
+    // Each type's particles over the parts in order are the whole file's, bit for bit.
+    std::array<std::vector<uint64_t>, kNumTypes> ids;
+    std::size_t total = 0;
+    for (std::size_t r = 0; r < parts; ++r) {
+      SnapshotMeta m;
+      const ParticleStore p = read_snapshot_part(path, &m, r, parts);
+      CHECK(m.time == whole_meta.time);
+      CHECK(m.datasets == whole_meta.datasets);
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        ids[p.type[i]].push_back(p.id[i]);
+        if (i > 0) CHECK(p.type[i - 1] <= p.type[i]);  // each part sorted by type
+      }
+      total += p.size();
+    }
+    CHECK(total == whole.size());
+    for (int t = 0; t < kNumTypes; ++t) {
+      std::vector<uint64_t> want;
+      for (std::size_t i = 0; i < whole.size(); ++i)
+        if (whole.type[i] == t) want.push_back(whole.id[i]);
+      CHECK(ids[std::size_t(t)] == want);
+    }
+  }
+  CHECK_THROWS_WITH(read_snapshot_part(path, nullptr, 3, 3), Catch::Contains("part 3 of 3"));
 }

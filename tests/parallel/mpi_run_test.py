@@ -305,6 +305,18 @@ def mode_equal(tmp, mpsph, mpsph_mpi, launch):
                  timing[-1500:])
     print("3 ranks re-cutting at %s of %s decompositions = 1 process: the snapshots bit for bit"
           % (m.group(1), m.group(2)))
+    # Initial conditions from a file (setup.type: file), read in parts across the ranks (each
+    # its rows of every type): the first snapshot as the file, on 1 process and on 3 ranks.
+    ic = os.path.join(one, snaps[0])
+    text = re.sub(r"setup:\n(  .*\n)+", "setup:\n  type: file\n  path: %s\n" % ic, CONFIG)
+    fcfg = config_file(tmp, "from_file.yaml", text)
+    one_file, three_file = os.path.join(tmp, "one_file"), os.path.join(tmp, "three_file")
+    single(mpsph, [fcfg], one_file)
+    ranks(launch, 3, mpsph_mpi, [fcfg, "--quiet"], three_file)
+    for s in snaps[1:]:
+        compare_h5(os.path.join(one_file, s), os.path.join(three_file, s), "from a file: " + s)
+    print("initial conditions from a file read in parts on 3 ranks = 1 process: %s bit for bit"
+          % ", ".join(snaps[1:]))
 
 
 def mode_restart(tmp, mpsph, mpsph_mpi, launch):

@@ -51,21 +51,41 @@ class MpiRanks final : public Ranks {
   std::vector<uint64_t> all_gather(const std::vector<uint64_t>& local) const override {
     return comm_.all_gather(local, nullptr);
   }
-  // Each value to rank value mod P, which finds its repeats among what it receives.
-  std::optional<uint64_t> repeated(std::vector<uint64_t> values) const override {
-    const std::size_t P = std::size_t(comm_.size());
-    std::sort(values.begin(), values.end(),
-              [P](uint64_t a, uint64_t b) { return a % P != b % P ? a % P < b % P : a < b; });
-    std::vector<std::size_t> offsets(P + 1, 0);
-    for (const uint64_t v : values) ++offsets[v % P + 1];
+  // Each item to rank item_rank, which finds its repeats among what it receives; the smallest of
+  // the ranks' first repeats is everyone's.
+  std::optional<std::vector<uint64_t>> repeated(std::vector<uint64_t> words,
+                                                std::size_t k) const override {
+    const std::size_t P = std::size_t(comm_.size()), n = k > 0 ? words.size() / k : 0;
+    std::vector<std::size_t> rank_of(n), offsets(P + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      rank_of[i] = item_rank(words.data() + i * k, k, P);
+      offsets[rank_of[i] + 1] += k;
+    }
     for (std::size_t r = 0; r < P; ++r) offsets[r + 1] += offsets[r];
+    std::vector<uint64_t> send(words.size());
+    std::vector<std::size_t> at(offsets.begin(), offsets.end() - 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::copy_n(words.begin() + std::ptrdiff_t(i * k), k,
+                  send.begin() + std::ptrdiff_t(at[rank_of[i]]));
+      at[rank_of[i]] += k;
+    }
     std::vector<std::size_t> recv_offsets;
-    const std::optional<uint64_t> mine =
-        repeated_value(comm_.all_to_all(values, offsets, &recv_offsets));
-    uint64_t in = mine ? *mine : UINT64_MAX, smallest = UINT64_MAX;
-    MPI_Allreduce(&in, &smallest, 1, MPI_UINT64_T, MPI_MIN, comm_.get());
-    // UINT64_MAX itself repeated is told apart by the count of ranks that found a repeat.
-    if (!comm_.any(mine.has_value())) return std::nullopt;
+    const std::optional<std::vector<uint64_t>> mine =
+        repeated_item(comm_.all_to_all(send, offsets, &recv_offsets), k);
+    // Every rank's (found, item) side by side.
+    std::vector<uint64_t> note(k + 1, 0);
+    if (mine) {
+      note[0] = 1;
+      std::copy(mine->begin(), mine->end(), note.begin() + 1);
+    }
+    const std::vector<uint64_t> all = comm_.all_gather(note, nullptr);
+    std::optional<std::vector<uint64_t>> smallest;
+    for (std::size_t r = 0; r < P; ++r) {
+      const auto b = all.begin() + std::ptrdiff_t(r * (k + 1));
+      if (b[0] == 0) continue;
+      std::vector<uint64_t> item(b + 1, b + std::ptrdiff_t(k + 1));
+      if (!smallest || item < *smallest) smallest = std::move(item);
+    }
     return smallest;
   }
 
