@@ -152,6 +152,28 @@ void check_parts_together(const Ranks& ranks, const ParticleStore& s, const Part
   }
 }
 
+// The parts' total momentum removed: every rank subtracts the mean velocity of all particles
+// (collective; the sums over the ranks in rank order, the same on every rank).
+void remove_momentum_of_parts(const Ranks& ranks, ParticleStore& s) {
+  double mine[4] = {0, 0, 0, 0};  // momentum, mass
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    mine[0] += s.mass[i] * s.vel[i].x, mine[1] += s.mass[i] * s.vel[i].y;
+    mine[2] += s.mass[i] * s.vel[i].z, mine[3] += s.mass[i];
+  }
+  std::vector<uint64_t> bits(4);
+  std::memcpy(bits.data(), mine, sizeof mine);
+  const std::vector<uint64_t> all = ranks.all_gather(bits);
+  double sum[4] = {0, 0, 0, 0};
+  for (std::size_t r = 0; r < all.size() / 4; ++r) {
+    double v[4];
+    std::memcpy(v, &all[4 * r], sizeof v);
+    for (int k = 0; k < 4; ++k) sum[k] += v[k];
+  }
+  if (!(sum[3] > 0)) return;
+  const Vec3d shift{sum[0] / sum[3], sum[1] / sum[3], sum[2] / sum[3]};
+  for (std::size_t i = 0; i < s.size(); ++i) s.vel[i] -= shift;
+}
+
 }  // namespace
 
 void Simulation::read_checkpoint_in_parts(const std::string& path, CheckpointState& ckpt) {
@@ -258,6 +280,7 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
     // holds them all) and the first order stage moves them to their domains.
     if (ranks_.distributed() && made_in_parts(config_)) {
       std::string file;
+      bool zero_momentum = false;
       on_every_rank("making the initial conditions", [&] {
         InitialState init = make_initial_state_part(config_, std::size_t(ranks_.rank()),
                                                     std::size_t(ranks_.size()));
@@ -268,7 +291,9 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
         box_ = init.box;
         time_ = init.time;
         file = init.file;
+        zero_momentum = init.zero_momentum;
       });
+      if (zero_momentum) remove_momentum_of_parts(ranks_, store_);
       // A file read in parts (setup.type: file): what needs every part, checked together.
       if (!file.empty())
         check_parts_together(ranks_, store_, rules, "initial conditions '" + file + "'", true);

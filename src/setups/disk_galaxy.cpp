@@ -128,13 +128,38 @@ std::string disk_profile_table(const DiskGalaxyModel& m) {
   return out;
 }
 
+std::size_t disk_galaxy_particles(const DiskGalaxyModel& m) {
+  const DiskGalaxyParams& p = m.params;
+  return (m.gas.mass > 0 ? std::size_t(p.n_gas) : 0) + std::size_t(p.n_halo) +
+         std::size_t(p.n_disk) + (p.bulge_mass > 0 ? std::size_t(p.n_bulge) : 0);
+}
+
 ParticleStore sample_disk_galaxy(const DiskGalaxyModel& m, double gamma, uint64_t id_offset,
                                  int galaxy_id) {
+  ParticleStore s =
+      sample_disk_galaxy_range(m, gamma, 0, disk_galaxy_particles(m), id_offset, galaxy_id);
+  const std::size_t n = s.size();
+  // Zero total momentum: the halo's Gaussian draws leave ~sigma/sqrt(n) (~2 km/s at n = 10^4).
+  // The centre of mass is left where it falls, near the cusp (a shift of it by the outer halo's
+  // noise would move the centre by ~1 kpc; hernquist.hpp).
+  Vec3d p_sum{0, 0, 0};
+  double m_sum = 0;
+  for (std::size_t i = 0; i < n; ++i) p_sum += s.mass[i] * s.vel[i], m_sum += s.mass[i];
+  for (std::size_t i = 0; i < n; ++i) s.vel[i] -= (1.0 / m_sum) * p_sum;
+  return s;
+}
+
+ParticleStore sample_disk_galaxy_range(const DiskGalaxyModel& m, double gamma, std::size_t first,
+                                       std::size_t count, uint64_t id_offset, int galaxy_id) {
   const DiskGalaxyParams& p = m.params;
   const std::size_t n_gas = m.gas.mass > 0 ? std::size_t(p.n_gas) : 0;
   const std::size_t n_halo = std::size_t(p.n_halo), n_disk = std::size_t(p.n_disk);
   const std::size_t n_bulge = p.bulge_mass > 0 ? std::size_t(p.n_bulge) : 0;
-  const std::size_t n = n_gas + n_halo + n_disk + n_bulge;
+  const std::size_t n_all = disk_galaxy_particles(m);
+  if (first + count > n_all)
+    throw Error("disk galaxy: particles " + std::to_string(first) + " to " +
+                std::to_string(first + count) + " asked for; it has " + std::to_string(n_all));
+  const std::size_t n = count;
   // Stellar + gas cell masses of the grid: the disks' share of M(<r) in the spherical Jeans
   // equation.
   std::vector<double> disk_cells = sech2_disk_cell_masses(m.pot.grid, m.stars, p.disk_scale_height);
@@ -152,7 +177,8 @@ ParticleStore sample_disk_galaxy(const DiskGalaxyModel& m, double gamma, uint64_
   ParticleStore s;
   s.resize(n);
 #pragma omp parallel for schedule(dynamic, 256)
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = first + k;  // the particle's index in the whole galaxy
     const uint64_t id = id_offset + i + 1;
     Vec3d x, v;
     uint8_t type;
@@ -178,33 +204,26 @@ ParticleStore sample_disk_galaxy(const DiskGalaxyModel& m, double gamma, uint64_
       type = kOldStar;
       mass = p.bulge_mass / double(n_bulge);
     }
-    s.pos[i] = x;
-    s.vel[i] = v;
-    s.mass[i] = mass;
-    s.id[i] = id;
-    s.type[i] = type;
-    s.galaxy_id[i] = galaxy_id;
-    s.x_h[i] = p.hydrogen_fraction;
-    s.z_fe[i] = metals.z_fe;
-    s.z_o[i] = metals.z_o;
+    s.pos[k] = x;
+    s.vel[k] = v;
+    s.mass[k] = mass;
+    s.id[k] = id;
+    s.type[k] = type;
+    s.galaxy_id[k] = galaxy_id;
+    s.x_h[k] = p.hydrogen_fraction;
+    s.z_fe[k] = metals.z_fe;
+    s.z_o[k] = metals.z_o;
     if (type == kGas) {
-      s.u[i] = u_gas;
+      s.u[k] = u_gas;
       // A first guess of h (the run iterates it): 50 neighbours in the model's density, or in its
       // surface density where the kernel is wider than the gas layer (the larger of the two).
       const double R = std::sqrt(x.x * x.x + x.y * x.y);
       const double rho = std::exp(m.gas_structure.ln_rho.value(R, std::fabs(x.z)));
       const double h3 = 0.5 * std::cbrt(3.0 * 50.0 * mass / (4.0 * cgs::kPi * rho));
       const double h2 = 0.5 * std::sqrt(50.0 * mass / (cgs::kPi * m.gas.surface_density(R)));
-      s.h[i] = float(std::fmin(std::fmax(h3, h2), p.disk_r_max));
+      s.h[k] = float(std::fmin(std::fmax(h3, h2), p.disk_r_max));
     }
   }
-  // Zero total momentum: the halo's Gaussian draws leave ~sigma/sqrt(n) (~2 km/s at n = 10^4).
-  // The centre of mass is left where it falls, near the cusp (a shift of it by the outer halo's
-  // noise would move the centre by ~1 kpc; hernquist.hpp).
-  Vec3d p_sum{0, 0, 0};
-  double m_sum = 0;
-  for (std::size_t i = 0; i < n; ++i) p_sum += s.mass[i] * s.vel[i], m_sum += s.mass[i];
-  for (std::size_t i = 0; i < n; ++i) s.vel[i] -= (1.0 / m_sum) * p_sum;
   return s;
 }
 

@@ -49,5 +49,12 @@ std::string disk_profile_table(const DiskGalaxyModel& m);
 // zero.
 ParticleStore sample_disk_galaxy(const DiskGalaxyModel& m, double gamma, uint64_t id_offset = 0,
                                  int galaxy_id = 1);
+// The galaxy's particle count, and its particles [first, first + count) as sample_disk_galaxy
+// draws them (each from its own id's random numbers) before it removes the total momentum: the
+// galaxy made in parts (run across ranks), whose driver removes the momentum of all parts.
+std::size_t disk_galaxy_particles(const DiskGalaxyModel& m);
+ParticleStore sample_disk_galaxy_range(const DiskGalaxyModel& m, double gamma, std::size_t first,
+                                       std::size_t count, uint64_t id_offset = 0,
+                                       int galaxy_id = 1);
 
 }  // namespace mpsph

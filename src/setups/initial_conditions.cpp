@@ -297,7 +297,7 @@ EvrardParams evrard_params_from(const Config& c) {
 
 bool made_in_parts(const Config& c) {
   const std::string type = c.get_string("setup.type");
-  return type == "evrard" || type == "file";
+  return type == "evrard" || type == "disk_galaxy" || type == "file";
 }
 
 InitialState make_initial_state_part(const Config& c, std::size_t part, std::size_t parts) {
@@ -311,6 +311,20 @@ InitialState make_initial_state_part(const Config& c, std::size_t part, std::siz
     st.box = meta.box;
     st.time = meta.time;
     st.datasets = std::move(meta.datasets);
+    return st;
+  }
+  if (c.get_string("setup.type") == "disk_galaxy") {
+    // Every part builds the model (the potential and the gas's vertical equilibrium on the grid)
+    // and draws its particles; the first prints the profile table.
+    const DiskGalaxyModel m =
+        build_disk_galaxy_model(disk_galaxy_params_from(c, "setup."), UnitSystem::from_config(c));
+    if (part == 0) std::fputs(disk_profile_table(m).c_str(), stdout);
+    const std::size_t n = disk_galaxy_particles(m);
+    const std::size_t first = n / parts * part + std::min(part, n % parts);
+    const std::size_t count = n / parts + (part < n % parts ? 1 : 0);
+    st.particles = sample_disk_galaxy_range(m, gas_gamma(c), first, count);
+    st.particles.sort_by_type();
+    st.zero_momentum = true;
     return st;
   }
   st.particles = make_evrard(evrard_params_from(c), part, parts);

@@ -256,3 +256,43 @@ TEST_CASE("disk galaxy: stellar velocity moments follow the Jeans solution", "[s
     CHECK(std::fabs(vR) < 4 * std::sqrt(s2 / n));
   }
 }
+
+TEST_CASE("disk galaxy: made in parts, each draws the whole galaxy's particles of its range",
+          "[setups][disk]") {
+  DiskGalaxyParams p = test_params();
+  p.n_halo = 3000, p.n_disk = 1500, p.n_gas = 1000, p.n_bulge = 500;
+  const DiskGalaxyModel m = build_disk_galaxy_model(p, galaxy_units());
+  const std::size_t n = disk_galaxy_particles(m);
+  REQUIRE(n == 6000);
+  const ParticleStore whole = sample_disk_galaxy_range(m, 5.0 / 3.0, 0, n);
+  // Three uneven parts, one of them across the gas / halo boundary: the whole's rows, bit for bit.
+  const std::size_t cuts[] = {0, 700, 4100, n};
+  std::size_t differ = 0;
+  for (int k = 0; k < 3; ++k) {
+    const ParticleStore part =
+        sample_disk_galaxy_range(m, 5.0 / 3.0, cuts[k], cuts[k + 1] - cuts[k]);
+    REQUIRE(part.size() == cuts[k + 1] - cuts[k]);
+    for (std::size_t j = 0; j < part.size(); ++j) {
+      const std::size_t i = cuts[k] + j;
+      differ += part.id[j] != whole.id[i] || part.type[j] != whole.type[i] ||
+                part.mass[j] != whole.mass[i] || part.u[j] != whole.u[i] ||
+                part.h[j] != whole.h[i] || part.pos[j].x != whole.pos[i].x ||
+                part.pos[j].z != whole.pos[i].z || part.vel[j].y != whole.vel[i].y;
+    }
+  }
+  CHECK(differ == 0);
+  // sample_disk_galaxy is the whole less its mean velocity: zero total momentum.
+  const ParticleStore s = sample_disk_galaxy(m, 5.0 / 3.0);
+  Vec3d mom{0, 0, 0};
+  double mv = 0;
+  std::size_t moved = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    mom += s.mass[i] * s.vel[i];
+    mv += s.mass[i] * norm(s.vel[i]);
+    moved += s.pos[i].x != whole.pos[i].x;
+  }
+  CHECK(moved == 0);
+  CHECK(norm(mom) < 1e-12 * mv);
+  CHECK_THROWS_WITH(sample_disk_galaxy_range(m, 5.0 / 3.0, 5000, 2000),
+                    Catch::Contains("has 6000"));
+}
