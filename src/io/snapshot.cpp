@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "core/error.hpp"
+#include "core/part_range.hpp"
 #include "io/durable_file.hpp"
 #include "io/hdf5_util.hpp"
 
@@ -464,9 +465,9 @@ ParticleStore read_snapshot_part(const std::string& path, SnapshotMeta* meta_out
   std::array<uint64_t, kNumTypes> first{}, mine{}, before{};
   total = 0;
   for (int t = 0; t < kNumTypes; ++t) {
-    const uint64_t c = counts[t], P = parts, r = part;
-    first[t] = c / P * r + std::min<uint64_t>(r, c % P);
-    mine[t] = c / P + (r < c % P ? 1 : 0);
+    const PartRange range = part_range(counts[t], part, parts);
+    first[t] = range.first;
+    mine[t] = range.count;
     before[t] = t == 0 ? 0 : before[t - 1] + counts[t - 1];
     total += mine[t];
   }

@@ -94,8 +94,8 @@ std::vector<std::string> default_snapshot_fields();
 // first).
 ParticleStore read_snapshot(const std::string& path, SnapshotMeta* meta_out = nullptr);
 // Part `part` of `parts` of it (initial conditions read across MPI ranks, no process holding
-// them all): of each type the rows [c r / P, c (r + 1) / P) as evenly as whole rows allow, the
-// default ids those of the whole file; the parts in order hold read_snapshot's particles.
+// them all): of each type its part of the rows (core/part_range.hpp), the default ids those of
+// the whole file; the parts in order hold read_snapshot's particles.
 ParticleStore read_snapshot_part(const std::string& path, SnapshotMeta* meta_out, std::size_t part,
                                  std::size_t parts);
 

@@ -16,6 +16,7 @@
 
 #include "core/error.hpp"
 #include "core/number_format.hpp"
+#include "core/part_range.hpp"
 #include "io/checkpoint.hpp"
 #include "io/durable_file.hpp"
 #include "io/input_validation.hpp"
@@ -180,13 +181,12 @@ void Simulation::read_checkpoint_in_parts(const std::string& path, CheckpointSta
   const std::string doing = "reading checkpoint '" + path + "'";
   uint64_t n = 0;
   on_every_rank(doing, [&] { n = checkpoint_particles(path); });
-  const uint64_t P = uint64_t(ranks_.size()), r = uint64_t(ranks_.rank());
+  const PartRange mine = part_range(n, uint64_t(ranks_.rank()), uint64_t(ranks_.size()));
   CheckpointPart part;
   part.total = n;
-  part.first = n / P * r + std::min(r, n % P);
-  const uint64_t count = n / P + (r < n % P ? 1 : 0);
+  part.first = mine.first;
   std::vector<uint8_t> types;
-  on_every_rank(doing, [&] { types = read_checkpoint_types(path, part.first, count); });
+  on_every_rank(doing, [&] { types = read_checkpoint_types(path, mine.first, mine.count); });
   rank_rows(ranks_, checkpoint_field_rows(types), part.field_total, part.field_first);
   on_every_rank(doing, [&] {
     store_ = read_checkpoint_part(path, part, std::move(types), ranks_.root() ? &ckpt : nullptr);

@@ -7,6 +7,7 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/param_format.hpp"
+#include "core/part_range.hpp"
 #include "core/units.hpp"
 #include "io/snapshot.hpp"
 #include "setups/boss_bodenheimer.hpp"
@@ -319,10 +320,8 @@ InitialState make_initial_state_part(const Config& c, std::size_t part, std::siz
     const DiskGalaxyModel m =
         build_disk_galaxy_model(disk_galaxy_params_from(c, "setup."), UnitSystem::from_config(c));
     if (part == 0) std::fputs(disk_profile_table(m).c_str(), stdout);
-    const std::size_t n = disk_galaxy_particles(m);
-    const std::size_t first = n / parts * part + std::min(part, n % parts);
-    const std::size_t count = n / parts + (part < n % parts ? 1 : 0);
-    st.particles = sample_disk_galaxy_range(m, gas_gamma(c), first, count);
+    const PartRange r = part_range(disk_galaxy_particles(m), part, parts);
+    st.particles = sample_disk_galaxy_range(m, gas_gamma(c), r.first, r.count);
     st.particles.sort_by_type();
     st.zero_momentum = true;
     return st;
