@@ -51,8 +51,7 @@ class GpuRankLink final : public GpuRanks {
         grav_(ctx.grav),
         G_(ctx.G),
         comm_(comm),
-        decomposition_(d),
-        params_(d) {
+        decomposition_(d) {
     if (transfers == GpuTransfers::Host) {
       transfers_ = "through the host and MPI (mpi.gpu_transfers: host)";
       return;
@@ -106,7 +105,7 @@ class GpuRankLink final : public GpuRanks {
       // The weights of what this rank's particles cost it in the step that ended here, once that
       // was a steady one (from the fourth order stage: the start-up and step 1 find every h from
       // scratch).
-      if (params_.measured && orders_ >= 4)
+      if (decomposition_.params().measured && orders_ >= 4)
         decomposition_.set_weights(measured_cost_weights(
             own_.gravity_s, std::accumulate(o.particles.begin(), o.particles.end(), uint64_t(0)),
             own_.sph_s, std::accumulate(o.neighbours.begin(), o.neighbours.end(), uint64_t(0)),
@@ -252,8 +251,8 @@ class GpuRankLink final : public GpuRanks {
     const RankTimingText text{"particles on the GPU of each rank", "host work after the sort",
                               "local gas"};
     return rank_timing_notes(comm_, text, t_, &t_steady_, orders_ >= 4 ? long(orders_) - 2 : 0,
-                             counts_, params_.max_imbalance, steps) +
-           cost_weights_note(comm_, params_.measured && orders_ >= 4,
+                             counts_, decomposition_.params().max_imbalance, steps) +
+           cost_weights_note(comm_, decomposition_.params().measured && orders_ >= 4,
                              decomposition_.params().weights) +
            "  SPH halo records and locally essential trees: " + transfers_ + "\n";
   }
@@ -331,28 +330,17 @@ class GpuRankLink final : public GpuRanks {
                          std::array<std::size_t, kNumTypes + 1>& counts) {
     const int P = comm_.size();
     const std::size_t stride = d.record_bytes(), first = d.size();
-    const std::size_t per_round =
-        std::max<std::size_t>(1, kMaxDeviceExchangeBytes / stride / std::size_t(P));
-    std::size_t most = 0;
-    for (int r = 0; r < P; ++r)
-      most =
-          std::max(most, plan.send_offsets[std::size_t(r) + 1] - plan.send_offsets[std::size_t(r)]);
-    const uint64_t rounds = max(uint64_t((most + per_round - 1) / per_round));
-    // Round k's part [b, e) of the range [off[r], off[r + 1]).
-    auto part = [&](const std::vector<std::size_t>& off, int r, uint64_t k) {
-      const std::size_t b = std::min(off[std::size_t(r)] + k * per_round, off[std::size_t(r) + 1]);
-      return std::make_pair(b, std::min(b + per_round, off[std::size_t(r) + 1]));
-    };
+    const Rounds rounds = rounds_of(plan.send_offsets, kMaxDeviceExchangeBytes / stride);
     std::size_t at = first;
-    for (uint64_t k = 0; k < rounds; ++k) {
+    for (uint64_t k = 0; k < rounds.count; ++k) {
       std::vector<uint32_t> index;
       std::vector<std::size_t> send_off(std::size_t(P) + 1, 0), recv_off(std::size_t(P) + 1, 0);
       for (int r = 0; r < P; ++r) {
-        const auto [sb, se] = part(plan.send_offsets, r, k);
+        const auto [sb, se] = rounds.part(plan.send_offsets, r, k);
         index.insert(index.end(), plan.send_index.begin() + std::ptrdiff_t(sb),
                      plan.send_index.begin() + std::ptrdiff_t(se));
         send_off[std::size_t(r) + 1] = send_off[std::size_t(r)] + (se - sb) * stride;
-        const auto [rb, re] = part(plan.recv_offsets, r, k);
+        const auto [rb, re] = rounds.part(plan.recv_offsets, r, k);
         recv_off[std::size_t(r) + 1] = recv_off[std::size_t(r)] + (re - rb) * stride;
       }
       const unsigned char* in =
@@ -369,6 +357,27 @@ class GpuRankLink final : public GpuRanks {
       ++counts[std::min<std::size_t>(mirror_.type[i], kNumTypes)];
   }
 
+  // The rounds of an exchange of the ranges [off[r], off[r + 1]) to the ranks, each round at most
+  // `records` records over all ranks (at least one per rank): their number, the same on every
+  // rank (collective), and round k's part [b, e) of the range to (or from) rank r.
+  struct Rounds {
+    std::size_t per_round;
+    uint64_t count;
+    std::pair<std::size_t, std::size_t> part(const std::vector<std::size_t>& off, int r,
+                                             uint64_t k) const {
+      const std::size_t b = std::min(off[std::size_t(r)] + k * per_round, off[std::size_t(r) + 1]);
+      return {b, std::min(b + per_round, off[std::size_t(r) + 1])};
+    }
+  };
+  Rounds rounds_of(const std::vector<std::size_t>& off, std::size_t records) const {
+    const int P = comm_.size();
+    const std::size_t per_round = std::max<std::size_t>(1, records / std::size_t(P));
+    std::size_t most = 0;
+    for (int r = 0; r < P; ++r)
+      most = std::max(most, off[std::size_t(r) + 1] - off[std::size_t(r)]);
+    return {per_round, max(uint64_t((most + per_round - 1) / per_round))};
+  }
+
   // Records [off[r], off[r + 1]) of `records` (`stride` bytes each) to rank r, in rounds of at
   // most kMaxExchangeBytes per rank (the same number on every rank); `take` gets the records each
   // round brought, in rank order (each source's records stay in their order over the rounds).
@@ -377,19 +386,12 @@ class GpuRankLink final : public GpuRanks {
                         const std::vector<std::size_t>& off, std::size_t stride,
                         Take&& take) const {
     const int P = comm_.size();
-    const std::size_t per_round =
-        std::max<std::size_t>(1, kMaxExchangeBytes / stride / std::size_t(P));
-    std::size_t most = 0;
-    for (int r = 0; r < P; ++r)
-      most = std::max(most, off[std::size_t(r) + 1] - off[std::size_t(r)]);
-    const uint64_t rounds = max(uint64_t((most + per_round - 1) / per_round));
-    for (uint64_t round = 0; round < rounds; ++round) {
+    const Rounds rounds = rounds_of(off, kMaxExchangeBytes / stride);
+    for (uint64_t round = 0; round < rounds.count; ++round) {
       std::vector<unsigned char> send;
       std::vector<std::size_t> send_off(std::size_t(P) + 1, 0);
       for (int r = 0; r < P; ++r) {
-        const std::size_t b =
-            std::min(off[std::size_t(r)] + round * per_round, off[std::size_t(r) + 1]);
-        const std::size_t e = std::min(b + per_round, off[std::size_t(r) + 1]);
+        const auto [b, e] = rounds.part(off, r, round);
         send.insert(send.end(), records.begin() + std::ptrdiff_t(b * stride),
                     records.begin() + std::ptrdiff_t(e * stride));
         send_off[std::size_t(r) + 1] = send_off[std::size_t(r)] + (e - b) * stride;
@@ -406,7 +408,6 @@ class GpuRankLink final : public GpuRanks {
   double G_;
   MpiComm comm_;
   DomainDecomposition decomposition_;
-  DecompositionParams params_;
   DeviceRankOwners owners_;
   bool assume_previous_ = false;
   // Host copies of some fields of the rank's particles (device order; size_mirror).
