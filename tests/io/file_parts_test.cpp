@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "core/particle_store_support.hpp"
 #include "io/checkpoint.hpp"
 #include "io/io_test_support.hpp"
 #include "io/snapshot.hpp"
@@ -17,16 +18,6 @@
 using namespace mpsph;
 
 namespace {
-
-// Particles [b, e) of s.
-ParticleStore range(const ParticleStore& s, std::size_t b, std::size_t e) {
-  ParticleStore p;
-  std::vector<uint32_t> from(e - b), into(e - b);
-  for (std::size_t k = 0; k < e - b; ++k) from[k] = uint32_t(b + k), into[k] = uint32_t(k);
-  p.resize(e - b);
-  p.copy_particles(s, from, into);
-  return p;
-}
 
 // Every field of a and b bit for bit.
 bool same_store(const ParticleStore& a, const ParticleStore& b) {
@@ -62,7 +53,7 @@ TEST_CASE("a snapshot written in parts is the snapshot of the whole store", "[io
   const std::array<uint64_t, kNumTypes> total = snapshot_counts(s);
   std::array<uint64_t, kNumTypes> first{};
   for (std::size_t k = 0; k + 1 < kCuts.size(); ++k) {
-    const ParticleStore p = range(s, kCuts[k], kCuts[k + 1]);
+    const ParticleStore p = test::store_rows(s, kCuts[k], kCuts[k + 1]);
     SnapshotPart part;
     part.total = total;
     part.first = first;
@@ -109,7 +100,7 @@ TEST_CASE("a checkpoint written in parts is the checkpoint of the whole store",
   part.field_total = checkpoint_field_rows(s);
   part.field_first.assign(part.field_total.size(), 0);
   for (std::size_t k = 0; k + 1 < kCuts.size(); ++k) {
-    const ParticleStore p = range(s, kCuts[k], kCuts[k + 1]);
+    const ParticleStore p = test::store_rows(s, kCuts[k], kCuts[k + 1]);
     part.creates = k == 0;
     write_checkpoint_part(parts, p, st, part);
     const std::vector<uint64_t> rows = checkpoint_field_rows(p);
@@ -148,7 +139,7 @@ TEST_CASE("a checkpoint read in parts gives the whole store's ranges", "[io][che
     const std::vector<uint64_t> rows = checkpoint_field_rows(types[k]);
     CheckpointState got;
     const ParticleStore p = read_checkpoint_part(path, part, types[k], &got);
-    CHECK(same_store(p, range(whole, kCuts[k], kCuts[k + 1])));
+    CHECK(same_store(p, test::store_rows(whole, kCuts[k], kCuts[k + 1])));
     CHECK(got.time == st.time);
     for (std::size_t f = 0; f < rows.size(); ++f) part.field_first[f] += rows[f];
   }

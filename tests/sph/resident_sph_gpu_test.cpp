@@ -18,6 +18,7 @@
 #include "core/constants.hpp"
 #include "core/device_particles.hpp"
 #include "core/particle_order.hpp"
+#include "core/particle_store_support.hpp"
 #include "sph/neighbour_search.hpp"
 #include "sph/sph_gpu.hpp"
 #include "sph_test_setup.hpp"
@@ -46,16 +47,6 @@ std::vector<Case> cases() {
     order_particles(c.s, c.box);
   }
   return v;
-}
-
-// Particles [b, e) of s.
-ParticleStore part(const ParticleStore& s, std::size_t b, std::size_t e) {
-  ParticleStore p;
-  std::vector<uint32_t> from(e - b), into(e - b);
-  for (std::size_t k = 0; k < e - b; ++k) from[k] = uint32_t(b + k), into[k] = uint32_t(k);
-  p.resize(e - b);
-  p.copy_particles(s, from, into);
-  return p;
 }
 
 // The halo rule by brute force: the particles of `s` within max(b.radius, reach_j) (1 + slack)
@@ -175,7 +166,8 @@ TEST_CASE("resident SPH halos: two halves on the GPU give one GPU's h, density a
       ParticleStore ref = c.s;
       all.download(ref);
 
-      Side a(part(c.s, 0, half), on_device), b(part(c.s, half, n), on_device);
+      Side a(test::store_rows(c.s, 0, half), on_device),
+          b(test::store_rows(c.s, half, n), on_device);
       // Smoothing lengths from scratch (no h): a guess of a tenth of the mean spacing, so that the
       // rounds must widen.
       const double guess = 0.1 * std::cbrt((c.box.periodic ? 3.0 : 8.0) / double(n));
