@@ -167,13 +167,11 @@ std::vector<double> cost_weights(const ParticleStore& store, const Decomposition
   std::vector<double> w(store.size());
   const std::ptrdiff_t n = std::ptrdiff_t(store.size());
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < n; ++i)
-    w[std::size_t(i)] =
-        params.by_rung
-            ? std::ldexp(particle_cost(store.type[std::size_t(i)], store.nngb[std::size_t(i)],
-                                       params.weights),
-                         int(store.rung[std::size_t(i)]))
-            : particle_cost(store.type[std::size_t(i)], store.nngb[std::size_t(i)], params.weights);
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const std::size_t k = std::size_t(i);
+    const double c = particle_cost(store.type[k], store.nngb[k], params.weights);
+    w[k] = params.by_rung ? std::ldexp(c, int(store.rung[k])) : c;
+  }
   return w;
 }
 

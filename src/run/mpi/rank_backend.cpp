@@ -84,7 +84,7 @@ class RankBackend final : public StepBackend {
     }
     active_ = substep_active_set(c_.store, now_, block_, active_index_);
     n_active_ = std::size_t(comm_.sum(uint64_t(active_.count(c_.store.size()))));
-    count_activations();
+    if (decomposition_.measured) count_activations();
   }
   std::size_t active_count() const override { return n_active_; }
   void smoothing_lengths() override {
