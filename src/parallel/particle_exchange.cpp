@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <type_traits>
 
 namespace mpsph {
 
@@ -49,6 +50,34 @@ void exchange_one(const std::vector<T>& src, const ExchangePlan& plan, std::vect
   const std::ptrdiff_t n_recv = std::ptrdiff_t(recv.size());
 #pragma omp parallel for schedule(static) if (n_recv > 65536)
   for (std::ptrdiff_t m = 0; m < n_recv; ++m) dst[into_slot[std::size_t(m)]] = recv[std::size_t(m)];
+}
+
+// Every field in turn becomes a new array of the kept particles (store indices `keep`, in order)
+// followed by the plan's arrivals, received in place, which then replaces the old array: the
+// memory beyond the store is one field's at a time (growing the whole store by the arrivals
+// first, as the uncompacted migration does, doubles a rank's host memory when most of its
+// particles move - the start-up of a large run made in parts).
+void keep_and_receive(ParticleStore& store, const std::vector<std::size_t>& keep,
+                      const ExchangePlan& plan, const MpiComm& comm) {
+  const std::ptrdiff_t n_keep = std::ptrdiff_t(keep.size());
+  const std::ptrdiff_t n_send = std::ptrdiff_t(plan.send_index.size());
+  std::vector<std::size_t> recv_offsets = plan.recv_offsets;
+  for (std::size_t& o : recv_offsets) o += keep.size();
+  store.for_each_field([&](const FieldInfo&, auto& v) {
+    using T = typename std::remove_reference_t<decltype(v)>::value_type;
+    std::vector<T> send(plan.send_index.size());
+#pragma omp parallel for schedule(static) if (n_send > 65536)
+    for (std::ptrdiff_t k = 0; k < n_send; ++k)
+      send[std::size_t(k)] = v[plan.send_index[std::size_t(k)]];
+    std::vector<T> next(keep.size() + plan.n_recv());
+#pragma omp parallel for schedule(static) if (n_keep > 65536)
+    for (std::ptrdiff_t k = 0; k < n_keep; ++k) next[std::size_t(k)] = v[keep[std::size_t(k)]];
+    comm.all_to_all(send.data(), plan.send_offsets, next.data(), recv_offsets);
+    v.swap(next);
+  });
+  // The fields have their new length already; resize states it to the store (a pinned gas count
+  // no longer holds).
+  store.resize(keep.size() + plan.n_recv());
 }
 
 }  // namespace
@@ -110,18 +139,17 @@ std::size_t migrate_particles(ParticleStore& store, const std::vector<int>& dest
     if (held) *held = std::move(keep);
     return 0;
   }
+  if (!held) {
+    keep_and_receive(store, keep, plan, comm);
+    return sent;
+  }
   store.resize(n + plan.n_recv());
   std::vector<std::size_t> slot(plan.n_recv());
   std::iota(slot.begin(), slot.end(), n);
   exchange_fields(store, plan, FieldSet{}, store, slot, comm);
   keep.resize(keep.size() + plan.n_recv());
   std::iota(keep.end() - std::ptrdiff_t(plan.n_recv()), keep.end(), n);
-  if (held) {
-    *held = std::move(keep);
-  } else if (sent > 0) {
-    store.permute(keep);
-    store.resize(keep.size());
-  }
+  *held = std::move(keep);
   return sent;
 }
 
