@@ -9,7 +9,8 @@
 #   e.g. bench/largest_gpu_run.sh /tmp/big /tmp/ew/evrard_4/timing.txt 4 0.85 4
 # Binaries: MPSPH_BIN_DIR (default build/bin); CORES (default nproc): CORES/P threads per rank;
 # GPU_BYTES (default: nvidia-smi's memory.total of GPU 0); DEVICE (default gpu; cpu for a dry
-# run of the script without a GPU, with GPU_BYTES given); MPIEXEC (default mpiexec).
+# run of the script without a GPU, with GPU_BYTES given); MPIEXEC (default mpiexec); QUIET= (empty)
+# keeps the progress lines in the log.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 OUT=${1:?usage: bench/largest_gpu_run.sh OUTDIR TIMING_TXT [RANKS] [FILL] [STEPS]}
@@ -36,7 +37,7 @@ rm -rf "$OUT/evrard_largest"
 S=$(date +%s)
 # shellcheck disable=SC2086
 "$MPIEXEC" ${MPIEXEC_FLAGS:-} -n "$P" --bind-to none -x OMP_NUM_THREADS=$(( CORES / P > 0 ? CORES / P : 1 )) \
-  "$BIN/mpsph-mpi" run setups/evrard.yaml --quiet --device "$DEVICE" \
+  "$BIN/mpsph-mpi" run setups/evrard.yaml ${QUIET---quiet} --device "$DEVICE" \
   --set "setup.n_particles=$N" --set timestep.scheme=global --set "run.max_steps=$STEPS" \
   --set "run.snapshot_times=[]" --set run.checkpoint_every_minutes=0 --set run.checkpoint_at_end=false --set run.initial_snapshot=false \
   --set "run.output_dir=$OUT/evrard_largest" > "$OUT/evrard_largest.log" 2>&1

@@ -361,13 +361,19 @@ Simulation::Simulation(const RunOptions& opt) : ranks_(opt.ranks ? *opt.ranks : 
   {
     static const char* kTypeNames[kNumTypes] = {"gas",           "dark matter", "clouds",
                                                 "initial stars", "new stars",   "sinks"};
-    const auto counts = store_.count_by_type();
+    // Of every rank (made in parts or read at a restart, each rank holds its own; collective).
+    const auto mine = store_.count_by_type();
+    std::vector<uint64_t> local(mine.begin(), mine.end());
+    local.push_back(store_.size());
+    const std::vector<uint64_t> every = ranks_.all_gather(local);
+    std::vector<uint64_t> counts(local.size(), 0);
+    for (std::size_t k = 0; k < every.size(); ++k) counts[k % local.size()] += every[k];
     std::string by_type;
     for (int t = 0; t < kNumTypes; ++t)
       if (counts[std::size_t(t)])
         by_type += (by_type.empty() ? "" : ", ") + std::to_string(counts[std::size_t(t)]) + " " +
                    kTypeNames[t];
-    log("initial conditions: " + std::to_string(store_.size()) + " particles (" + by_type +
+    log("initial conditions: " + std::to_string(counts.back()) + " particles (" + by_type +
         "), t = " + std::to_string(time_));
   }
 
