@@ -51,22 +51,19 @@ ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& 
                            DistributedSphReport& rep) {
   const double t0 = wall_seconds();
   const std::size_t P = std::size_t(comm.size()), me = std::size_t(comm.rank());
-  auto slice = [](const std::vector<SearchBox>& v, const std::vector<std::size_t>& off,
-                  std::size_t r) {
-    return std::vector<SearchBox>(v.begin() + std::ptrdiff_t(off[r]),
-                                  v.begin() + std::ptrdiff_t(off[r + 1]));
-  };
   std::vector<std::size_t> domain_off;
-  const std::vector<SearchBox> domains = comm.all_gather(sph.domain_boxes(box), &domain_off);
+  std::vector<SearchBox> domains = comm.all_gather(sph.domain_boxes(box), &domain_off);
+  // The other ranks' domains only.
+  const std::size_t own = domain_off[me + 1] - domain_off[me];
+  domains.erase(domains.begin() + std::ptrdiff_t(domain_off[me]),
+                domains.begin() + std::ptrdiff_t(domain_off[me + 1]));
+  for (std::size_t r = me + 1; r <= P; ++r) domain_off[r] -= own;
   sph.grow_search_boxes(box);
+  const std::vector<std::vector<SearchBox>> near = sph.search_boxes_near(domains, domain_off, box);
   std::vector<SearchBox> send;
   std::vector<std::size_t> send_off(P + 1, 0);
   for (std::size_t r = 0; r < P; ++r) {
-    if (r != me) {
-      const std::vector<SearchBox> theirs = slice(domains, domain_off, r);
-      const std::vector<SearchBox> near = sph.search_boxes(&theirs, box);
-      send.insert(send.end(), near.begin(), near.end());
-    }
+    send.insert(send.end(), near[r].begin(), near[r].end());
     send_off[r + 1] = send.size();
   }
   std::vector<std::size_t> offsets;

@@ -6,9 +6,7 @@
 namespace mpsph {
 
 std::vector<SearchBox> box_unions(const std::vector<SearchBox>& in, std::size_t group) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  std::vector<SearchBox> out((in.size() + group - 1) / group,
-                             SearchBox{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0});
+  std::vector<SearchBox> out((in.size() + group - 1) / group, empty_search_box());
   for (std::size_t k = 0; k < in.size(); ++k) {
     SearchBox& u = out[k / group];
     const SearchBox& b = in[k];
@@ -45,6 +43,29 @@ BoxLevels box_levels(std::vector<SearchBox> boxes) {
   lv.groups = box_unions(lv.boxes, kBoxGroup);
   lv.supers = box_unions(lv.groups, kBoxGroup);
   return lv;
+}
+
+SearchBox empty_search_box() {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  return SearchBox{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0};
+}
+
+RankBoxLevels box_levels_by_rank(const std::vector<SearchBox>& boxes,
+                                 const std::vector<std::size_t>& offsets, std::size_t first,
+                                 std::size_t end) {
+  constexpr std::size_t kSuper = std::size_t(kBoxGroup) * kBoxGroup;
+  std::vector<SearchBox> padded;
+  std::vector<uint32_t> super_rank;
+  for (std::size_t r = first; r < end; ++r) {
+    const std::size_t n = offsets[r + 1] - offsets[r];
+    if (n == 0) continue;
+    padded.insert(padded.end(), boxes.begin() + std::ptrdiff_t(offsets[r]),
+                  boxes.begin() + std::ptrdiff_t(offsets[r + 1]));
+    const std::size_t supers = (n + kSuper - 1) / kSuper;
+    padded.resize(padded.size() + supers * kSuper - n, empty_search_box());
+    super_rank.insert(super_rank.end(), supers, uint32_t(r - first));
+  }
+  return {box_levels(std::move(padded)), std::move(super_rank)};
 }
 
 void boxes_near(const BoxLevels& lv, const Vec3d& lo, const Vec3d& hi, double r, double slack,

@@ -112,11 +112,9 @@ struct PointQuery {
   const Vec3d* pos;
   const double* reach;
   Box box;
-  const uint32_t* list = nullptr;  // query j is particle list[j] (null: j)
   __device__ SearchBox operator()(std::size_t j) const {
-    const uint32_t i = list ? list[j] : uint32_t(j);
-    const Vec3d x = wrap_position(pos[i], box);
-    return {x, x, reach ? reach[i] : 0.0};
+    const Vec3d x = wrap_position(pos[j], box);
+    return {x, x, reach ? reach[j] : 0.0};
   }
 };
 // ... or box j of a list.
@@ -125,13 +123,36 @@ struct BoxQuery {
   __device__ SearchBox operator()(std::size_t j) const { return boxes[j]; }
 };
 
-// flag[j] = 1 when query j is near (box_near) one of the boxes of `lv`, else 0. A warp walks
+// What near_kernel records of query j: whether any box of the levels is near it (flag[j] 1 or
+// 0) ...
+struct AnyNear {
+  uint8_t* flag;
+  bool hit = false;
+  // Whether the query needs nothing more from super s / from any super.
+  __device__ bool done(unsigned) const { return hit; }
+  __device__ bool finished() const { return hit; }
+  __device__ void near(unsigned) { hit = true; }
+  __device__ void write(std::size_t j) const { flag[j] = hit ? 1 : 0; }
+};
+// ... or the ranks whose boxes are near it, as bits of mask[j]: bit super_rank[s] for super s
+// (RankBoxLevels, sph/box_levels.hpp: every super holds one rank's boxes).
+struct RanksNear {
+  uint32_t* mask;
+  const uint32_t* super_rank;
+  uint32_t bits = 0;
+  __device__ bool done(unsigned s) const { return (bits >> super_rank[s]) & 1u; }
+  __device__ bool finished() const { return false; }
+  __device__ void near(unsigned s) { bits |= 1u << super_rank[s]; }
+  __device__ void write(std::size_t j) const { mask[j] = bits; }
+};
+
+// For each query j < n, what `hits` records of the boxes of `lv` near it (box_near). A warp walks
 // the levels with the union of its queries (it bounds every lane's distance from below, rounding
 // being monotone): the groups of groups one by one, then the groups of a near one a lane each,
 // then the boxes of a near group a lane each; each lane tests its query against the boxes near
-// the warp's union.
-template <class Query>
-__global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, uint8_t* flag) {
+// the warp's union. A super is skipped once no lane needs anything more from it.
+template <class Query, class Hits>
+__global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, Hits hits) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   constexpr double slack = kTreeRadiusSlack;
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
@@ -148,8 +169,8 @@ __global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, 
     w.radius = fmax(w.radius, __shfl_xor_sync(kFullMask, w.radius, o));
   }
   const unsigned lane = threadIdx.x % 32u;
-  bool hit = false;
   for (unsigned s = 0; s < lv.n_supers; ++s) {
+    if (__all_sync(kFullMask, !valid || hits.done(s))) continue;              // warp-uniform
     if (!box_near(w.lo, w.hi, w.radius, lv.supers[s], slack, box)) continue;  // warp-uniform
     const unsigned g = s * kBoxGroup + lane;
     unsigned groups = __ballot_sync(
@@ -163,15 +184,20 @@ __global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, 
       while (boxes != 0) {
         const unsigned bi = gi * kBoxGroup + unsigned(__ffs(int(boxes))) - 1;
         boxes &= boxes - 1;
-        if (valid && !hit) hit = box_near(q.lo, q.hi, q.radius, lv.boxes[bi], slack, box);
+        if (valid && !hits.done(s) && box_near(q.lo, q.hi, q.radius, lv.boxes[bi], slack, box))
+          hits.near(s);
       }
-      if (__all_sync(kFullMask, hit || !valid)) {
-        if (valid) flag[j] = 1;
-        return;
-      }
+      if (__all_sync(kFullMask, !valid || hits.done(s))) break;
     }
+    if (__all_sync(kFullMask, !valid || hits.finished())) break;
   }
-  if (valid) flag[j] = hit ? 1 : 0;
+  if (valid) hits.write(j);
+}
+
+// flag[j] = bit k of mask[j].
+__global__ void rank_flag_kernel(const uint32_t* mask, std::size_t n, unsigned k, uint8_t* flag) {
+  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (j < n) flag[j] = uint8_t((mask[j] >> k) & 1u);
 }
 
 // After a smoothing-length round: keep[t] = 1 for the searcher todo[t] whose search radius did not
@@ -216,7 +242,7 @@ struct ResidentSph::Impl {
   gpu::DeviceBuffer<uint32_t> todo_lists[2], all, selected;
   int current = 0;  // todo_lists[current] holds the searching particles
   uint32_t* todo() const { return todo_lists[current].get(); }
-  // The other list, free between a round's widening and the next: the halo's candidates.
+  // The other list, free between a round's widening and the next: a halo selection's bits.
   uint32_t* spare() const { return todo_lists[1 - current].get(); }
   gpu::DeviceBuffer<uint8_t> flag;
   // The halo's boxes: this rank's grown search boxes (n_search_boxes of them), the boxes a
@@ -258,7 +284,9 @@ struct ResidentSph::Impl {
 
   // `boxes` as levels (sph/box_levels.hpp) in `levels`.
   LevelsView upload_levels(const std::vector<SearchBox>& boxes) {
-    const BoxLevels lv = box_levels(boxes);
+    return upload_levels(box_levels(boxes));
+  }
+  LevelsView upload_levels(const BoxLevels& lv) {
     std::vector<SearchBox> all(lv.supers);
     all.insert(all.end(), lv.groups.begin(), lv.groups.end());
     all.insert(all.end(), lv.boxes.begin(), lv.boxes.end());
@@ -272,6 +300,33 @@ struct ResidentSph::Impl {
             unsigned(lv.groups.size()),
             unsigned(lv.boxes.size())};
   }
+  // The ranks' boxes of RankBoxLevels on the device: the levels, and each super's rank in
+  // `super_rank`. The queries' bits go to the spare list (masks()), free during a halo's
+  // selection: at most n_local queries.
+  RanksNear upload_rank_levels(const RankBoxLevels& rl, LevelsView& lv) {
+    lv = upload_levels(rl.levels);
+    super_rank.reserve(std::max<std::size_t>(rl.super_rank.size(), 1), "the supers' ranks");
+    copy_to_device(super_rank.get(), rl.super_rank, rl.super_rank.size());
+    return RanksNear{masks(), super_rank.get()};
+  }
+  uint32_t* masks() const { return spare(); }
+  // out[first + k] = the in[j], j < n, with bit k of masks()[j], for each rank first + k of
+  // [first, end) with boxes (offsets[r] < offsets[r + 1]); `scratch` holds n entries.
+  template <class T>
+  void select_by_rank(const T* in, std::size_t n, const std::vector<std::size_t>& offsets,
+                      std::size_t first, std::size_t end, T* scratch,
+                      std::vector<std::vector<T>>& out, const char* what) {
+    for (std::size_t r = first; r < end; ++r) {
+      if (offsets[r] == offsets[r + 1]) continue;
+      rank_flag_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(masks(), n, unsigned(r - first),
+                                                               flag.get());
+      cuda_check_launch("rank_flag_kernel");
+      const std::size_t k = flagged(in, flag.get(), n, scratch, what);
+      out[r].resize(k);
+      copy_to_host(out[r], scratch, k);
+    }
+  }
+  gpu::DeviceBuffer<uint32_t> super_rank;
   ActiveSet set;
 
   // 0, 1, ..., n_local - 1 in `all` and in todo: every local gas particle searches.
@@ -362,9 +417,9 @@ ResidentSph::Memory ResidentSph::device_memory() const {
   return {m.work.device_bytes(), m.sph.device_bytes(),
           m.radius.bytes() + m.next.bytes() + m.partial.bytes() + m.todo_lists[0].bytes() +
               m.todo_lists[1].bytes() + m.all.bytes() + m.selected.bytes() + m.flag.bytes() +
-              m.search_boxes.bytes() + m.grown.bytes() + m.levels.bytes() + m.near_boxes.bytes() +
-              m.chunk_boxes.bytes() + m.scan_temp.bytes() + m.send_index.bytes() +
-              m.send_records.bytes()};
+              m.search_boxes.bytes() + m.grown.bytes() + m.levels.bytes() + m.super_rank.bytes() +
+              m.near_boxes.bytes() + m.chunk_boxes.bytes() + m.scan_temp.bytes() +
+              m.send_index.bytes() + m.send_records.bytes()};
 }
 
 std::size_t ResidentSph::bytes(Halo halo) const {
@@ -439,25 +494,37 @@ void ResidentSph::grow_search_boxes(const Box& box) {
   m.n_search_boxes = m.grow(points, m.n_todo, kSearchBoxes, m.search_boxes);
 }
 
-std::vector<SearchBox> ResidentSph::search_boxes(const std::vector<SearchBox>* near,
-                                                 const Box& box) const {
+std::vector<SearchBox> ResidentSph::search_boxes() const {
   Impl& m = *impl_;
-  const std::size_t n = m.n_search_boxes;
-  if (n == 0 || (near && near->empty())) return {};
-  std::size_t k = n;
-  const SearchBox* from = m.search_boxes.get();
-  if (near) {
-    m.flag.reserve(n, "halo flags");
-    m.near_boxes.reserve(n, "search boxes near a domain");
-    near_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(BoxQuery{m.search_boxes.get()}, n,
-                                                        m.upload_levels(*near), box, m.flag.get());
-    cuda_check_launch("near_kernel (search boxes)");
-    k = m.flagged(m.search_boxes.get(), m.flag.get(), n, m.near_boxes.get(),
-                  "search boxes near a domain");
-    from = m.near_boxes.get();
+  std::vector<SearchBox> out(m.n_search_boxes);
+  copy_to_host(out, m.search_boxes.get(), out.size());
+  return out;
+}
+
+// Up to 32 ranks per pass: a query's ranks are the bits of one word.
+constexpr std::size_t kRanksPerPass = 32;
+
+std::vector<std::vector<SearchBox>> ResidentSph::search_boxes_near(
+    const std::vector<SearchBox>& domains, const std::vector<std::size_t>& offsets,
+    const Box& box) const {
+  Impl& m = *impl_;
+  const std::size_t P = offsets.size() - 1, n = m.n_search_boxes;
+  std::vector<std::vector<SearchBox>> out(P);
+  if (n == 0 || domains.empty()) return out;
+  m.flag.reserve(n, "halo flags");
+  m.near_boxes.reserve(n, "search boxes near a domain");
+  for (std::size_t first = 0; first < P; first += kRanksPerPass) {
+    const std::size_t end = std::min(P, first + kRanksPerPass);
+    if (offsets[first] == offsets[end]) continue;
+    LevelsView lv;
+    const RanksNear hits =
+        m.upload_rank_levels(box_levels_by_rank(domains, offsets, first, end), lv);
+    near_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(BoxQuery{m.search_boxes.get()}, n, lv, box,
+                                                        hits);
+    cuda_check_launch("near_kernel (search boxes near the domains)");
+    m.select_by_rank(m.search_boxes.get(), n, offsets, first, end, m.near_boxes.get(), out,
+                     "search boxes near a domain");
   }
-  std::vector<SearchBox> out(k);
-  copy_to_host(out, from, k);
   return out;
 }
 
@@ -468,36 +535,18 @@ std::vector<std::vector<uint32_t>> ResidentSph::needed_by_all(
   const std::size_t P = offsets.size() - 1;
   std::vector<std::vector<uint32_t>> out(P);
   if (boxes.empty() || m.n_local == 0) return out;
-  // The local gas near any of the boxes: one pass over it.
   const double* reach = m.with_reach ? m.radius.get() : nullptr;
-  const Vec3d* pos = m.local.view().pos;
-  near_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(
-      PointQuery{pos, reach, box}, m.n_local, m.upload_levels(boxes), box, m.flag.get());
-  cuda_check_launch("near_kernel (halo candidates)");
-  std::size_t senders = 0, only = 0;
-  for (std::size_t r = 0; r < P; ++r)
-    if (offsets[r] != offsets[r + 1]) ++senders, only = r;
-  // One rank's boxes (always so on two ranks): the candidates are its selection.
-  if (senders == 1) {
-    const std::size_t k =
-        m.flagged(m.all.get(), m.flag.get(), m.n_local, m.selected.get(), "halo selection");
-    out[only].resize(k);
-    copy_to_host(out[only], m.selected.get(), k);
-    return out;
-  }
-  const std::size_t c =
-      m.flagged(m.all.get(), m.flag.get(), m.n_local, m.spare(), "halo candidates");
-  // Each rank's of them: passes over the candidates only.
-  for (std::size_t r = 0; r < P; ++r) {
-    if (c == 0 || offsets[r] == offsets[r + 1]) continue;
-    const std::vector<SearchBox> mine(boxes.begin() + std::ptrdiff_t(offsets[r]),
-                                      boxes.begin() + std::ptrdiff_t(offsets[r + 1]));
-    near_kernel<<<cuda_blocks(c, kThreads), kThreads>>>(PointQuery{pos, reach, box, m.spare()}, c,
-                                                        m.upload_levels(mine), box, m.flag.get());
+  // One pass over the local gas per 32 ranks: the ranks whose boxes each particle is near.
+  for (std::size_t first = 0; first < P; first += kRanksPerPass) {
+    const std::size_t end = std::min(P, first + kRanksPerPass);
+    if (offsets[first] == offsets[end]) continue;
+    LevelsView lv;
+    const RanksNear hits = m.upload_rank_levels(box_levels_by_rank(boxes, offsets, first, end), lv);
+    near_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(
+        PointQuery{m.local.view().pos, reach, box}, m.n_local, lv, box, hits);
     cuda_check_launch("near_kernel (halo selection)");
-    const std::size_t k = m.flagged(m.spare(), m.flag.get(), c, m.selected.get(), "halo selection");
-    out[r].resize(k);
-    copy_to_host(out[r], m.selected.get(), k);
+    m.select_by_rank(m.all.get(), m.n_local, offsets, first, end, m.selected.get(), out,
+                     "halo selection");
   }
   return out;
 }
@@ -508,7 +557,7 @@ std::vector<uint32_t> ResidentSph::needed_by(const std::vector<SearchBox>& boxes
   if (boxes.empty() || m.n_local == 0) return {};
   near_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(
       PointQuery{m.local.view().pos, m.with_reach ? m.radius.get() : nullptr, box}, m.n_local,
-      m.upload_levels(boxes), box, m.flag.get());
+      m.upload_levels(boxes), box, AnyNear{m.flag.get()});
   cuda_check_launch("near_kernel (halo selection)");
   const std::size_t k =
       m.flagged(m.all.get(), m.flag.get(), m.n_local, m.selected.get(), "halo selection");

@@ -78,16 +78,21 @@ class ResidentSph {
   std::vector<SearchBox> domain_boxes(const Box& box) const;
   // Grows the searching particles' search boxes on the device (kept until the next call) ...
   void grow_search_boxes(const Box& box);
-  // ... and returns those near one of the boxes `near` (another rank's domain boxes; null: all
-  // of them), in their order.
-  std::vector<SearchBox> search_boxes(const std::vector<SearchBox>* near, const Box& box) const;
+  // ... and returns them, in their order ...
+  std::vector<SearchBox> search_boxes() const;
+  // ... or, for each rank r, those near one of its domain boxes [offsets[r], offsets[r + 1]) of
+  // `domains` (offsets: P + 1 entries; none for a rank without boxes), in their order: one pass
+  // over the search boxes for every 32 ranks (sph/box_levels.hpp, RankBoxLevels).
+  std::vector<std::vector<SearchBox>> search_boxes_near(const std::vector<SearchBox>& domains,
+                                                        const std::vector<std::size_t>& offsets,
+                                                        const Box& box) const;
   // The local gas another rank needs by the halo rule against its search boxes `boxes`
   // (ascending): j within max(b.radius, reach_j) (1 + kTreeRadiusSlack) of a box b, with reach_j
   // the search radius of the density stage (none in the smoothing-length rounds).
   std::vector<uint32_t> needed_by(const std::vector<SearchBox>& boxes, const Box& box) const;
   // The same for every rank r at once, against its boxes [offsets[r], offsets[r + 1]) of `boxes`
-  // (offsets: P + 1 entries): one pass over the local gas keeps the particles near any box, then
-  // each rank's test runs over those only - O(n + candidates x P) instead of O(n P).
+  // (offsets: P + 1 entries): one pass over the local gas for every 32 ranks finds the ranks
+  // near each particle, then each rank's list is selected from those bits.
   std::vector<std::vector<uint32_t>> needed_by_all(const std::vector<SearchBox>& boxes,
                                                    const std::vector<std::size_t>& offsets,
                                                    const Box& box) const;

@@ -146,3 +146,69 @@ TEST_CASE("box levels: the boxes near a query are those a brute force finds", "[
     CHECK(found > 0);
   }
 }
+
+TEST_CASE(
+    "box levels by rank: each super one rank's boxes; the ranks near a query as a brute force",
+    "[halo][boxes]") {
+  const std::vector<BoxPoint> p = points(6000, 0.1);
+  std::vector<std::size_t> box_of;
+  const std::vector<SearchBox> boxes = grow(p, kSearchBoxes, box_of);
+  REQUIRE(boxes.size() > 2100);
+  // Five ranks: rank 2 without boxes, rank 3 with a few (less than a group); the batch is
+  // ranks 1 to 4.
+  const std::size_t a = boxes.size() / 2, b = a + 20;
+  const std::vector<std::size_t> offsets = {0, 300, a, a, b, boxes.size()};
+  const RankBoxLevels rl = box_levels_by_rank(boxes, offsets, 1, 5);
+  constexpr std::size_t kSuper = std::size_t(kBoxGroup) * kBoxGroup;
+  const BoxLevels& lv = rl.levels;
+  REQUIRE(lv.boxes.size() % kSuper == 0);
+  REQUIRE(rl.super_rank.size() == lv.supers.size());
+  REQUIRE(lv.groups.size() == lv.boxes.size() / kBoxGroup);
+  // Rank k of the batch (ranks 1, 3, 4: 0, 2, 3) in its supers, in order, then empty boxes.
+  std::size_t wrong = 0;
+  std::vector<std::size_t> next = {offsets[1], 0, offsets[3], offsets[4]};
+  for (std::size_t s = 0; s < lv.supers.size(); ++s) {
+    const uint32_t k = rl.super_rank[s];
+    REQUIRE(k < 4);
+    REQUIRE(k != 1);
+    for (std::size_t i = s * kSuper; i < (s + 1) * kSuper; ++i) {
+      const SearchBox& x = lv.boxes[i];
+      if (next[k] < offsets[k + 2]) {
+        const SearchBox& y = boxes[next[k]++];
+        wrong += x.lo.x != y.lo.x || x.hi.z != y.hi.z || x.radius != y.radius;
+      } else {
+        wrong += !(x.lo.x > x.hi.x);  // padding
+      }
+    }
+  }
+  CHECK(wrong == 0);
+  CHECK(next[0] == offsets[2]);
+  CHECK(next[2] == offsets[4]);
+  CHECK(next[3] == offsets[5]);
+  // An empty box is near nothing, in an open and a periodic box; the ranks near a query.
+  Box periodic;
+  periodic.periodic = true;
+  periodic.lo = {0, 0, 0};
+  periodic.size = {1.2, 1.2, 1.2};
+  for (const Box& box : {Box{}, periodic}) {
+    CHECK_FALSE(box_near({0.5, 0.5, 0.5}, {0.6, 0.6, 0.6}, 10.0, empty_search_box(), 1e-6, box));
+    std::size_t differ = 0, found = 0;
+    for (uint64_t q = 0; q < 300; ++q) {
+      const Vec3d lo{1.2 * random_uniform(q, 3, kStreamSetup, 0),
+                     1.2 * random_uniform(q, 3, kStreamSetup, 1),
+                     1.2 * random_uniform(q, 3, kStreamSetup, 2)};
+      const double r = 0.02 * double(q % 5);
+      std::vector<std::size_t> got;
+      boxes_near(lv, lo, lo, r, 1e-6, box, got);
+      unsigned got_ranks = 0, want_ranks = 0;
+      for (const std::size_t i : got) got_ranks |= 1u << rl.super_rank[i / kSuper];
+      for (std::size_t r_ = 1; r_ < 5; ++r_)
+        for (std::size_t i = offsets[r_]; i < offsets[r_ + 1]; ++i)
+          if (box_near(lo, lo, r, boxes[i], 1e-6, box)) want_ranks |= 1u << (r_ - 1);
+      differ += got_ranks != want_ranks;
+      found += want_ranks != 0;
+    }
+    CHECK(differ == 0);
+    CHECK(found > 0);
+  }
+}

@@ -68,6 +68,37 @@ std::vector<uint32_t> rule(const ParticleStore& s, const std::vector<double>& re
   return out;
 }
 
+// The boxes `q` near (box_near) one of `boxes`, in order, by brute force.
+std::vector<SearchBox> near_any(const std::vector<SearchBox>& q,
+                                const std::vector<SearchBox>& boxes, const Box& box) {
+  std::vector<SearchBox> out;
+  for (const SearchBox& a : q)
+    for (const SearchBox& b : boxes)
+      if (box_near(a.lo, a.hi, a.radius, b, kTreeRadiusSlack, box)) {
+        out.push_back(a);
+        break;
+      }
+  return out;
+}
+
+// `n` items as the offsets of `parts` "ranks", every seventh (0, 7, ...) without any.
+std::vector<std::size_t> uneven_parts(std::size_t n, std::size_t parts) {
+  std::vector<std::size_t> off(parts + 1, 0);
+  const std::size_t holding = parts - (parts + 6) / 7;
+  std::size_t k = 0;
+  for (std::size_t r = 0; r < parts; ++r) {
+    if (r % 7 != 0) ++k;
+    off[r + 1] = n * k / holding;
+  }
+  return off;
+}
+
+std::vector<SearchBox> part(const std::vector<SearchBox>& v, const std::vector<std::size_t>& off,
+                            std::size_t r) {
+  return std::vector<SearchBox>(v.begin() + std::ptrdiff_t(off[r]),
+                                v.begin() + std::ptrdiff_t(off[r + 1]));
+}
+
 // The boxes of `rule` over particles [0, n) of s (sph/search_box.hpp), grown on the host.
 std::vector<SearchBox> host_boxes(const ParticleStore& s, std::size_t n,
                                   const std::vector<double>& scale,
@@ -134,8 +165,10 @@ void trade(Side& a, Side& b, ResidentSph::Halo what, const Box& box) {
                                domain_b = b.sph.domain_boxes(box);
   a.sph.grow_search_boxes(box);
   b.sph.grow_search_boxes(box);
-  const std::vector<SearchBox> boxes_a = a.sph.search_boxes(&domain_b, box);
-  const std::vector<SearchBox> boxes_b = b.sph.search_boxes(&domain_a, box);
+  const std::vector<SearchBox> boxes_a =
+      a.sph.search_boxes_near(domain_b, {0, domain_b.size()}, box)[0];
+  const std::vector<SearchBox> boxes_b =
+      b.sph.search_boxes_near(domain_a, {0, domain_a.size()}, box)[0];
   a.sent = a.sph.needed_by(boxes_b, box);
   b.sent = b.sph.needed_by(boxes_a, box);
   send(a, b, what);
@@ -204,7 +237,7 @@ TEST_CASE("resident SPH halos: two halves on the GPU give one GPU's h, density a
       const std::vector<SearchBox> domain_b =
           host_boxes(hb, n - half, reach_b, reach_b, c.box, kDomainBoxes);
       a.sph.grow_search_boxes(c.box);
-      const std::vector<SearchBox> boxes_a = a.sph.search_boxes(nullptr, c.box);
+      const std::vector<SearchBox> boxes_a = a.sph.search_boxes();
       CHECK(same_boxes(boxes_a, search_a));
       CHECK(same_boxes(b.sph.domain_boxes(c.box), domain_b));
       CHECK(boxes_a.size() < half);
@@ -212,28 +245,45 @@ TEST_CASE("resident SPH halos: two halves on the GPU give one GPU's h, density a
       CHECK(need == rule(hb, reach_b, boxes_a, c.box));
       CHECK(!need.empty());
       // Only the search boxes near b's domain boxes go to b: they select the same particles.
-      const std::vector<SearchBox> near_b = a.sph.search_boxes(&domain_b, c.box);
-      CHECK(near_b.size() <= boxes_a.size());
+      const std::vector<SearchBox> near_b =
+          a.sph.search_boxes_near(domain_b, {0, domain_b.size()}, c.box)[0];
+      CHECK(near_b.size() < boxes_a.size());
+      CHECK(same_boxes(near_b, near_any(boxes_a, domain_b, c.box)));
       CHECK(b.sph.needed_by(near_b, c.box) == need);
-      // Three "ranks" at once (a's boxes in two parts and none): each gets what its part selects
-      // alone.
-      const std::size_t cut = boxes_a.size() / 3;
-      const std::vector<std::size_t> offsets = {0, cut, cut, boxes_a.size()};
-      const std::vector<std::vector<uint32_t>> per_rank =
-          b.sph.needed_by_all(boxes_a, offsets, c.box);
-      REQUIRE(per_rank.size() == 3);
-      CHECK(per_rank[0] ==
-            b.sph.needed_by(std::vector<SearchBox>(boxes_a.begin(), boxes_a.begin() + cut), c.box));
-      CHECK(per_rank[1].empty());
-      CHECK(per_rank[2] ==
-            b.sph.needed_by(std::vector<SearchBox>(boxes_a.begin() + cut, boxes_a.end()), c.box));
-      // One rank's boxes only (two ranks): its selection is the candidates.
-      const std::vector<std::vector<uint32_t>> lone =
-          b.sph.needed_by_all(boxes_a, {0, 0, boxes_a.size(), boxes_a.size()}, c.box);
-      REQUIRE(lone.size() == 3);
-      CHECK(lone[0].empty());
-      CHECK(lone[1] == b.sph.needed_by(boxes_a, c.box));
-      CHECK(lone[2].empty());
+      // b's domain boxes as the domains of 3 and of 40 "ranks" (two passes of 32; every seventh
+      // without boxes): each rank's search boxes by brute force.
+      for (const std::size_t P : {std::size_t(3), std::size_t(40)}) {
+        INFO(P << " ranks' domains");
+        const std::vector<std::size_t> off = uneven_parts(domain_b.size(), P);
+        const std::vector<std::vector<SearchBox>> near =
+            a.sph.search_boxes_near(domain_b, off, c.box);
+        REQUIRE(near.size() == P);
+        std::size_t differ = 0, found = 0;
+        for (std::size_t r = 0; r < P; ++r) {
+          differ += !same_boxes(near[r], near_any(boxes_a, part(domain_b, off, r), c.box));
+          found += near[r].size();
+        }
+        CHECK(differ == 0);
+        CHECK(near[0].empty());
+        CHECK(found >= near_b.size());
+      }
+      // a's search boxes as those of 2, 3 and 40 "ranks" at once: each gets what its part selects
+      // alone, by the rule.
+      for (const std::size_t P : {std::size_t(2), std::size_t(3), std::size_t(40)}) {
+        INFO(P << " ranks' search boxes");
+        const std::vector<std::size_t> off = uneven_parts(boxes_a.size(), P);
+        const std::vector<std::vector<uint32_t>> per_rank =
+            b.sph.needed_by_all(boxes_a, off, c.box);
+        REQUIRE(per_rank.size() == P);
+        std::size_t differ = 0, found = 0;
+        for (std::size_t r = 0; r < P; ++r) {
+          differ += per_rank[r] != rule(hb, reach_b, part(boxes_a, off, r), c.box);
+          found += per_rank[r].size();
+        }
+        CHECK(differ == 0);
+        CHECK(per_rank[0].empty());
+        CHECK(found >= need.size());
+      }
 
       trade(a, b, ResidentSph::Halo::density, c.box);
       const std::size_t ga = b.sent.size(), gb = a.sent.size();
