@@ -7,13 +7,7 @@ namespace mpsph {
 
 std::vector<SearchBox> box_unions(const std::vector<SearchBox>& in, std::size_t group) {
   std::vector<SearchBox> out((in.size() + group - 1) / group, empty_search_box());
-  for (std::size_t k = 0; k < in.size(); ++k) {
-    SearchBox& u = out[k / group];
-    const SearchBox& b = in[k];
-    u.lo = {std::min(u.lo.x, b.lo.x), std::min(u.lo.y, b.lo.y), std::min(u.lo.z, b.lo.z)};
-    u.hi = {std::max(u.hi.x, b.hi.x), std::max(u.hi.y, b.hi.y), std::max(u.hi.z, b.hi.z)};
-    u.radius = std::max(u.radius, b.radius);
-  }
+  for (std::size_t k = 0; k < in.size(); ++k) unite(out[k / group], in[k]);
   return out;
 }
 
@@ -45,27 +39,17 @@ BoxLevels box_levels(std::vector<SearchBox> boxes) {
   return lv;
 }
 
-SearchBox empty_search_box() {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  return SearchBox{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0};
-}
-
-RankBoxLevels box_levels_by_rank(const std::vector<SearchBox>& boxes,
-                                 const std::vector<std::size_t>& offsets, std::size_t first,
-                                 std::size_t end) {
+RankBoxLayout rank_box_layout(const std::vector<std::size_t>& offsets, std::size_t first,
+                              std::size_t end) {
   constexpr std::size_t kSuper = std::size_t(kBoxGroup) * kBoxGroup;
-  std::vector<SearchBox> padded;
-  std::vector<uint32_t> super_rank;
+  RankBoxLayout l;
   for (std::size_t r = first; r < end; ++r) {
-    const std::size_t n = offsets[r + 1] - offsets[r];
-    if (n == 0) continue;
-    padded.insert(padded.end(), boxes.begin() + std::ptrdiff_t(offsets[r]),
-                  boxes.begin() + std::ptrdiff_t(offsets[r + 1]));
-    const std::size_t supers = (n + kSuper - 1) / kSuper;
-    padded.resize(padded.size() + supers * kSuper - n, empty_search_box());
-    super_rank.insert(super_rank.end(), supers, uint32_t(r - first));
+    const std::size_t supers = (offsets[r + 1] - offsets[r] + kSuper - 1) / kSuper;
+    l.at.push_back(l.n_boxes);
+    l.n_boxes += supers * kSuper;
+    l.super_rank.insert(l.super_rank.end(), supers, uint32_t(r - first));
   }
-  return {box_levels(std::move(padded)), std::move(super_rank)};
+  return l;
 }
 
 void boxes_near(const BoxLevels& lv, const Vec3d& lo, const Vec3d& hi, double r, double slack,

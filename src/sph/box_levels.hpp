@@ -22,21 +22,20 @@ struct BoxLevels {
 
 BoxLevels box_levels(std::vector<SearchBox> boxes);
 
-// A box near nothing (its gap to any box is infinite): what pads a rank's run of boxes.
-SearchBox empty_search_box();
-
-// The boxes of ranks [first, end) - rank r's are boxes[offsets[r], offsets[r + 1]) - as levels
-// in which every super holds one rank's boxes (each rank's run padded with empty boxes to whole
-// supers of kBoxGroup^2 boxes; a rank without boxes has no super), and super_rank[s] = r - first
-// for the rank r of super s: a selection for up to 32 ranks at once collects, for each query,
-// the ranks whose boxes are near it as bits (sph/resident_sph_gpu.cu).
-struct RankBoxLevels {
-  BoxLevels levels;
+// Where the boxes of ranks [first, end) go in levels whose supers each hold one rank's boxes:
+// rank r's boxes [offsets[r], offsets[r + 1]) from index at[r - first] on (a multiple of
+// kBoxGroup^2), each rank's run padded with empty boxes (empty_search_box) to whole supers, a
+// rank without boxes in none; n_boxes in all; super_rank[s] = r - first for the rank r of super
+// s. A selection for up to 32 ranks at once then collects, for each query, the ranks whose boxes
+// are near it as bits (sph/resident_sph_gpu.cu).
+struct RankBoxLayout {
+  std::vector<std::size_t> at;
+  std::size_t n_boxes = 0;
   std::vector<uint32_t> super_rank;
 };
-RankBoxLevels box_levels_by_rank(const std::vector<SearchBox>& boxes,
-                                 const std::vector<std::size_t>& offsets, std::size_t first,
-                                 std::size_t end);
+RankBoxLayout rank_box_layout(const std::vector<std::size_t>& offsets, std::size_t first,
+                              std::size_t end);
+
 // Box k of the result: the union of boxes [k group, (k + 1) group) of `in`, with their largest
 // radius (the levels' groups; halo_members' coarse groups of its candidates).
 std::vector<SearchBox> box_unions(const std::vector<SearchBox>& in, std::size_t group);

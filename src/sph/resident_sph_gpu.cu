@@ -123,41 +123,33 @@ struct BoxQuery {
   __device__ SearchBox operator()(std::size_t j) const { return boxes[j]; }
 };
 
-// What near_kernel records of query j: whether any box of the levels is near it (flag[j] 1 or
-// 0) ...
-struct AnyNear {
-  uint8_t* flag;
-  bool hit = false;
-  // Whether the query needs nothing more from super s / from any super.
-  __device__ bool done(unsigned) const { return hit; }
-  __device__ bool finished() const { return hit; }
-  __device__ void near(unsigned) { hit = true; }
-  __device__ void write(std::size_t j) const { flag[j] = hit ? 1 : 0; }
-};
-// ... or the ranks whose boxes are near it, as bits of mask[j]: bit super_rank[s] for super s
-// (RankBoxLevels, sph/box_levels.hpp: every super holds one rank's boxes).
+// What near_kernel records of query j: the ranks whose boxes are near it, as bits of mask[j]:
+// bit super_rank[s] for super s (RankBoxLayout, sph/box_levels.hpp: every super holds one rank's
+// boxes).
 struct RanksNear {
   uint32_t* mask;
   const uint32_t* super_rank;
-  uint32_t bits = 0;
-  __device__ bool done(unsigned s) const { return (bits >> super_rank[s]) & 1u; }
-  __device__ bool finished() const { return false; }
-  __device__ void near(unsigned s) { bits |= 1u << super_rank[s]; }
-  __device__ void write(std::size_t j) const { mask[j] = bits; }
 };
 
-// For each query j < n, what `hits` records of the boxes of `lv` near it (box_near). A warp walks
-// the levels with the union of its queries (it bounds every lane's distance from below, rounding
-// being monotone): the groups of groups one by one, then the groups of a near one a lane each,
-// then the boxes of a near group a lane each; each lane tests its query against the boxes near
-// the warp's union. A super is skipped once no lane needs anything more from it.
-template <class Query, class Hits>
-__global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, Hits hits) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
+// The supers a block may reach: bit s of the words, up to kMaxSupers supers (beyond, every super
+// is taken as near).
+constexpr unsigned kMaxSupers = 4096;
+
+// For each query j < n, the ranks with boxes of `lv` near it (box_near) as bits. The block
+// first finds the supers near the union of its queries (a thread a super); a warp then walks
+// those with the union of its own queries (it bounds every lane's distance from below, rounding
+// being monotone): the groups of a near super a lane each, then the boxes of a near group a lane
+// each; each lane tests its query against the boxes near the warp's union. A super is skipped
+// once every lane has its rank. Blocks of kThreads threads.
+template <class Query>
+__global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, RanksNear out) {
   constexpr double slack = kTreeRadiusSlack;
+  constexpr unsigned kWarps = kThreads / 32u, kWords = kMaxSupers / 32u;
+  __shared__ SearchBox warp_union[kWarps];
+  __shared__ uint32_t near_supers[kWords];
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   const bool valid = j < n;
-  const SearchBox q = valid ? query(j) : SearchBox{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0};
+  const SearchBox q = valid ? query(j) : empty_search_box();
   SearchBox w = q;
   for (int o = 16; o > 0; o /= 2) {
     w.lo.x = fmin(w.lo.x, __shfl_xor_sync(kFullMask, w.lo.x, o));
@@ -168,30 +160,68 @@ __global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, 
     w.hi.z = fmax(w.hi.z, __shfl_xor_sync(kFullMask, w.hi.z, o));
     w.radius = fmax(w.radius, __shfl_xor_sync(kFullMask, w.radius, o));
   }
-  const unsigned lane = threadIdx.x % 32u;
-  for (unsigned s = 0; s < lv.n_supers; ++s) {
-    if (__all_sync(kFullMask, !valid || hits.done(s))) continue;              // warp-uniform
-    if (!box_near(w.lo, w.hi, w.radius, lv.supers[s], slack, box)) continue;  // warp-uniform
-    const unsigned g = s * kBoxGroup + lane;
-    unsigned groups = __ballot_sync(
-        kFullMask, g < lv.n_groups && box_near(w.lo, w.hi, w.radius, lv.groups[g], slack, box));
-    while (groups != 0) {
-      const unsigned gi = s * kBoxGroup + unsigned(__ffs(int(groups))) - 1;
-      groups &= groups - 1;
-      const unsigned b = gi * kBoxGroup + lane;
-      unsigned boxes = __ballot_sync(
-          kFullMask, b < lv.n_boxes && box_near(w.lo, w.hi, w.radius, lv.boxes[b], slack, box));
-      while (boxes != 0) {
-        const unsigned bi = gi * kBoxGroup + unsigned(__ffs(int(boxes))) - 1;
-        boxes &= boxes - 1;
-        if (valid && !hits.done(s) && box_near(q.lo, q.hi, q.radius, lv.boxes[bi], slack, box))
-          hits.near(s);
-      }
-      if (__all_sync(kFullMask, !valid || hits.done(s))) break;
-    }
-    if (__all_sync(kFullMask, !valid || hits.finished())) break;
+  const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
+  // The block's union, and the supers near it.
+  if (lane == 0) warp_union[warp] = w;
+  const bool filter = lv.n_supers <= kMaxSupers;
+  for (unsigned k = threadIdx.x; k < kWords; k += kThreads) near_supers[k] = filter ? 0u : ~0u;
+  __syncthreads();
+  if (filter) {
+    SearchBox u = warp_union[0];
+    for (unsigned k = 1; k < kWarps; ++k) unite(u, warp_union[k]);
+    for (unsigned s = threadIdx.x; s < lv.n_supers; s += kThreads)
+      if (box_near(u.lo, u.hi, u.radius, lv.supers[s], slack, box))
+        atomicOr(&near_supers[s / 32u], 1u << (s % 32u));
+    __syncthreads();
   }
-  if (valid) hits.write(j);
+  uint32_t ranks = 0;  // this lane's
+  auto has = [&](unsigned s) { return !valid || ((ranks >> out.super_rank[s]) & 1u); };
+  for (unsigned word = 0; word * 32u < lv.n_supers; ++word) {
+    uint32_t bits = filter ? near_supers[word] : ~0u;
+    while (bits != 0) {
+      const unsigned s = word * 32u + unsigned(__ffs(int(bits))) - 1;
+      bits &= bits - 1;
+      if (s >= lv.n_supers) break;
+      if (__all_sync(kFullMask, has(s))) continue;                              // warp-uniform
+      if (!box_near(w.lo, w.hi, w.radius, lv.supers[s], slack, box)) continue;  // warp-uniform
+      const unsigned g = s * kBoxGroup + lane;
+      unsigned groups = __ballot_sync(
+          kFullMask, g < lv.n_groups && box_near(w.lo, w.hi, w.radius, lv.groups[g], slack, box));
+      while (groups != 0) {
+        const unsigned gi = s * kBoxGroup + unsigned(__ffs(int(groups))) - 1;
+        groups &= groups - 1;
+        const unsigned b = gi * kBoxGroup + lane;
+        unsigned boxes = __ballot_sync(
+            kFullMask, b < lv.n_boxes && box_near(w.lo, w.hi, w.radius, lv.boxes[b], slack, box));
+        while (boxes != 0) {
+          const unsigned bi = gi * kBoxGroup + unsigned(__ffs(int(boxes))) - 1;
+          boxes &= boxes - 1;
+          if (!has(s) && box_near(q.lo, q.hi, q.radius, lv.boxes[bi], slack, box))
+            ranks |= 1u << out.super_rank[s];
+        }
+        if (__all_sync(kFullMask, has(s))) break;
+      }
+    }
+  }
+  if (valid) out.mask[j] = ranks;
+}
+
+// b[i] = the empty box, i < n (a rank's padding: sph/box_levels.hpp, RankBoxLayout).
+__global__ void empty_boxes_kernel(SearchBox* b, std::size_t n) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < n) b[i] = empty_search_box();
+}
+
+// out[k] = the union of in[k kBoxGroup, min(n, (k + 1) kBoxGroup)), k < n_out: the groups of the
+// boxes, or the supers of the groups (box_unions, sph/box_levels.hpp).
+__global__ void unions_kernel(const SearchBox* in, std::size_t n, SearchBox* out,
+                              std::size_t n_out) {
+  const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (k >= n_out) return;
+  SearchBox u = empty_search_box();
+  const std::size_t end = min(n, (k + 1) * kBoxGroup);
+  for (std::size_t i = k * kBoxGroup; i < end; ++i) unite(u, in[i]);
+  out[k] = u;
 }
 
 // flag[j] = bit k of mask[j].
@@ -282,31 +312,55 @@ struct ResidentSph::Impl {
     return total;
   }
 
-  // `boxes` as levels (sph/box_levels.hpp) in `levels`.
-  LevelsView upload_levels(const std::vector<SearchBox>& boxes) {
-    return upload_levels(box_levels(boxes));
-  }
-  LevelsView upload_levels(const BoxLevels& lv) {
-    std::vector<SearchBox> all(lv.supers);
-    all.insert(all.end(), lv.groups.begin(), lv.groups.end());
-    all.insert(all.end(), lv.boxes.begin(), lv.boxes.end());
-    levels.reserve(std::max<std::size_t>(all.size(), 1), "halo box levels");
-    copy_to_device(levels.get(), all, all.size());
-    const SearchBox* base = levels.get();
+  // Levels of n boxes in `levels` ([supers | groups | boxes]), built on the device: the boxes go
+  // to `at.boxes` first, then unite() makes the groups and the supers.
+  struct LevelsAt {
+    SearchBox *supers, *groups, *boxes;
+    unsigned n_supers, n_groups, n_boxes;
+  };
+  LevelsAt levels_for(std::size_t n) {
+    const std::size_t n_groups = (n + kBoxGroup - 1) / kBoxGroup;
+    const std::size_t n_supers = (n_groups + kBoxGroup - 1) / kBoxGroup;
+    levels.reserve(std::max<std::size_t>(n_supers + n_groups + n, 1), "halo box levels");
+    SearchBox* base = levels.get();
     return {base,
-            base + lv.supers.size(),
-            base + lv.supers.size() + lv.groups.size(),
-            unsigned(lv.supers.size()),
-            unsigned(lv.groups.size()),
-            unsigned(lv.boxes.size())};
+            base + n_supers,
+            base + n_supers + n_groups,
+            unsigned(n_supers),
+            unsigned(n_groups),
+            unsigned(n)};
   }
-  // The ranks' boxes of RankBoxLevels on the device: the levels, and each super's rank in
-  // `super_rank`. The queries' bits go to the spare list (masks()), free during a halo's
-  // selection: at most n_local queries.
-  RanksNear upload_rank_levels(const RankBoxLevels& rl, LevelsView& lv) {
-    lv = upload_levels(rl.levels);
-    super_rank.reserve(std::max<std::size_t>(rl.super_rank.size(), 1), "the supers' ranks");
-    copy_to_device(super_rank.get(), rl.super_rank, rl.super_rank.size());
+  LevelsView unite_levels(const LevelsAt& at) {
+    if (at.n_groups > 0) {
+      unions_kernel<<<cuda_blocks(at.n_groups, kThreads), kThreads>>>(at.boxes, at.n_boxes,
+                                                                      at.groups, at.n_groups);
+      cuda_check_launch("unions_kernel (groups)");
+      unions_kernel<<<cuda_blocks(at.n_supers, kThreads), kThreads>>>(at.groups, at.n_groups,
+                                                                      at.supers, at.n_supers);
+      cuda_check_launch("unions_kernel (supers)");
+    }
+    return {at.supers, at.groups, at.boxes, at.n_supers, at.n_groups, at.n_boxes};
+  }
+  // Ranks [first, end) of `boxes` (rank r's: [offsets[r], offsets[r + 1])) as levels in which
+  // every super holds one rank's boxes (RankBoxLayout), with each super's rank in `super_rank`.
+  // The queries' bits go to the spare list (masks()), free during a halo's selection: at most
+  // n_local queries.
+  RanksNear upload_rank_levels(const std::vector<SearchBox>& boxes,
+                               const std::vector<std::size_t>& offsets, std::size_t first,
+                               std::size_t end, LevelsView& lv) {
+    const RankBoxLayout l = rank_box_layout(offsets, first, end);
+    const LevelsAt at = levels_for(l.n_boxes);
+    empty_boxes_kernel<<<cuda_blocks(l.n_boxes, kThreads), kThreads>>>(at.boxes, l.n_boxes);
+    cuda_check_launch("empty_boxes_kernel");
+    for (std::size_t r = first; r < end; ++r)
+      if (offsets[r + 1] > offsets[r])
+        cuda_check(
+            cudaMemcpy(at.boxes + l.at[r - first], boxes.data() + offsets[r],
+                       (offsets[r + 1] - offsets[r]) * sizeof(SearchBox), cudaMemcpyHostToDevice),
+            "halo boxes of a rank");
+    lv = unite_levels(at);
+    super_rank.reserve(std::max<std::size_t>(l.super_rank.size(), 1), "the supers' ranks");
+    copy_to_device(super_rank.get(), l.super_rank, l.super_rank.size());
     return RanksNear{masks(), super_rank.get()};
   }
   uint32_t* masks() const { return spare(); }
@@ -517,8 +571,7 @@ std::vector<std::vector<SearchBox>> ResidentSph::search_boxes_near(
     const std::size_t end = std::min(P, first + kRanksPerPass);
     if (offsets[first] == offsets[end]) continue;
     LevelsView lv;
-    const RanksNear hits =
-        m.upload_rank_levels(box_levels_by_rank(domains, offsets, first, end), lv);
+    const RanksNear hits = m.upload_rank_levels(domains, offsets, first, end, lv);
     near_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(BoxQuery{m.search_boxes.get()}, n, lv, box,
                                                         hits);
     cuda_check_launch("near_kernel (search boxes near the domains)");
@@ -541,28 +594,13 @@ std::vector<std::vector<uint32_t>> ResidentSph::needed_by_all(
     const std::size_t end = std::min(P, first + kRanksPerPass);
     if (offsets[first] == offsets[end]) continue;
     LevelsView lv;
-    const RanksNear hits = m.upload_rank_levels(box_levels_by_rank(boxes, offsets, first, end), lv);
+    const RanksNear hits = m.upload_rank_levels(boxes, offsets, first, end, lv);
     near_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(
         PointQuery{m.local.view().pos, reach, box}, m.n_local, lv, box, hits);
     cuda_check_launch("near_kernel (halo selection)");
     m.select_by_rank(m.all.get(), m.n_local, offsets, first, end, m.selected.get(), out,
                      "halo selection");
   }
-  return out;
-}
-
-std::vector<uint32_t> ResidentSph::needed_by(const std::vector<SearchBox>& boxes,
-                                             const Box& box) const {
-  Impl& m = *impl_;
-  if (boxes.empty() || m.n_local == 0) return {};
-  near_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(
-      PointQuery{m.local.view().pos, m.with_reach ? m.radius.get() : nullptr, box}, m.n_local,
-      m.upload_levels(boxes), box, AnyNear{m.flag.get()});
-  cuda_check_launch("near_kernel (halo selection)");
-  const std::size_t k =
-      m.flagged(m.all.get(), m.flag.get(), m.n_local, m.selected.get(), "halo selection");
-  std::vector<uint32_t> out(k);
-  copy_to_host(out, m.selected.get(), k);
   return out;
 }
 

@@ -82,17 +82,15 @@ class ResidentSph {
   std::vector<SearchBox> search_boxes() const;
   // ... or, for each rank r, those near one of its domain boxes [offsets[r], offsets[r + 1]) of
   // `domains` (offsets: P + 1 entries; none for a rank without boxes), in their order: one pass
-  // over the search boxes for every 32 ranks (sph/box_levels.hpp, RankBoxLevels).
+  // over the search boxes for every 32 ranks (sph/box_levels.hpp, RankBoxLayout).
   std::vector<std::vector<SearchBox>> search_boxes_near(const std::vector<SearchBox>& domains,
                                                         const std::vector<std::size_t>& offsets,
                                                         const Box& box) const;
-  // The local gas another rank needs by the halo rule against its search boxes `boxes`
-  // (ascending): j within max(b.radius, reach_j) (1 + kTreeRadiusSlack) of a box b, with reach_j
-  // the search radius of the density stage (none in the smoothing-length rounds).
-  std::vector<uint32_t> needed_by(const std::vector<SearchBox>& boxes, const Box& box) const;
-  // The same for every rank r at once, against its boxes [offsets[r], offsets[r + 1]) of `boxes`
-  // (offsets: P + 1 entries): one pass over the local gas for every 32 ranks finds the ranks
-  // near each particle, then each rank's list is selected from those bits.
+  // The local gas each rank r needs by the halo rule against its search boxes [offsets[r],
+  // offsets[r + 1]) of `boxes` (offsets: P + 1 entries), ascending: j within max(b.radius,
+  // reach_j) (1 + kTreeRadiusSlack) of a box b, with reach_j the search radius of the density
+  // stage (none in the smoothing-length rounds). One pass over the local gas for every 32 ranks
+  // finds the ranks near each particle; each rank's list is selected from those bits.
   std::vector<std::vector<uint32_t>> needed_by_all(const std::vector<SearchBox>& boxes,
                                                    const std::vector<std::size_t>& offsets,
                                                    const Box& box) const;

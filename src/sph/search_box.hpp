@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 
 #include "core/annotation.hpp"
 #include "core/box.hpp"
@@ -118,6 +119,24 @@ MPSPH_HD unsigned grow_boxes(const At& at, std::size_t first, std::size_t end, d
 // group the union of its members' bounds with their largest radius: a query out of reach of a
 // group is out of reach of all its members, so a selection skips them at once.
 constexpr unsigned kBoxGroup = 32;
+
+// A box near nothing (its gap to any box is infinite), the identity of unite(): the start of a
+// union and what pads a rank's run of boxes (sph/box_levels.hpp).
+MPSPH_HD SearchBox empty_search_box() {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  return SearchBox{{inf, inf, inf}, {-inf, -inf, -inf}, 0.0};
+}
+
+// u becomes the union of u and b: their bounds, the larger radius.
+MPSPH_HD void unite(SearchBox& u, const SearchBox& b) {
+  u.lo.x = b.lo.x < u.lo.x ? b.lo.x : u.lo.x;
+  u.lo.y = b.lo.y < u.lo.y ? b.lo.y : u.lo.y;
+  u.lo.z = b.lo.z < u.lo.z ? b.lo.z : u.lo.z;
+  u.hi.x = b.hi.x > u.hi.x ? b.hi.x : u.hi.x;
+  u.hi.y = b.hi.y > u.hi.y ? b.hi.y : u.hi.y;
+  u.hi.z = b.hi.z > u.hi.z ? b.hi.z : u.hi.z;
+  u.radius = b.radius > u.radius ? b.radius : u.radius;
+}
 
 // Whether the box [lo, hi] with radius r is within max(b.radius, r) (1 + slack) of box b.
 MPSPH_HD bool box_near(const Vec3d& lo, const Vec3d& hi, double r, const SearchBox& b, double slack,

@@ -67,6 +67,25 @@ std::vector<SearchBox> grow(const std::vector<BoxPoint>& p, BoxRule rule,
   return out;
 }
 
+// The layout's rules (sph/box_levels.hpp): each rank of [first, end) with boxes in whole supers
+// of its own, in rank order, with room for its boxes; super_rank names them.
+void box_layout_check(const RankBoxLayout& l, const std::vector<std::size_t>& off,
+                      std::size_t first, std::size_t end) {
+  constexpr std::size_t kSuper = std::size_t(kBoxGroup) * kBoxGroup;
+  REQUIRE(l.at.size() == end - first);
+  REQUIRE(l.n_boxes % kSuper == 0);
+  REQUIRE(l.super_rank.size() == l.n_boxes / kSuper);
+  std::size_t next = 0;
+  for (std::size_t r = first; r < end; ++r) {
+    const std::size_t n = off[r + 1] - off[r], supers = (n + kSuper - 1) / kSuper;
+    CHECK(l.at[r - first] == next);
+    for (std::size_t s = next / kSuper; s < next / kSuper + supers; ++s)
+      CHECK(l.super_rank[s] == r - first);
+    next += supers * kSuper;
+  }
+  CHECK(next == l.n_boxes);
+}
+
 }  // namespace
 
 TEST_CASE("halo boxes: runs within chunks, at most stretch scales wide, their largest radius",
@@ -147,9 +166,8 @@ TEST_CASE("box levels: the boxes near a query are those a brute force finds", "[
   }
 }
 
-TEST_CASE(
-    "box levels by rank: each super one rank's boxes; the ranks near a query as a brute force",
-    "[halo][boxes]") {
+TEST_CASE("rank box layout: each super one rank's boxes; the ranks near a query as a brute force",
+          "[halo][boxes]") {
   const std::vector<BoxPoint> p = points(6000, 0.1);
   std::vector<std::size_t> box_of;
   const std::vector<SearchBox> boxes = grow(p, kSearchBoxes, box_of);
@@ -158,39 +176,23 @@ TEST_CASE(
   // ranks 1 to 4.
   const std::size_t a = boxes.size() / 2, b = a + 20;
   const std::vector<std::size_t> offsets = {0, 300, a, a, b, boxes.size()};
-  const RankBoxLevels rl = box_levels_by_rank(boxes, offsets, 1, 5);
+  const RankBoxLayout l = rank_box_layout(offsets, 1, 5);
+  box_layout_check(l, offsets, 1, 5);
+  // The boxes placed so (as the GPU places them), as levels.
+  std::vector<SearchBox> placed(l.n_boxes, empty_search_box());
+  for (std::size_t r = 1; r < 5; ++r)
+    std::copy(boxes.begin() + std::ptrdiff_t(offsets[r]),
+              boxes.begin() + std::ptrdiff_t(offsets[r + 1]),
+              placed.begin() + std::ptrdiff_t(l.at[r - 1]));
+  const BoxLevels lv = box_levels(placed);
+  REQUIRE(lv.supers.size() == l.super_rank.size());
   constexpr std::size_t kSuper = std::size_t(kBoxGroup) * kBoxGroup;
-  const BoxLevels& lv = rl.levels;
-  REQUIRE(lv.boxes.size() % kSuper == 0);
-  REQUIRE(rl.super_rank.size() == lv.supers.size());
-  REQUIRE(lv.groups.size() == lv.boxes.size() / kBoxGroup);
-  // Rank k of the batch (ranks 1, 3, 4: 0, 2, 3) in its supers, in order, then empty boxes.
-  std::size_t wrong = 0;
-  std::vector<std::size_t> next = {offsets[1], 0, offsets[3], offsets[4]};
-  for (std::size_t s = 0; s < lv.supers.size(); ++s) {
-    const uint32_t k = rl.super_rank[s];
-    REQUIRE(k < 4);
-    REQUIRE(k != 1);
-    for (std::size_t i = s * kSuper; i < (s + 1) * kSuper; ++i) {
-      const SearchBox& x = lv.boxes[i];
-      if (next[k] < offsets[k + 2]) {
-        const SearchBox& y = boxes[next[k]++];
-        wrong += x.lo.x != y.lo.x || x.hi.z != y.hi.z || x.radius != y.radius;
-      } else {
-        wrong += !(x.lo.x > x.hi.x);  // padding
-      }
-    }
-  }
-  CHECK(wrong == 0);
-  CHECK(next[0] == offsets[2]);
-  CHECK(next[2] == offsets[4]);
-  CHECK(next[3] == offsets[5]);
-  // An empty box is near nothing, in an open and a periodic box; the ranks near a query.
   Box periodic;
   periodic.periodic = true;
   periodic.lo = {0, 0, 0};
   periodic.size = {1.2, 1.2, 1.2};
   for (const Box& box : {Box{}, periodic}) {
+    // An empty box is near nothing, however large the query's radius.
     CHECK_FALSE(box_near({0.5, 0.5, 0.5}, {0.6, 0.6, 0.6}, 10.0, empty_search_box(), 1e-6, box));
     std::size_t differ = 0, found = 0;
     for (uint64_t q = 0; q < 300; ++q) {
@@ -201,10 +203,10 @@ TEST_CASE(
       std::vector<std::size_t> got;
       boxes_near(lv, lo, lo, r, 1e-6, box, got);
       unsigned got_ranks = 0, want_ranks = 0;
-      for (const std::size_t i : got) got_ranks |= 1u << rl.super_rank[i / kSuper];
-      for (std::size_t r_ = 1; r_ < 5; ++r_)
-        for (std::size_t i = offsets[r_]; i < offsets[r_ + 1]; ++i)
-          if (box_near(lo, lo, r, boxes[i], 1e-6, box)) want_ranks |= 1u << (r_ - 1);
+      for (const std::size_t i : got) got_ranks |= 1u << l.super_rank[i / kSuper];
+      for (std::size_t k = 1; k < 5; ++k)
+        for (std::size_t i = offsets[k]; i < offsets[k + 1]; ++i)
+          if (box_near(lo, lo, r, boxes[i], 1e-6, box)) want_ranks |= 1u << (k - 1);
       differ += got_ranks != want_ranks;
       found += want_ranks != 0;
     }

@@ -169,8 +169,8 @@ void trade(Side& a, Side& b, ResidentSph::Halo what, const Box& box) {
       a.sph.search_boxes_near(domain_b, {0, domain_b.size()}, box)[0];
   const std::vector<SearchBox> boxes_b =
       b.sph.search_boxes_near(domain_a, {0, domain_a.size()}, box)[0];
-  a.sent = a.sph.needed_by(boxes_b, box);
-  b.sent = b.sph.needed_by(boxes_a, box);
+  a.sent = a.sph.needed_by_all(boxes_b, {0, boxes_b.size()}, box)[0];
+  b.sent = b.sph.needed_by_all(boxes_a, {0, boxes_a.size()}, box)[0];
   send(a, b, what);
 }
 
@@ -241,7 +241,8 @@ TEST_CASE("resident SPH halos: two halves on the GPU give one GPU's h, density a
       CHECK(same_boxes(boxes_a, search_a));
       CHECK(same_boxes(b.sph.domain_boxes(c.box), domain_b));
       CHECK(boxes_a.size() < half);
-      const std::vector<uint32_t> need = b.sph.needed_by(boxes_a, c.box);
+      const std::vector<uint32_t> need =
+          b.sph.needed_by_all(boxes_a, {0, boxes_a.size()}, c.box)[0];
       CHECK(need == rule(hb, reach_b, boxes_a, c.box));
       CHECK(!need.empty());
       // Only the search boxes near b's domain boxes go to b: they select the same particles.
@@ -249,7 +250,7 @@ TEST_CASE("resident SPH halos: two halves on the GPU give one GPU's h, density a
           a.sph.search_boxes_near(domain_b, {0, domain_b.size()}, c.box)[0];
       CHECK(near_b.size() < boxes_a.size());
       CHECK(same_boxes(near_b, near_any(boxes_a, domain_b, c.box)));
-      CHECK(b.sph.needed_by(near_b, c.box) == need);
+      CHECK(b.sph.needed_by_all(near_b, {0, near_b.size()}, c.box)[0] == need);
       // b's domain boxes as the domains of 3 and of 40 "ranks" (two passes of 32; every seventh
       // without boxes): each rank's search boxes by brute force.
       for (const std::size_t P : {std::size_t(3), std::size_t(40)}) {
