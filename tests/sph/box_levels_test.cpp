@@ -166,8 +166,9 @@ TEST_CASE("box levels: the boxes near a query are those a brute force finds", "[
   }
 }
 
-TEST_CASE("rank box layout: each super one rank's boxes; the ranks near a query as a brute force",
-          "[halo][boxes]") {
+TEST_CASE(
+    "rank box layout: each super one rank's boxes, the ranks near a query those of a brute force",
+    "[halo][boxes]") {
   const std::vector<BoxPoint> p = points(6000, 0.1);
   std::vector<std::size_t> box_of;
   const std::vector<SearchBox> boxes = grow(p, kSearchBoxes, box_of);
