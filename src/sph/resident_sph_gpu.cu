@@ -131,6 +131,21 @@ struct RanksNear {
   const uint32_t* super_rank;
 };
 
+// Bit k: whether entry first + k of the n of `level` is near the warp's union w (a lane each).
+__device__ unsigned near_members(const SearchBox& w, const SearchBox* level, unsigned first,
+                                 unsigned n, const Box& box) {
+  const unsigned k = first + threadIdx.x % 32u;
+  return __ballot_sync(kFullMask,
+                       k < n && box_near(w.lo, w.hi, w.radius, level[k], kTreeRadiusSlack, box));
+}
+
+// The lowest set bit's index, cleared from bits (bits != 0).
+__device__ unsigned take_lowest(unsigned& bits) {
+  const unsigned k = unsigned(__ffs(int(bits))) - 1;
+  bits &= bits - 1;
+  return k;
+}
+
 // The supers a block may reach: bit s of the words, up to kMaxSupers supers (beyond, every super
 // is taken as near).
 constexpr unsigned kMaxSupers = 4096;
@@ -179,23 +194,16 @@ __global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, 
   for (unsigned word = 0; word * 32u < lv.n_supers; ++word) {
     uint32_t bits = filter ? near_supers[word] : ~0u;
     while (bits != 0) {
-      const unsigned s = word * 32u + unsigned(__ffs(int(bits))) - 1;
-      bits &= bits - 1;
+      const unsigned s = word * 32u + take_lowest(bits);
       if (s >= lv.n_supers) break;
       if (__all_sync(kFullMask, has(s))) continue;                              // warp-uniform
       if (!box_near(w.lo, w.hi, w.radius, lv.supers[s], slack, box)) continue;  // warp-uniform
-      const unsigned g = s * kBoxGroup + lane;
-      unsigned groups = __ballot_sync(
-          kFullMask, g < lv.n_groups && box_near(w.lo, w.hi, w.radius, lv.groups[g], slack, box));
+      unsigned groups = near_members(w, lv.groups, s * kBoxGroup, lv.n_groups, box);
       while (groups != 0) {
-        const unsigned gi = s * kBoxGroup + unsigned(__ffs(int(groups))) - 1;
-        groups &= groups - 1;
-        const unsigned b = gi * kBoxGroup + lane;
-        unsigned boxes = __ballot_sync(
-            kFullMask, b < lv.n_boxes && box_near(w.lo, w.hi, w.radius, lv.boxes[b], slack, box));
+        const unsigned gi = s * kBoxGroup + take_lowest(groups);
+        unsigned boxes = near_members(w, lv.boxes, gi * kBoxGroup, lv.n_boxes, box);
         while (boxes != 0) {
-          const unsigned bi = gi * kBoxGroup + unsigned(__ffs(int(boxes))) - 1;
-          boxes &= boxes - 1;
+          const unsigned bi = gi * kBoxGroup + take_lowest(boxes);
           if (!has(s) && box_near(q.lo, q.hi, q.radius, lv.boxes[bi], slack, box))
             ranks |= 1u << out.super_rank[s];
         }
