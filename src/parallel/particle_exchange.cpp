@@ -53,26 +53,21 @@ void exchange_one(const std::vector<T>& src, const ExchangePlan& plan, std::vect
 }
 
 // Every field in turn becomes a new array of the kept particles (store indices `keep`, in order)
-// followed by the plan's arrivals, received in place, which then replaces the old array: the
-// memory beyond the store is one field's at a time (growing the whole store by the arrivals
-// first, as the uncompacted migration does, doubles a rank's host memory when most of its
-// particles move - the start-up of a large run made in parts).
+// followed by the plan's arrivals, which then replaces the old array: the memory beyond the store
+// is a field's at a time (growing the whole store by the arrivals first, as the uncompacted
+// migration does, doubles a rank's host memory when most of its particles move - the start-up of
+// a large run made in parts).
 void keep_and_receive(ParticleStore& store, const std::vector<std::size_t>& keep,
                       const ExchangePlan& plan, const MpiComm& comm) {
   const std::ptrdiff_t n_keep = std::ptrdiff_t(keep.size());
-  const std::ptrdiff_t n_send = std::ptrdiff_t(plan.send_index.size());
-  std::vector<std::size_t> recv_offsets = plan.recv_offsets;
-  for (std::size_t& o : recv_offsets) o += keep.size();
   store.for_each_field([&](const FieldInfo&, auto& v) {
     using T = typename std::remove_reference_t<decltype(v)>::value_type;
-    std::vector<T> send(plan.send_index.size());
-#pragma omp parallel for schedule(static) if (n_send > 65536)
-    for (std::ptrdiff_t k = 0; k < n_send; ++k)
-      send[std::size_t(k)] = v[plan.send_index[std::size_t(k)]];
-    std::vector<T> next(keep.size() + plan.n_recv());
+    const std::vector<T> arrivals =
+        exchange_values<T>(plan, comm, [&](uint32_t i) { return v[i]; });
+    std::vector<T> next(keep.size() + arrivals.size());
 #pragma omp parallel for schedule(static) if (n_keep > 65536)
     for (std::ptrdiff_t k = 0; k < n_keep; ++k) next[std::size_t(k)] = v[keep[std::size_t(k)]];
-    comm.all_to_all(send.data(), plan.send_offsets, next.data(), recv_offsets);
+    std::copy(arrivals.begin(), arrivals.end(), next.begin() + n_keep);
     v.swap(next);
   });
   // The fields have their new length already; resize states it to the store (a pinned gas count
