@@ -2,8 +2,18 @@
 // domain_decomposition.hpp), shared by the host's weights and the device-resident ranks' owner
 // kernel (run/rank_owners.hpp): a particle's gravity (its tree walk) plus, for gas with a
 // neighbour count, N_ngb times one neighbour's (the density and force loops' pair evaluations).
-// The two weights are whole numbers - mpi.gravity_cost and 1 (mpi.cost_weights: model), or
-// picoseconds measured on the rank (measured) - so that the costs' sums are exact in any order.
+//
+// A particle's gravity is `walk` times its own walk_cost (core/particle_fields.hpp: its share of
+// its target group's last walk - SM clock cycles on a GPU, interactions on a CPU) when `walk` > 0
+// and the particle was walked, else `gravity` per particle. The walk's cost per particle differs
+// by region (group sizes, list lengths, memory traffic: the disk galaxy's ranks walked 126 and
+// 87 ms with 6% more interactions on the slower, 2026-11-27), which a rank-mean weight cannot
+// follow and a particle's own share, carried with it, does.
+//
+// The weights are multiples of 1/1024 - whole numbers for `gravity` and `neighbour` (mpi.
+// gravity_cost and 1 with mpi.cost_weights: model, or picoseconds measured on the rank), `walk` in
+// picoseconds per walk unit rounded to 1/1024 - so that every cost and every sum of costs is a
+// multiple of 1/1024 below 2^43 and exact in any order.
 #pragma once
 
 #include <cstdint>
@@ -14,8 +24,9 @@
 namespace mpsph {
 
 struct CostWeights {
-  double gravity = 1.0;    // a particle's gravity
+  double gravity = 1.0;    // a particle's gravity (a particle not walked, or walk = 0)
   double neighbour = 1.0;  // one SPH neighbour of a gas particle
+  double walk = 0.0;       // one unit of a walked particle's walk_cost (0: per particle only)
 };
 
 // The neighbours a particle's cost counts: N_ngb for gas with a neighbour count, else 0.
@@ -23,8 +34,15 @@ MPSPH_HD int32_t cost_neighbours(uint8_t type, int32_t nngb) {
   return type == kGas && nngb > 0 ? nngb : 0;
 }
 
-MPSPH_HD double particle_cost(uint8_t type, int32_t nngb, const CostWeights& w) {
-  return w.gravity + w.neighbour * double(cost_neighbours(type, nngb));
+// Whether the particle's gravity counts by its walk_cost (else by the per-particle weight).
+MPSPH_HD bool costs_by_walk(uint32_t walk_cost, const CostWeights& w) {
+  return w.walk > 0.0 && walk_cost > 0;
+}
+
+MPSPH_HD double particle_cost(uint8_t type, int32_t nngb, uint32_t walk_cost,
+                              const CostWeights& w) {
+  const double gravity = costs_by_walk(walk_cost, w) ? w.walk * double(walk_cost) : w.gravity;
+  return gravity + w.neighbour * double(cost_neighbours(type, nngb));
 }
 
 }  // namespace mpsph

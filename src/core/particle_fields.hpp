@@ -93,6 +93,7 @@ constexpr const char* field_group_name(int g) {
   X(acc_grav, Vec3d,    "GravityAcceleration", (UnitDim{-1, 0, 2}), Persistence::Kept,    AllTypes, kCoreFields, "gravitational acceleration (kept: |a_old| of the relative opening criterion)") \
   X(cloud_step_rate, double, "",            (UnitDim{-1, 0, 1}), Persistence::Scratch, GasAndClouds, kCloudFields, "1 / the time-step limit the cold-phase stage of the particle's last step set (a cloud: evaporation, cloud viscosity; a gas receiver of the exchange: its cloud's step; 0 = none), consumed by its time-step stage (multiphase/cloud_timestep_kern.hpp)") \
   X(pot,      double,   "Potential",           (UnitDim{0, 0, 2}),  Persistence::Scratch, AllTypes, kCoreFields, "gravitational potential per unit mass") \
+  X(walk_cost, uint32_t, "",                   (UnitDim{0, 0, 0}),  Persistence::Scratch, AllTypes, kCoreFields, "the particle's share of its target group's last gravity tree walk (GPU: SM clock cycles of the walking warp; CPU: its interactions; 0 = not walked), the MPI decomposition's gravity cost (core/particle_cost.hpp)") \
   X(divv,     float,    "DivV",                (UnitDim{-1, 0, 1}), Persistence::Kept,    GasOnly, kCoreFields,  "SPH velocity divergence (kept: drifts rho and h of inactive particles)") \
   X(curlv,    float,    "CurlV",               (UnitDim{-1, 0, 1}), Persistence::Scratch, GasOnly, kCoreFields,  "|curl v| (SPH estimate)")  \
   X(pressure, float,    "Pressure",            (UnitDim{-3, 1, 2}), Persistence::Scratch, GasOnly, kCoreFields,  "pressure")                 \

@@ -62,7 +62,7 @@ void GravitySolver::compute(ParticleStore& s, const GravityParams& p, double G,
     mask = active_mask_.data();
   }
   stats_ = tree_gravity(tree_.view(), wp, G, relative ? acc_old_.data() : nullptr,
-                        s.acc_grav.data(), s.pot.data(), mask);
+                        s.acc_grav.data(), s.pot.data(), mask, nullptr, 0, s.walk_cost.data());
   timings_.build_s = t1 - t0;
   timings_.walk_s = omp_get_wtime() - t1;
   have_previous_ = true;

@@ -1,6 +1,7 @@
 #include "gravity/tree_gravity.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "core/cpu_features.hpp"
@@ -244,7 +245,7 @@ bool tree_gravity_uses_avx512() {
 
 TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, double G,
                            const double* acc_old, Vec3d* acc, double* pot, const uint8_t* active,
-                           const OctreeView* sources, int n_sources) {
+                           const OctreeView* sources, int n_sources, uint32_t* walk_cost) {
   TreeWalkStats stats;
   if (t.n_nodes == 0) return stats;
   const std::vector<Range> groups = make_groups(t, std::max(1, params.group_size));
@@ -304,6 +305,12 @@ TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, do
       const std::size_t ng = n_targets;
       n_node_int += ng * L.nm.size();
       n_part_int += ng * (L.sm.size() - 1);
+      if (walk_cost) {
+        const std::size_t per = std::max<std::size_t>(1, L.nm.size() + L.sm.size() - 1);
+        const uint32_t cost = uint32_t(std::min<std::size_t>(per, UINT32_MAX));
+        for (int32_t i = g.begin; i < g.end; ++i)
+          if (!active || active[t.order[i]]) walk_cost[t.order[i]] = cost;
+      }
     }
   }
   stats.node_interactions = n_node_int;

@@ -43,9 +43,12 @@ struct TreeWalkStats {
 // walked by every group after `tree` with the same criterion - the locally essential trees other
 // MPI ranks send (parallel/distributed_gravity.hpp). In such a tree a node with n_child = 0 and
 // begin == end carries only its moments (its children were not sent).
+// `walk_cost` (caller's order, may be null): each target's interactions (its group's node and
+// particle lists, itself excluded), at least 1 - the MPI decomposition's gravity cost of the
+// particle (core/particle_cost.hpp).
 TreeWalkStats tree_gravity(const OctreeView& tree, const TreeWalkParams& params, double G,
                            const double* acc_old, Vec3d* acc, double* pot,
                            const uint8_t* active = nullptr, const OctreeView* sources = nullptr,
-                           int n_sources = 0);
+                           int n_sources = 0, uint32_t* walk_cost = nullptr);
 
 }  // namespace mpsph

@@ -61,6 +61,9 @@ struct WalkArgs {
   unsigned long long* counts;  // [0] node interactions, [1] particle interactions
   Vec3d* acc;                  // caller order
   double* pot;
+  // Each target's share of its group's walk, in SM clock cycles of the warp (caller order; the
+  // MPI decomposition's gravity cost, core/particle_cost.hpp); null: not recorded.
+  uint32_t* walk_cost;
   // Active set of individual time steps: the targets are the particles with ti_end == tick
   // (caller order); null: every particle.
   const int64_t* ti_end;
@@ -169,6 +172,7 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
     if (lane == 0) g = atomicAdd(&a.ctrl[0], 1);
     g = __shfl_sync(kFull, g, 0);
     if (g >= a.t.n_groups) break;
+    const long long clock_begin = clock64();
     const int32_t gb = a.t.group_begin[g], ge = a.t.group_begin[g + 1];
     // The targets: the group's active members (all of them without an active set), tree order.
     int32_t* targets = target_lists[warp];
@@ -349,6 +353,9 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
         tg.pot[u] += __shfl_xor_sync(kFull, tg.pot[u], s);
       }
     }
+    // The group's cycles shared by its targets (lane 0's clock, one value for the warp).
+    const long long cycles = __shfl_sync(kFull, clock64() - clock_begin, 0);
+    const uint32_t share = uint32_t(max(1ll, min(cycles / ng, 0xffffffffll)));
     if (sub == 0) {
 #pragma unroll
       for (int u = 0; u < TPL; ++u) {
@@ -356,6 +363,7 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
         const uint32_t out = a.t.order[tg.idx[u]];
         a.acc[out] = {a.G * double(tg.ax[u]), a.G * double(tg.ay[u]), a.G * double(tg.az[u])};
         a.pot[out] = a.G * double(tg.pot[u]);
+        if (a.walk_cost) a.walk_cost[out] = share;
       }
     }
     node_int += (unsigned long long)(ng) * (unsigned long long)(list_nodes);
@@ -532,6 +540,7 @@ struct GpuGravity::Impl {
     a.counts = counts.get();
     a.acc = v.acc_grav;
     a.pot = v.pot;
+    a.walk_cost = v.walk_cost;
     a.ti_end = active.all() ? nullptr : v.ti_end;
     a.tick = active.tick;
     a.src_nodes = n_roots > 0 ? src_nodes.get() : nullptr;

@@ -67,7 +67,7 @@ class CpuTreeWithSources final : public TreeWithSources {
     wp.opening = opening_params(p);
     wp.group_size = p.group_size;
     return tree_gravity(tree_.view(), wp, G, acc_old, s.acc_grav.data(), s.pot.data(), active,
-                        sources, n_sources);
+                        sources, n_sources, s.walk_cost.data());
   }
 
  private:

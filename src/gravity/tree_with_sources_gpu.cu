@@ -169,14 +169,18 @@ class GpuTreeWithSources final : public TreeWithSources {
     if (!active) {
       copy_to_host(s.acc_grav, v.acc_grav, n);
       copy_to_host(s.pot, v.pot, n);
+      copy_to_host(s.walk_cost, v.walk_cost, n);
       return stats;
     }
     acc_all_.resize(n);
     pot_all_.resize(n);
+    cost_all_.resize(n);
     copy_to_host(acc_all_, v.acc_grav, n);
     copy_to_host(pot_all_, v.pot, n);
+    copy_to_host(cost_all_, v.walk_cost, n);
     for (std::size_t i = 0; i < n; ++i)
-      if (active[i]) s.acc_grav[i] = acc_all_[i], s.pot[i] = pot_all_[i];
+      if (active[i])
+        s.acc_grav[i] = acc_all_[i], s.pot[i] = pot_all_[i], s.walk_cost[i] = cost_all_[i];
     return stats;
   }
 
@@ -185,6 +189,7 @@ class GpuTreeWithSources final : public TreeWithSources {
   ResidentGpuTreeWithSources on_device_{d_, nullptr};
   std::vector<Vec3d> acc_all_;  // the walk's values of every particle (block steps)
   std::vector<double> pot_all_;
+  std::vector<uint32_t> cost_all_;
   std::size_t capacity_ = 0;
 };
 

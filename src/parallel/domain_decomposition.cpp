@@ -169,21 +169,27 @@ std::vector<double> cost_weights(const ParticleStore& store, const Decomposition
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const std::size_t k = std::size_t(i);
-    const double c = particle_cost(store.type[k], store.nngb[k], params.weights);
+    const double c =
+        particle_cost(store.type[k], store.nngb[k], store.walk_cost[k], params.weights);
     w[k] = params.by_rung ? std::ldexp(c, int(store.rung[k])) : c;
   }
   return w;
 }
 
-CostWeights measured_cost_weights(double gravity_s, uint64_t particles, double sph_s,
-                                  uint64_t neighbours, const CostWeights& previous) {
-  constexpr double kPicosecond = 1e-12;
+CostWeights measured_cost_weights(double gravity_s, uint64_t particles, uint64_t walk_units,
+                                  double sph_s, uint64_t neighbours, const CostWeights& previous) {
+  constexpr double kPicosecond = 1e-12, kWalkGrain = 1024.0;
   auto whole = [](double per, double before) {
     return std::isfinite(per) && per >= 0.0 ? std::max(1.0, std::round(per / kPicosecond)) : before;
   };
   CostWeights w = previous;
   if (particles > 0) w.gravity = whole(gravity_s / double(particles), previous.gravity);
   if (neighbours > 0) w.neighbour = whole(sph_s / double(neighbours), previous.neighbour);
+  if (walk_units > 0) {
+    const double per = gravity_s / kPicosecond / double(walk_units);
+    if (std::isfinite(per) && per >= 0.0)
+      w.walk = std::max(1.0, std::round(per * kWalkGrain)) / kWalkGrain;
+  }
   return w;
 }
 

@@ -72,8 +72,8 @@ double load_imbalance(const std::vector<double>& loads);
 struct DecompositionParams {
   // New cuts when the loads under the current cuts exceed the mean by more than this fraction.
   double max_imbalance = 0.05;
-  // The cost weights (core/particle_cost.hpp), whole numbers: mpi.gravity_cost and 1 for one SPH
-  // neighbour, until a rank measures its own (`measured`).
+  // The cost weights (core/particle_cost.hpp): mpi.gravity_cost and 1 for one SPH neighbour (no
+  // walk weight), until a rank measures its own (`measured`).
   CostWeights weights;
   // mpi.cost_weights: measured - each rank's weights from its own work times of the last step
   // (measured_cost_weights) once the start-up is over; model - `weights` throughout.
@@ -83,22 +83,24 @@ struct DecompositionParams {
   bool by_rung = false;
 };
 
-// The cost of each particle (core/particle_cost.hpp): weights.gravity, plus weights.neighbour
-// times N_ngb for gas with a neighbour count (the density and force loops cost ~N_ngb pair
-// evaluations); with by_rung, times 2^rung.
+// The cost of each particle (core/particle_cost.hpp): its gravity (weights.walk times its
+// walk_cost, or weights.gravity), plus weights.neighbour times N_ngb for gas with a neighbour
+// count (the density and force loops cost ~N_ngb pair evaluations); with by_rung, times 2^rung.
 std::vector<double> cost_weights(const ParticleStore& store, const DecompositionParams& params);
 
 // The weights of one rank from what its last step cost it, its own work without waiting for
-// other ranks: `gravity_s` for the walks of its `particles`, `sph_s` for its SPH passes over
-// `neighbours` (the sum of cost_neighbours; under block steps both are summed over the active
-// particles of each substep of the segment). Whole picoseconds per particle and per
-// neighbour, at least 1; `previous`'s where nothing was measured (no particles, no neighbours).
-// The rank's load (the sum of its costs) is then its measured time: the imbalance that decides a
-// re-cut is that of the ranks' work times, and the new cuts give each rank the same time by
-// these weights (a rank whose walk is slower per particle - the outskirts of a galaxy's halo, a
-// slower GPU - gets fewer).
-CostWeights measured_cost_weights(double gravity_s, uint64_t particles, double sph_s,
-                                  uint64_t neighbours, const CostWeights& previous);
+// other ranks: `gravity_s` for the walks of its `particles`, whose walk_cost shares sum to
+// `walk_units`, `sph_s` for its SPH passes over `neighbours` (the sum of cost_neighbours; under
+// block steps all are summed over the active particles of each substep of the segment). Whole
+// picoseconds per particle and per neighbour, at least 1, and picoseconds per walk unit in
+// multiples of 1/1024, at least 1/1024 (core/particle_cost.hpp); `previous`'s where nothing was
+// measured (no particles, no walk units, no neighbours). The rank's load (the sum of its costs)
+// is then its measured time: the imbalance that decides a re-cut is that of the ranks' work
+// times, and the new cuts give each rank the same time by these weights, each particle's gravity
+// by its own share of the walk (a particle in a region that walks slowly - small groups, long
+// lists - costs more wherever it goes).
+CostWeights measured_cost_weights(double gravity_s, uint64_t particles, uint64_t walk_units,
+                                  double sph_s, uint64_t neighbours, const CostWeights& previous);
 
 // What one DomainDecomposition::update did.
 struct DecompositionReport {

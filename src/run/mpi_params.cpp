@@ -44,10 +44,11 @@ void add_mpi_params(Schema& s) {
          "",
          "mpsph-mpi: the domain decomposition's cost of a particle's gravity and of one SPH "
          "neighbour - measured: each rank's from its own work time (walk, SPH passes) in the last "
-         "step or segment, from step 3 on, per particle step (under block steps a particle counts "
-         "its 2^rung steps), so that re-cuts balance the ranks' times (a slower region or GPU "
-         "gets fewer particles); model: mpi.gravity_cost and 1 per particle throughout, as before "
-         "step 3 (docs/mpi.md)"});
+         "step or segment, from step 3 on, a particle's gravity by its own share of its group's "
+         "walk (walk_cost: GPU clock cycles, CPU interactions), per particle step (under block "
+         "steps a particle counts its 2^rung steps), so that re-cuts balance the ranks' times (a "
+         "slower region or GPU gets fewer particles); model: mpi.gravity_cost and 1 per particle "
+         "throughout, as before step 3 (docs/mpi.md)"});
   s.add({"mpi.gpu_ranks",
          ParamType::Choice,
          gpu_ranks_name(d.gpu_ranks),

@@ -1,9 +1,9 @@
 // The owner rank of every particle of a device-resident MPI rank (run/gpu_ranks.hpp) under the
 // domain cuts it keeps (parallel/domain_decomposition.hpp), computed on its GPU: Morton keys in
-// the decomposition's key cube, the owner of each key, the particles and their cost neighbours
-// (core/particle_cost.hpp) counted by owner, and the list of the particles that leave. Only the
-// per-rank counts, the leavers and their owners come to the host: the decomposition no longer
-// downloads every particle while its cuts stand. The same keys and owners as sfc_keys and
+// the decomposition's key cube, the owner of each key, the particles, their walk shares and cost
+// neighbours (core/particle_cost.hpp) counted by owner, and the list of the particles that leave.
+// Only the per-rank counts, the leavers and their owners come to the host: the decomposition no
+// longer downloads every particle while its cuts stand. The same keys and owners as sfc_keys and
 // DomainCuts::owner on the host, and whole-number counts: the loads under any cost weights
 // (RankOwners::loads) are cost_weights' sums on the host, exactly.
 //
@@ -26,8 +26,9 @@ namespace mpsph {
 class DeviceParticles;
 
 struct RankOwners {
-  // Per rank: how many of this rank's particles it owns, and their cost neighbours.
-  std::vector<uint64_t> particles, neighbours;
+  // Per rank: how many of this rank's particles it owns, how many of those were walked (walk_cost
+  // > 0) and their walk units, and their cost neighbours.
+  std::vector<uint64_t> particles, walked, walk_units, neighbours;
   std::vector<uint32_t> leaving;  // store indices (ascending) of the particles other ranks own
   std::vector<int> owner;         // the owner of each of them
   // The particles that stay, by type (the leavers counted as kRemoved, at kNumTypes).
@@ -36,8 +37,12 @@ struct RankOwners {
   // Per rank: the cost (core/particle_cost.hpp) of this rank's particles it owns; exact sums.
   std::vector<double> loads(const CostWeights& w) const {
     std::vector<double> l(particles.size());
-    for (std::size_t r = 0; r < l.size(); ++r)
-      l[r] = w.gravity * double(particles[r]) + w.neighbour * double(neighbours[r]);
+    for (std::size_t r = 0; r < l.size(); ++r) {
+      const double gravity = w.walk > 0.0 ? w.walk * double(walk_units[r]) +
+                                                w.gravity * double(particles[r] - walked[r])
+                                          : w.gravity * double(particles[r]);
+      l[r] = gravity + w.neighbour * double(neighbours[r]);
+    }
     return l;
   }
 };

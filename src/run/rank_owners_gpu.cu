@@ -20,16 +20,20 @@ namespace {
 
 constexpr unsigned kThreads = 256;
 
-// owner[i], flag[i] = owner != me, and per block the particles and cost neighbours by owner and
-// the counts of the staying particles by type, added into owned[2 P] (particles, then
-// neighbours) and counts[kNumTypes + 1]. Shared memory: 2 P counters.
+// The sums by owner that owners_kernel counts (RankOwners): kOwnedSums counters per rank.
+enum OwnedSum { kParticles, kWalked, kWalkUnits, kNeighbours, kOwnedSums };
+
+// owner[i], flag[i] = owner != me, and per block the particles, the walked ones, their walk
+// units and the cost neighbours by owner and the counts of the staying particles by type, added
+// into owned[kOwnedSums P] (sum k of rank r at k P + r) and counts[kNumTypes + 1]. Shared memory:
+// kOwnedSums P counters.
 __global__ void owners_kernel(ParticleView v, Box box, Vec3d lo, double edge,
                               const uint64_t* cut_begin, int P, int me, int* owner, uint8_t* flag,
                               uint32_t* iota, unsigned long long* owned,
                               unsigned long long* counts) {
   extern __shared__ unsigned long long block_owned[];
   __shared__ unsigned long long block_counts[kNumTypes + 1];
-  for (int r = int(threadIdx.x); r < 2 * P; r += int(blockDim.x)) block_owned[r] = 0;
+  for (int r = int(threadIdx.x); r < kOwnedSums * P; r += int(blockDim.x)) block_owned[r] = 0;
   if (threadIdx.x <= kNumTypes) block_counts[threadIdx.x] = 0;
   __syncthreads();
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
@@ -49,13 +53,18 @@ __global__ void owners_kernel(ParticleView v, Box box, Vec3d lo, double edge,
     flag[i] = r != me ? 1 : 0;
     iota[i] = uint32_t(i);
     const uint8_t t = v.type[i];
-    atomicAdd(&block_owned[r], 1ull);
+    atomicAdd(&block_owned[kParticles * P + r], 1ull);
+    const uint32_t walk = v.walk_cost[i];
+    if (walk > 0) {
+      atomicAdd(&block_owned[kWalked * P + r], 1ull);
+      atomicAdd(&block_owned[kWalkUnits * P + r], (unsigned long long)walk);
+    }
     const int32_t k = cost_neighbours(t, v.nngb[i]);
-    if (k > 0) atomicAdd(&block_owned[P + r], (unsigned long long)k);
+    if (k > 0) atomicAdd(&block_owned[kNeighbours * P + r], (unsigned long long)k);
     atomicAdd(&block_counts[r != me ? kNumTypes : min(int(t), kNumTypes)], 1ull);
   }
   __syncthreads();
-  for (int r = int(threadIdx.x); r < 2 * P; r += int(blockDim.x))
+  for (int r = int(threadIdx.x); r < kOwnedSums * P; r += int(blockDim.x))
     if (block_owned[r] != 0) atomicAdd(&owned[r], block_owned[r]);
   if (threadIdx.x <= kNumTypes && block_counts[threadIdx.x] != 0)
     atomicAdd(&counts[threadIdx.x], block_counts[threadIdx.x]);
@@ -70,7 +79,7 @@ __global__ void keys_costs_kernel(ParticleView v, Box box, Vec3d lo, double edge
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i < v.n) {
     keys[i] = morton_key(wrap_position(v.pos[i], box), lo, edge);
-    costs[i] = particle_cost(v.type[i], v.nngb[i], w);
+    costs[i] = particle_cost(v.type[i], v.nngb[i], v.walk_cost[i], w);
     atomicAdd(&block_total, costs[i]);
   }
   __syncthreads();
@@ -131,32 +140,37 @@ RankOwners DeviceRankOwners::find(const DeviceParticles& d, const Box& box, cons
   const int P = int(cut_begin.size()) - 1;
   RankOwners out;
   out.particles.assign(std::size_t(P), 0);
+  out.walked.assign(std::size_t(P), 0);
+  out.walk_units.assign(std::size_t(P), 0);
   out.neighbours.assign(std::size_t(P), 0);
   const std::size_t n = d.size();
   if (n == 0) return out;
   Scratch& s = *s_;
+  const std::size_t n_owned = kOwnedSums * std::size_t(P);
   s.owner.reserve(n, "particle owners");
   s.owner_out.reserve(n, "leaving particles' owners");
   s.flag.reserve(n, "leaving flags");
   s.iota.reserve(n, "particle indices");
   s.leaving.reserve(n, "leaving particles");
   s.cuts.reserve(cut_begin.size(), "domain cuts");
-  s.owned.reserve(2 * std::size_t(P), "particles and neighbours by owner");
+  s.owned.reserve(n_owned, "particles, walks and neighbours by owner");
   s.counts.reserve(kNumTypes + 1, "particle counts by type");
   copy_to_device(s.cuts.get(), cut_begin, cut_begin.size());
-  cuda_check(cudaMemset(s.owned.get(), 0, 2 * std::size_t(P) * sizeof(unsigned long long)),
-             "particles and neighbours by owner");
+  cuda_check(cudaMemset(s.owned.get(), 0, n_owned * sizeof(unsigned long long)),
+             "particles, walks and neighbours by owner");
   cuda_check(cudaMemset(s.counts.get(), 0, (kNumTypes + 1) * sizeof(unsigned long long)),
              "particle counts");
-  owners_kernel<<<cuda_blocks(n, kThreads), kThreads,
-                  2 * std::size_t(P) * sizeof(unsigned long long)>>>(
+  owners_kernel<<<cuda_blocks(n, kThreads), kThreads, n_owned * sizeof(unsigned long long)>>>(
       d.view(), box, cube_lo, cube_edge, s.cuts.get(), P, me, s.owner.get(), s.flag.get(),
       s.iota.get(), s.owned.get(), s.counts.get());
   cuda_check_launch("owners_kernel");
-  std::vector<unsigned long long> owned(2 * std::size_t(P));
+  std::vector<unsigned long long> owned(n_owned);
   copy_to_host(owned, s.owned.get(), owned.size());
-  for (std::size_t r = 0; r < std::size_t(P); ++r)
-    out.particles[r] = owned[r], out.neighbours[r] = owned[std::size_t(P) + r];
+  for (std::size_t r = 0; r < std::size_t(P); ++r) {
+    auto sum = [&](OwnedSum k) { return uint64_t(owned[std::size_t(k) * std::size_t(P) + r]); };
+    out.particles[r] = sum(kParticles), out.walked[r] = sum(kWalked);
+    out.walk_units[r] = sum(kWalkUnits), out.neighbours[r] = sum(kNeighbours);
+  }
   std::vector<unsigned long long> counts(kNumTypes + 1);
   copy_to_host(counts, s.counts.get(), counts.size());
   for (std::size_t t = 0; t <= kNumTypes; ++t) out.counts[t] = std::size_t(counts[t]);

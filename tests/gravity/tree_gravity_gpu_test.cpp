@@ -3,6 +3,7 @@
 // double-precision direct sums on Plummer and Hernquist spheres of 1e5 and 1e6 particles.
 #ifdef MPSPH_HAVE_CUDA
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -172,6 +173,37 @@ TEST_CASE("GPU tree walk: the CPU walk's answer to float rounding", "[gpu][gravi
     p.group_size = 8;
     p.leaf_size = 4;
     compare("group_size 8, leaf 4", cpu_tree(s, p, 1), gpu_tree(s, p, 1));
+  }
+}
+
+TEST_CASE("GPU tree walk: every target gets its share of its group's walk cycles",
+          "[gpu][gravity][tree]") {
+  // walk_cost (core/particle_fields.hpp), the MPI decomposition's gravity cost of a particle: the
+  // SM cycles of the warp that walked its group over the group's targets - at least one for every
+  // target, written in the caller's order, in every lane layout (1, 2 or 4 targets per group
+  // slot).
+  GravityParams p;
+  p.softening.fill(kEps);
+  const ParticleStore s = make_plummer(20000, 31);
+  for (const int group : {8, 32, 64}) {
+    INFO("group_size " << group);
+    p.group_size = group;
+    p.leaf_size = std::min(group, 16);
+    DeviceParticles d;
+    ParticleStore zero = s;
+    std::fill(zero.walk_cost.begin(), zero.walk_cost.end(), 0u);
+    d.upload(zero,
+             {Field::pos, Field::mass, Field::type, Field::acc_grav, Field::pot, Field::walk_cost});
+    GpuGravity solver;
+    solver.compute(d.view(), p, 1.0);
+    ParticleStore out = s;
+    d.download(out, {Field::walk_cost});
+    CHECK(std::count(out.walk_cost.begin(), out.walk_cost.end(), 0u) == 0);
+    // Cycles: a walk of thousands of interactions takes more than a few hundred cycles per group.
+    uint64_t sum = 0;
+    for (const uint32_t c : out.walk_cost) sum += c;
+    const TreeWalkStats& st = solver.last_walk_stats();
+    CHECK(double(sum) > double(st.node_interactions + st.particle_interactions) / 32.0);
   }
 }
 

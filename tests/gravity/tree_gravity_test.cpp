@@ -240,3 +240,42 @@ TEST_CASE("tree gravity: the AVX-512 evaluation gives the baseline evaluation's 
       CHECK(norm(acc_b[0]) > 0.0);
     }
 }
+
+TEST_CASE("tree gravity: each target's walk cost is its interactions, the inactive keep theirs",
+          "[gravity][tree]") {
+  // The MPI decomposition weighs a particle's gravity by walk_cost (core/particle_cost.hpp): on
+  // the CPU a target's node and particle list entries, itself excluded - their sum is the walk's
+  // interaction count, and a particle that is no target keeps the value it had.
+  ParticleStore s = make_plummer(6000, 11);
+  std::vector<float> eps(s.size(), 0.01f);
+  Octree tree;
+  tree.build(s.pos.data(), s.mass.data(), eps.data(), s.size(), 16);
+  TreeWalkParams wp;
+  wp.opening = {OpeningCriterion::Geometric, SofteningKernel::Plummer, 0.7f, 0.004f, 1.0f};
+  wp.group_size = 32;
+  std::vector<Vec3d> acc(s.size());
+  std::vector<double> pot(s.size());
+  std::vector<uint32_t> cost(s.size(), 0);
+  TreeWalkStats st = tree_gravity(tree.view(), wp, 1.0, nullptr, acc.data(), pot.data(), nullptr,
+                                  nullptr, 0, cost.data());
+  uint64_t sum = 0;
+  for (const uint32_t c : cost) sum += c;
+  CHECK(std::count(cost.begin(), cost.end(), 0u) == 0);
+  CHECK(sum == st.node_interactions + st.particle_interactions);
+  // Every third particle active: only those written, with the active groups' interactions.
+  std::vector<uint8_t> active(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) active[i] = i % 3 == 0;
+  std::vector<uint32_t> again(s.size(), 7u);
+  st = tree_gravity(tree.view(), wp, 1.0, nullptr, acc.data(), pot.data(), active.data(), nullptr,
+                    0, again.data());
+  sum = 0;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (active[i])
+      sum += again[i];
+    else
+      kept += again[i] == 7u;
+  }
+  CHECK(kept == s.size() - (s.size() + 2) / 3);
+  CHECK(sum == st.node_interactions + st.particle_interactions);
+}

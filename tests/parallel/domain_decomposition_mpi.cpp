@@ -4,6 +4,7 @@
 // survives a migration and its way back bit for bit; the cuts are redone when, and only when,
 // the imbalance exceeds the threshold.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -228,21 +229,36 @@ TEST_CASE("decomposition: weights that do not match the particles are an error o
 TEST_CASE("decomposition: measured cost weights are a rank's times per particle and neighbour",
           "[mpi][decomposition]") {
   const CostWeights before{8.0, 1.0};
-  // 93.5 ms of walk over 2e7 particles, 118 ms of SPH passes over 4e6 x 58 neighbours (one H200,
-  // the disk galaxy): 4 675 ps and 509 ps (rounded to whole picoseconds).
-  const CostWeights w = measured_cost_weights(0.0935, 20000000, 0.118, 232000000, before);
+  // 93.5 ms of walk over 2e7 particles whose walk shares sum to 3.9e11 SM cycles, 118 ms of SPH
+  // passes over 4e6 x 58 neighbours (one H200, the disk galaxy): 4 675 ps per particle, 509 ps
+  // per neighbour (whole picoseconds) and 0.23974 ps per walk unit, 245.5 / 1024 rounded to
+  // 245 / 1024 or 246 / 1024.
+  const CostWeights w =
+      measured_cost_weights(0.0935, 20000000, 390000000000, 0.118, 232000000, before);
   CHECK(w.gravity == 4675.0);
   CHECK(w.neighbour == 509.0);
-  // The load of a rank is then its time: 2e7 particles with 4e6 gas of 58 neighbours.
+  CHECK(w.walk * 1024.0 == std::round(w.walk * 1024.0));  // a multiple of 1/1024
+  CHECK(w.walk == Approx(0.0935e12 / 3.9e11).epsilon(1.0 / 245.0));
+  // The load of a rank is then its time: by the walk units, or by particles where not walked.
+  CHECK(1e-12 * (390000000000 * w.walk + 232000000 * w.neighbour) ==
+        Approx(0.0935 + 0.118).epsilon(3e-3));
   CHECK(1e-12 * (20000000 * w.gravity + 232000000 * w.neighbour) ==
         Approx(0.0935 + 0.118).epsilon(1e-3));
-  // Nothing measured keeps the weights before; a cost below a picosecond counts 1.
-  const CostWeights none = measured_cost_weights(0.1, 0, 0.1, 0, before);
+  // The particle's cost: by its walk share when it has one, else per particle.
+  CHECK(particle_cost(kGas, 58, 20000, w) == 20000 * w.walk + 58 * w.neighbour);
+  CHECK(particle_cost(kGas, 58, 0, w) == w.gravity + 58 * w.neighbour);
+  CHECK(particle_cost(kDarkMatter, 58, 0, before) == before.gravity);
+  CHECK(particle_cost(kDarkMatter, 58, 20000, before) == before.gravity);  // no walk weight
+  // Nothing measured keeps the weights before; a cost below a picosecond (1/1024 of one per walk
+  // unit) counts 1 (1/1024).
+  const CostWeights none = measured_cost_weights(0.1, 0, 0, 0.1, 0, before);
   CHECK(none.gravity == before.gravity);
   CHECK(none.neighbour == before.neighbour);
-  const CostWeights tiny = measured_cost_weights(0.0, 1000, 1e-15, 1000, before);
+  CHECK(none.walk == before.walk);
+  const CostWeights tiny = measured_cost_weights(0.0, 1000, 1000, 1e-15, 1000, before);
   CHECK(tiny.gravity == 1.0);
   CHECK(tiny.neighbour == 1.0);
+  CHECK(tiny.walk == 1.0 / 1024.0);
 }
 
 TEST_CASE("decomposition: with measured weights a re-cut waits until the imbalance cost as much",

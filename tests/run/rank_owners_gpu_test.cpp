@@ -1,7 +1,8 @@
 // The owners of a device-resident rank's particles under the domain cuts, found on the GPU
 // (run/rank_owners.hpp), against the host's definition: Morton key in the cube (periodic
 // positions wrapped), owner by the cuts, cost g + nngb for gas with a count and g otherwise
-// (mpi.gravity_cost g: 1 and 7).
+// (mpi.gravity_cost g: 1 and 7), and measured weights with a walk weight: the particle's gravity
+// by its walk_cost where it has one (core/particle_cost.hpp).
 #ifdef MPSPH_HAVE_CUDA
 #include <algorithm>
 #include <vector>
@@ -17,7 +18,9 @@ using namespace mpsph;
 
 TEST_CASE("rank owners: the GPU's owners, loads, leavers and counts are the host's", "[gpu][mpi]") {
   // The model's weights, and measured ones (picoseconds of an H200's walk and SPH neighbour).
-  for (const CostWeights w : {CostWeights{1.0, 1.0}, CostWeights{7.0, 1.0}, CostWeights{4712, 513}})
+  // The walk weight in multiples of 1/1024 (measured_cost_weights): 0.2412 ps per cycle.
+  for (const CostWeights w : {CostWeights{1.0, 1.0}, CostWeights{7.0, 1.0}, CostWeights{4712, 513},
+                              CostWeights{4712, 513, 247.0 / 1024.0}})
     for (const bool periodic : {false, true}) {
       INFO((periodic ? "periodic" : "open") << ", weights " << w.gravity << ", " << w.neighbour);
       Box box;
@@ -33,6 +36,8 @@ TEST_CASE("rank owners: the GPU's owners, loads, leavers and counts are the host
         if (periodic && i % 3 == 0) s.pos[i].y += 2.0;
         s.type[i] = uint8_t(i % 7 == 0 ? kNewStar : i % 5 == 0 ? kDarkMatter : kGas);
         s.nngb[i] = i % 11 == 0 ? 0 : int32_t(40 + i % 23);
+        // Walk shares of ~2e4 cycles (GPU), every ninth particle not walked.
+        s.walk_cost[i] = i % 9 == 0 ? 0u : uint32_t(9000 + (i * 7919) % 30011);
       }
       const Vec3d lo{-1, -1, -1};
       const double edge = 2.0;
@@ -41,15 +46,17 @@ TEST_CASE("rank owners: the GPU's owners, loads, leavers and counts are the host
       const std::vector<uint64_t> cuts = {0, kEnd / 5, kEnd / 2, kEnd / 2 + kEnd / 7, kEnd};
       const int me = 2;
       std::vector<double> loads(4, 0.0);
-      std::vector<uint64_t> particles(4, 0), neighbours(4, 0);
+      std::vector<uint64_t> particles(4, 0), walked(4, 0), walk_units(4, 0), neighbours(4, 0);
       std::vector<uint32_t> leaving;
       std::vector<int> owner;
       std::array<std::size_t, kNumTypes + 1> counts{};
       for (std::size_t i = 0; i < n; ++i) {
         const uint64_t key = morton_key(wrap_position(s.pos[i], box), lo, edge);
         const int r = int(std::upper_bound(cuts.begin(), cuts.end(), key) - cuts.begin()) - 1;
-        loads[std::size_t(r)] += particle_cost(s.type[i], s.nngb[i], w);
+        loads[std::size_t(r)] += particle_cost(s.type[i], s.nngb[i], s.walk_cost[i], w);
         ++particles[std::size_t(r)];
+        walked[std::size_t(r)] += s.walk_cost[i] > 0;
+        walk_units[std::size_t(r)] += s.walk_cost[i];
         neighbours[std::size_t(r)] += s.type[i] == kGas && s.nngb[i] > 0 ? uint64_t(s.nngb[i]) : 0;
         if (r != me) {
           leaving.push_back(uint32_t(i));
@@ -64,8 +71,10 @@ TEST_CASE("rank owners: the GPU's owners, loads, leavers and counts are the host
       DeviceRankOwners finder;
       const RankOwners got = finder.find(d, box, lo, edge, cuts, me);
       CHECK(got.particles == particles);
+      CHECK(got.walked == walked);
+      CHECK(got.walk_units == walk_units);
       CHECK(got.neighbours == neighbours);
-      CHECK(got.loads(w) == loads);  // whole numbers: exact in any order
+      CHECK(got.loads(w) == loads);  // multiples of 1/1024: exact in any order
       CHECK(got.leaving == leaving);
       CHECK(got.owner == owner);
       CHECK(got.counts == counts);
@@ -99,6 +108,7 @@ TEST_CASE(
                 random_uniform(i, 7, kStreamSetup, 2) + 4.0};
     s.type[i] = uint8_t(i % 4 == 0 ? kDarkMatter : kGas);
     s.nngb[i] = i % 13 == 0 ? 0 : int32_t(50 + i % 17);
+    s.walk_cost[i] = i % 10 == 0 ? 0u : uint32_t(12000 + (i * 104729) % 20011);
   }
   DeviceParticles d;
   d.upload(s);
@@ -114,15 +124,15 @@ TEST_CASE(
   CHECK((hi.x == want_hi.x && hi.y == want_hi.y && hi.z == want_hi.z));
   const double edge = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
   const Box open;
-  const CostWeights w{4712, 513};
+  const CostWeights w{4712, 513, 253.0 / 1024.0};
   const double total = finder.keys_and_costs(d, open, lo, edge, w);
   std::vector<uint64_t> keys(n);
   double want_total = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     keys[i] = morton_key(s.pos[i], lo, edge);
-    want_total += particle_cost(s.type[i], s.nngb[i], w);
+    want_total += particle_cost(s.type[i], s.nngb[i], s.walk_cost[i], w);
   }
-  CHECK(total == want_total);  // whole numbers: exact in any order
+  CHECK(total == want_total);  // multiples of 1/1024: exact in any order
   // Candidate cuts of five ranks at the keys' quartiles and beyond the last.
   std::vector<uint64_t> sorted = keys;
   std::sort(sorted.begin(), sorted.end());
@@ -135,7 +145,7 @@ TEST_CASE(
   for (std::size_t r = 1; r < mids.size(); ++r) {
     double want = 0.0;
     for (std::size_t i = 0; i < n; ++i)
-      if (keys[i] < mids[r]) want += particle_cost(s.type[i], s.nngb[i], w);
+      if (keys[i] < mids[r]) want += particle_cost(s.type[i], s.nngb[i], s.walk_cost[i], w);
     INFO("candidate " << r);
     CHECK(below[r] == want);
   }

@@ -41,6 +41,10 @@ constexpr std::size_t kMaxExchangeBytes = std::size_t(1) << 30;
 // The same GPU to GPU: the bytes one rank receives in a round (its receive buffer's size).
 constexpr std::size_t kMaxDeviceExchangeBytes = std::size_t(1) << 28;
 
+uint64_t sum_of(const std::vector<uint64_t>& v) {
+  return std::accumulate(v.begin(), v.end(), uint64_t(0));
+}
+
 class GpuRankLink final : public GpuRanks {
  public:
   GpuRankLink(const StepContext& ctx, const MpiComm& comm, const DecompositionParams& d,
@@ -107,9 +111,8 @@ class GpuRankLink final : public GpuRanks {
       // scratch).
       if (decomposition_.params().measured && orders_ >= 4)
         decomposition_.set_weights(measured_cost_weights(
-            own_.gravity_s, std::accumulate(o.particles.begin(), o.particles.end(), uint64_t(0)),
-            own_.sph_s, std::accumulate(o.neighbours.begin(), o.neighbours.end(), uint64_t(0)),
-            decomposition_.params().weights));
+            own_.gravity_s, sum_of(o.particles), sum_of(o.walk_units), own_.sph_s,
+            sum_of(o.neighbours), decomposition_.params().weights));
       std::vector<double> loads = o.loads(decomposition_.params().weights);
       const double weight = std::accumulate(loads.begin(), loads.end(), 0.0);
       rep = decomposition_.keep_cuts(std::move(loads), weight, comm_);

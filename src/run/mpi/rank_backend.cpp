@@ -120,6 +120,7 @@ class RankBackend final : public StepBackend {
     t_.walk += r.walk_s;
     own_.gravity_s += r.walk_s;
     counts_.let_bytes += double(r.let_bytes_sent);
+    if (decomposition_.measured) count_walk_units();
   }
   void end_force() override { stepper_->end_force(c_.store, active_); }
   // Only modules that run across ranks (PhysicsModule::runs_across_ranks) pass
@@ -284,8 +285,8 @@ class RankBackend final : public StepBackend {
   // steps of its substeps' active particles; the decomposition then counts each particle's
   // steps in the next segment (DecompositionParams::by_rung).
   void measure_cost_weights() {
-    stepper_->set_cost_weights(measured_cost_weights(own_.gravity_s, own_.activations, own_.sph_s,
-                                                     own_.neighbours,
+    stepper_->set_cost_weights(measured_cost_weights(own_.gravity_s, own_.activations,
+                                                     own_.walk_units, own_.sph_s, own_.neighbours,
                                                      stepper_->decomposition_weights()));
   }
   // The substep's active particles and their cost neighbours: the weights' denominators.
@@ -300,9 +301,18 @@ class RankBackend final : public StepBackend {
     own_.activations += active_.count(c_.store.size());
     own_.neighbours += neighbours;
   }
+  // The walk's shares (walk_cost) of the substep's active particles, just written by the walk.
+  void count_walk_units() {
+    const std::size_t n = active_.count(c_.store.size());
+    uint64_t units = 0;
+#pragma omp parallel for schedule(static) reduction(+ : units)
+    for (std::ptrdiff_t k = 0; k < std::ptrdiff_t(n); ++k)
+      units += c_.store.walk_cost[active_[std::size_t(k)]];
+    own_.walk_units += units;
+  }
   struct {
     double gravity_s = 0.0, sph_s = 0.0;
-    uint64_t activations = 0, neighbours = 0;
+    uint64_t activations = 0, walk_units = 0, neighbours = 0;
   } own_;
   DecompositionParams decomposition_;
   std::optional<DistributedStepper> stepper_;

@@ -80,16 +80,16 @@ std::string rank_timing_notes(const MpiComm& comm, const RankTimingText& text,
 }
 
 std::string cost_weights_note(const MpiComm& comm, bool measured, const CostWeights& w) {
-  std::vector<double> lo = {w.gravity, w.neighbour}, hi = lo;
+  std::vector<double> lo = {w.gravity, w.neighbour, w.walk}, hi = lo;
   comm.min(lo);
   comm.max(hi);
-  char line[320];
+  char line[480];
   if (measured)
     std::snprintf(line, sizeof line,
-                  "  cost weights (mpi.cost_weights: measured), ps of a particle's gravity walk / "
-                  "of one SPH neighbour, smallest to largest over the ranks: %.0f to %.0f / %.0f "
-                  "to %.0f\n",
-                  lo[0], hi[0], lo[1], hi[1]);
+                  "  cost weights (mpi.cost_weights: measured), smallest to largest over the "
+                  "ranks: ps per unit of a particle's walk share (walk_cost) %.4g to %.4g, ps per "
+                  "particle not walked %.0f to %.0f, ps per SPH neighbour %.0f to %.0f\n",
+                  lo[2], hi[2], lo[0], hi[0], lo[1], hi[1]);
   else
     std::snprintf(line, sizeof line,
                   "  cost weights: %.0f per particle's gravity (mpi.gravity_cost), 1 per SPH "
