@@ -66,8 +66,9 @@ struct DistributedSphReport {
   double h_own_s = 0.0, pairs_own_s = 0.0;
   // Of the halos of both (the device-resident ranks, parallel/resident_sph.hpp; 0 elsewhere): the
   // boxes (domain boxes, search boxes, their exchange), the selection of the particles each rank
-  // needs (with the exchange plan), and the records' packing and exchange.
-  double halo_boxes_s = 0.0, halo_select_s = 0.0, halo_records_s = 0.0;
+  // needs (with the exchange plan; of it, halo_select_own_s: this rank's GPU work, without the
+  // wait for the other ranks), and the records' packing and exchange.
+  double halo_boxes_s = 0.0, halo_select_s = 0.0, halo_select_own_s = 0.0, halo_records_s = 0.0;
 };
 
 // The order in which one process holds the gas: its order stage sorts by Morton key at the first

@@ -40,26 +40,41 @@ ResidentSph::Ghosts send_records(ResidentSph& sph, ResidentSph::Halo what, const
   return g;
 }
 
-// One halo (the exchange of parallel/sph_halo.hpp): every rank's domain boxes to every rank;
-// to each other rank this rank's search boxes near its domain; the local gas each other rank
-// needs by the rule against the search boxes it sent, and the records of `what` of those,
-// exchanged. Returns the plan; `ghosts` receives the ghosts' records (in rank order; `host` holds
-// them when they come through the host).
+// The other ranks' domain boxes (rank r's at [offsets[r], offsets[r + 1]), none of this rank's).
+struct OtherDomains {
+  std::vector<SearchBox> boxes;
+  std::vector<std::size_t> offsets;
+  bool gathered = false;
+};
+
+// Every rank's domain boxes to every rank; `d` receives the other ranks'.
+void gather_domains(const ResidentSph& sph, const Box& box, const MpiComm& comm, OtherDomains& d) {
+  const std::size_t P = std::size_t(comm.size()), me = std::size_t(comm.rank());
+  d.boxes = comm.all_gather(sph.domain_boxes(box), &d.offsets);
+  const std::size_t own = d.offsets[me + 1] - d.offsets[me];
+  d.boxes.erase(d.boxes.begin() + std::ptrdiff_t(d.offsets[me]),
+                d.boxes.begin() + std::ptrdiff_t(d.offsets[me + 1]));
+  for (std::size_t r = me + 1; r <= P; ++r) d.offsets[r] -= own;
+  d.gathered = true;
+}
+
+// One halo (the exchange of parallel/sph_halo.hpp): every rank's domain boxes to every rank
+// (unless `domains` holds them already: the smoothing-length rounds of one step, whose domain
+// boxes cover the same positions without a reach, gather them once); to each other rank this
+// rank's search boxes near its domain; the local gas each other rank needs by the rule against
+// the search boxes it sent, and the records of `what` of those, exchanged. Returns the plan;
+// `ghosts` receives the ghosts' records (in rank order; `host` holds them when they come through
+// the host).
 ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& box,
                            const MpiComm& comm, DeviceAllToAll* device,
                            std::vector<unsigned char>& host, ResidentSph::Ghosts& ghosts,
-                           DistributedSphReport& rep) {
+                           DistributedSphReport& rep, OtherDomains& domains) {
   const double t0 = wall_seconds();
-  const std::size_t P = std::size_t(comm.size()), me = std::size_t(comm.rank());
-  std::vector<std::size_t> domain_off;
-  std::vector<SearchBox> domains = comm.all_gather(sph.domain_boxes(box), &domain_off);
-  // The other ranks' domains only.
-  const std::size_t own = domain_off[me + 1] - domain_off[me];
-  domains.erase(domains.begin() + std::ptrdiff_t(domain_off[me]),
-                domains.begin() + std::ptrdiff_t(domain_off[me + 1]));
-  for (std::size_t r = me + 1; r <= P; ++r) domain_off[r] -= own;
+  const std::size_t P = std::size_t(comm.size());
+  if (!domains.gathered) gather_domains(sph, box, comm, domains);
   sph.grow_search_boxes(box);
-  const std::vector<std::vector<SearchBox>> near = sph.search_boxes_near(domains, domain_off, box);
+  const std::vector<std::vector<SearchBox>> near =
+      sph.search_boxes_near(domains.boxes, domains.offsets, box);
   std::vector<SearchBox> send;
   std::vector<std::size_t> send_off(P + 1, 0);
   for (std::size_t r = 0; r < P; ++r) {
@@ -72,6 +87,7 @@ ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& 
   rep.halo_boxes_s += t1 - t0;
   // Every rank's boxes at once (this rank receives none of its own).
   std::vector<std::vector<uint32_t>> to_rank = sph.needed_by_all(remote, offsets, box);
+  rep.halo_select_own_s += wall_seconds() - t1;  // needed_by_all waits for its copies
   ExchangePlan plan = make_exchange_plan(to_rank, comm);
   const double t2 = wall_seconds();
   rep.halo_select_s += t2 - t1;
@@ -107,13 +123,14 @@ void resident_smoothing_lengths(ResidentSph& sph, const Box& box, const SphParam
 
   std::vector<unsigned char> host;
   ResidentSph::Ghosts ghosts;
+  OtherDomains domains;  // the rounds' (the positions do not move between them)
   for (int round = 1;; ++round) {
     if (round > kMaxHaloRounds)
       throw Error("sph: the smoothing-length halo did not settle in " +
                   std::to_string(kMaxHaloRounds) + " rounds");
     rep.h_rounds = round;
     const ExchangePlan plan =
-        exchange_halo(sph, ResidentSph::Halo::h, box, comm, device, host, ghosts, rep);
+        exchange_halo(sph, ResidentSph::Halo::h, box, comm, device, host, ghosts, rep, domains);
     rep.ghosts_h = plan.n_recv();
     // Fewer gas particles at hand than one neighbourhood: widen before searching.
     const bool short_of_gas = n_gl + plan.n_recv() < k;
@@ -134,8 +151,9 @@ void resident_density_forces(ResidentSph& sph, const Box& box, const SphParams& 
   sph.start_density();
   std::vector<unsigned char> host;
   ResidentSph::Ghosts ghosts;
+  OtherDomains domains;  // with the gas's reach: gathered anew
   const ExchangePlan plan =
-      exchange_halo(sph, ResidentSph::Halo::density, box, comm, device, host, ghosts, rep);
+      exchange_halo(sph, ResidentSph::Halo::density, box, comm, device, host, ghosts, rep, domains);
   rep.ghosts_pairs = plan.n_recv();
   double t_pass = wall_seconds();
   rep.pairs_own_s = on_every_rank(comm, [&] { sph.density(ghosts, box, p, eos); });

@@ -101,6 +101,9 @@ __global__ void grow_boxes_kernel(DevicePoints points, std::size_t count, BoxRul
   }
 }
 
+// Up to 32 ranks per near_kernel pass: a query's ranks are the bits of one word.
+constexpr std::size_t kRanksPerPass = 32;
+
 // A BoxLevels (sph/box_levels.hpp) on the device.
 struct LevelsView {
   const SearchBox *supers, *groups, *boxes;
@@ -146,26 +149,10 @@ __device__ unsigned take_lowest(unsigned& bits) {
   return k;
 }
 
-// The supers a block may reach: bit s of the words, up to kMaxSupers supers (beyond, every super
-// is taken as near).
-constexpr unsigned kMaxSupers = 4096;
-
-// For each query j < n, the ranks with boxes of `lv` near it (box_near) as bits. The block
-// first finds the supers near the union of its queries (a thread a super); a warp then walks
-// those with the union of its own queries (it bounds every lane's distance from below, rounding
-// being monotone): the groups of a near super a lane each, then the boxes of a near group a lane
-// each; each lane tests its query against the boxes near the warp's union. A super is skipped
-// once every lane has its rank. Blocks of kThreads threads.
-template <class Query>
-__global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, RanksNear out) {
-  constexpr double slack = kTreeRadiusSlack;
-  constexpr unsigned kWarps = kThreads / 32u, kWords = kMaxSupers / 32u;
-  __shared__ SearchBox warp_union[kWarps];
-  __shared__ uint32_t near_supers[kWords];
-  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  const bool valid = j < n;
-  const SearchBox q = valid ? query(j) : empty_search_box();
-  SearchBox w = q;
+// The union of the queries q of the lanes in `lanes` (the others count as the empty box), the
+// same on every lane of the warp.
+__device__ SearchBox warp_union_of(const SearchBox& q, unsigned lanes) {
+  SearchBox w = (lanes >> (threadIdx.x % 32u)) & 1u ? q : empty_search_box();
   for (int o = 16; o > 0; o /= 2) {
     w.lo.x = fmin(w.lo.x, __shfl_xor_sync(kFullMask, w.lo.x, o));
     w.lo.y = fmin(w.lo.y, __shfl_xor_sync(kFullMask, w.lo.y, o));
@@ -175,6 +162,32 @@ __global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, 
     w.hi.z = fmax(w.hi.z, __shfl_xor_sync(kFullMask, w.hi.z, o));
     w.radius = fmax(w.radius, __shfl_xor_sync(kFullMask, w.radius, o));
   }
+  return w;
+}
+
+// The supers a block may reach: bit s of the words, up to kMaxSupers supers (beyond, every super
+// is taken as near).
+constexpr unsigned kMaxSupers = 4096;
+
+// For each query j < n, the ranks with boxes of `lv` near it (box_near) as bits. The block
+// first finds the supers near the union of its queries (a thread a super); a warp then walks
+// those with the union of its queries that still lack the super's rank (it bounds each such
+// lane's distance from below, rounding being monotone): the groups of a near super a lane each,
+// then the boxes of a near group a lane each; each lane tests its query against the boxes near
+// that union. A super is skipped once every lane has its rank, and a lane that has it leaves the
+// union: one query of a large reach (the sparse outskirts of a disk, h large) would otherwise
+// make every box near for its whole warp. Blocks of kThreads threads.
+template <class Query>
+__global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, RanksNear out) {
+  constexpr double slack = kTreeRadiusSlack;
+  constexpr unsigned kWarps = kThreads / 32u, kWords = kMaxSupers / 32u;
+  __shared__ SearchBox warp_union[kWarps];
+  __shared__ uint32_t near_supers[kWords];
+  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  const bool valid = j < n;
+  const SearchBox q = valid ? query(j) : empty_search_box();
+  unsigned w_lanes = __ballot_sync(kFullMask, valid);  // the lanes in the union w
+  SearchBox w = warp_union_of(q, w_lanes);
   const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
   // The block's union, and the supers near it.
   if (lane == 0) warp_union[warp] = w;
@@ -191,12 +204,22 @@ __global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, 
   }
   uint32_t ranks = 0;  // this lane's
   auto has = [&](unsigned s) { return !valid || ((ranks >> out.super_rank[s]) & 1u); };
+  // w becomes the union of the lanes without super s's rank (recomputed when they changed);
+  // returns whether it changed.
+  auto narrow = [&](unsigned s) {
+    const unsigned need = __ballot_sync(kFullMask, !has(s));
+    if (need == w_lanes) return false;
+    w_lanes = need;
+    w = warp_union_of(q, need);
+    return true;
+  };
   for (unsigned word = 0; word * 32u < lv.n_supers; ++word) {
     uint32_t bits = filter ? near_supers[word] : ~0u;
     while (bits != 0) {
       const unsigned s = word * 32u + take_lowest(bits);
       if (s >= lv.n_supers) break;
-      if (__all_sync(kFullMask, has(s))) continue;                              // warp-uniform
+      if (__all_sync(kFullMask, has(s))) continue;  // warp-uniform
+      narrow(s);
       if (!box_near(w.lo, w.hi, w.radius, lv.supers[s], slack, box)) continue;  // warp-uniform
       unsigned groups = near_members(w, lv.groups, s * kBoxGroup, lv.n_groups, box);
       while (groups != 0) {
@@ -208,6 +231,9 @@ __global__ void near_kernel(Query query, std::size_t n, LevelsView lv, Box box, 
             ranks |= 1u << out.super_rank[s];
         }
         if (__all_sync(kFullMask, has(s))) break;
+        // Lanes that found the rank leave the union: the groups left are tested again.
+        if (groups != 0 && narrow(s))
+          groups &= near_members(w, lv.groups, s * kBoxGroup, lv.n_groups, box);
       }
     }
   }
@@ -388,6 +414,24 @@ struct ResidentSph::Impl {
       copy_to_host(out[r], scratch, k);
     }
   }
+  // out[r] = the items[j], j < n, whose query (`query(j)`) is near a box of rank r (`boxes`,
+  // rank r's at [offsets[r], offsets[r + 1])): one near_kernel pass per kRanksPerPass ranks,
+  // each query's ranks as the bits of a word, then a selection per rank; `scratch` holds n.
+  template <class Query, class T>
+  void select_near(const Query& query, std::size_t n, const std::vector<SearchBox>& boxes,
+                   const std::vector<std::size_t>& offsets, const Box& box, const T* items,
+                   T* scratch, std::vector<std::vector<T>>& out, const char* what) {
+    const std::size_t P = offsets.size() - 1;
+    for (std::size_t first = 0; first < P; first += kRanksPerPass) {
+      const std::size_t end = std::min(P, first + kRanksPerPass);
+      if (offsets[first] == offsets[end]) continue;
+      LevelsView lv;
+      const RanksNear hits = upload_rank_levels(boxes, offsets, first, end, lv);
+      near_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(query, n, lv, box, hits);
+      cuda_check_launch(what);
+      select_by_rank(items, n, offsets, first, end, scratch, out, what);
+    }
+  }
   gpu::DeviceBuffer<uint32_t> super_rank;
   ActiveSet set;
 
@@ -563,29 +607,17 @@ std::vector<SearchBox> ResidentSph::search_boxes() const {
   return out;
 }
 
-// Up to 32 ranks per pass: a query's ranks are the bits of one word.
-constexpr std::size_t kRanksPerPass = 32;
-
 std::vector<std::vector<SearchBox>> ResidentSph::search_boxes_near(
     const std::vector<SearchBox>& domains, const std::vector<std::size_t>& offsets,
     const Box& box) const {
   Impl& m = *impl_;
-  const std::size_t P = offsets.size() - 1, n = m.n_search_boxes;
-  std::vector<std::vector<SearchBox>> out(P);
+  const std::size_t n = m.n_search_boxes;
+  std::vector<std::vector<SearchBox>> out(offsets.size() - 1);
   if (n == 0 || domains.empty()) return out;
   m.flag.reserve(n, "halo flags");
   m.near_boxes.reserve(n, "search boxes near a domain");
-  for (std::size_t first = 0; first < P; first += kRanksPerPass) {
-    const std::size_t end = std::min(P, first + kRanksPerPass);
-    if (offsets[first] == offsets[end]) continue;
-    LevelsView lv;
-    const RanksNear hits = m.upload_rank_levels(domains, offsets, first, end, lv);
-    near_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(BoxQuery{m.search_boxes.get()}, n, lv, box,
-                                                        hits);
-    cuda_check_launch("near_kernel (search boxes near the domains)");
-    m.select_by_rank(m.search_boxes.get(), n, offsets, first, end, m.near_boxes.get(), out,
-                     "search boxes near a domain");
-  }
+  m.select_near(BoxQuery{m.search_boxes.get()}, n, domains, offsets, box, m.search_boxes.get(),
+                m.near_boxes.get(), out, "search boxes near the domains");
   return out;
 }
 
@@ -593,22 +625,11 @@ std::vector<std::vector<uint32_t>> ResidentSph::needed_by_all(
     const std::vector<SearchBox>& boxes, const std::vector<std::size_t>& offsets,
     const Box& box) const {
   Impl& m = *impl_;
-  const std::size_t P = offsets.size() - 1;
-  std::vector<std::vector<uint32_t>> out(P);
+  std::vector<std::vector<uint32_t>> out(offsets.size() - 1);
   if (boxes.empty() || m.n_local == 0) return out;
   const double* reach = m.with_reach ? m.radius.get() : nullptr;
-  // One pass over the local gas per 32 ranks: the ranks whose boxes each particle is near.
-  for (std::size_t first = 0; first < P; first += kRanksPerPass) {
-    const std::size_t end = std::min(P, first + kRanksPerPass);
-    if (offsets[first] == offsets[end]) continue;
-    LevelsView lv;
-    const RanksNear hits = m.upload_rank_levels(boxes, offsets, first, end, lv);
-    near_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(
-        PointQuery{m.local.view().pos, reach, box}, m.n_local, lv, box, hits);
-    cuda_check_launch("near_kernel (halo selection)");
-    m.select_by_rank(m.all.get(), m.n_local, offsets, first, end, m.selected.get(), out,
-                     "halo selection");
-  }
+  m.select_near(PointQuery{m.local.view().pos, reach, box}, m.n_local, boxes, offsets, box,
+                m.all.get(), m.selected.get(), out, "halo selection");
   return out;
 }
 

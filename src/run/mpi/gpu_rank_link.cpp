@@ -166,6 +166,7 @@ class GpuRankLink final : public GpuRanks {
     own_.sph_s += sph_report_.pairs_own_s;
     t_.halo_boxes += sph_report_.halo_boxes_s;
     t_.halo_select += sph_report_.halo_select_s;
+    t_.halo_select_own += sph_report_.halo_select_own_s;
     t_.halo_records += sph_report_.halo_records_s;
     counts_.ghosts += double(sph_report_.ghosts_pairs);
     counts_.local_gas += double(sph_report_.n_local_gas);

@@ -11,9 +11,9 @@ namespace {
 
 std::vector<double> values(const RankParts& t) {
   return {
-      t.decomposition, t.order,       t.h - t.h_passes, t.h_passes,     t.pairs - t.pairs_passes,
-      t.pairs_passes,  t.tree,        t.let_select,     t.let_exchange, t.walk,
-      t.halo_boxes,    t.halo_select, t.halo_records,
+      t.decomposition, t.order,       t.h - t.h_passes,  t.h_passes,     t.pairs - t.pairs_passes,
+      t.pairs_passes,  t.tree,        t.let_select,      t.let_exchange, t.walk,
+      t.halo_boxes,    t.halo_select, t.halo_select_own, t.halo_records,
   };
 }
 
@@ -23,15 +23,22 @@ std::string rank_timing_notes(const MpiComm& comm, const RankTimingText& text,
                               const RankParts& parts, const RankParts* step2, long steady_steps,
                               const RankCounts& counts, double max_imbalance, long steps) {
   const char* names[] = {
-      "decomposition + migration", text.order_part,
-      "smoothing lengths: halos",  "smoothing lengths: passes",
-      "density + forces: halos",   "density + forces: passes",
-      "gravity: local tree",       "gravity: LET selection",
-      "gravity: LET exchange",     "gravity: walk",
-      "  of both halos: boxes",    "  of both halos: selection",
+      "decomposition + migration",
+      text.order_part,
+      "smoothing lengths: halos",
+      "smoothing lengths: passes",
+      "density + forces: halos",
+      "density + forces: passes",
+      "gravity: local tree",
+      "gravity: LET selection",
+      "gravity: LET exchange",
+      "gravity: walk",
+      "  of both halos: boxes",
+      "  of both halos: selection",
+      "    of which this rank's GPU work",
       "  of both halos: records",
   };
-  constexpr std::size_t kHaloParts = 3;  // the last three: printed where they were measured
+  constexpr std::size_t kHaloParts = 4;  // the last four: printed where they were measured
   std::vector<double> v = values(parts);
   const std::size_t n_parts = v.size();
   const bool steady = step2 && steady_steps > 0;
@@ -54,7 +61,7 @@ std::string rank_timing_notes(const MpiComm& comm, const RankTimingText& text,
               : std::string()) +
       ":\n";
   char line[400];
-  const bool halo_parts = mx[n_parts - 3] + mx[n_parts - 2] + mx[n_parts - 1] > 0.0;
+  const bool halo_parts = mx[n_parts - 4] + mx[n_parts - 3] + mx[n_parts - 1] > 0.0;
   for (std::size_t k = 0; k < n_parts; ++k) {
     if (k + kHaloParts >= n_parts && !halo_parts) continue;
     int len = std::snprintf(line, sizeof line, "  %-36s %12.3f (%.3f)", names[k], mx[k] * per,
