@@ -257,60 +257,72 @@ TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, do
 #pragma omp for schedule(dynamic, 8)
     for (std::size_t gi = 0; gi < groups.size(); ++gi) {
       const Range g = groups[gi];
-      // Group geometry over its targets (the active members): bounding box, softening maximum
-      // and smallest |a_old|/G.
-      int32_t first = g.begin;
-      if (active)
-        while (first < g.end && !active[t.order[first]]) ++first;
-      if (first == g.end) continue;
-      Vec3d lo = t.particles.pos[first], hi = lo;
-      float eps_max = 0.0f;
-      double a_min = acc_old ? acc_old[t.order[first]] : 0.0;
-      std::size_t n_targets = 0;
-      for (int32_t i = first; i < g.end; ++i) {
-        if (active && !active[t.order[i]]) continue;
-        ++n_targets;
-        const Vec3d& x = t.particles.pos[i];
-        lo = {std::min(lo.x, x.x), std::min(lo.y, x.y), std::min(lo.z, x.z)};
-        hi = {std::max(hi.x, x.x), std::max(hi.y, x.y), std::max(hi.z, x.z)};
-        eps_max = std::max(eps_max, t.particles.eps[i]);
-        if (acc_old) a_min = std::min(a_min, acc_old[t.order[i]]);
-      }
-      const Vec3d centre = 0.5 * (lo + hi);
-      TargetGroup tg;
-      tg.half = {round_up_half(0.5 * (hi.x - lo.x)), round_up_half(0.5 * (hi.y - lo.y)),
-                 round_up_half(0.5 * (hi.z - lo.z))};
-      tg.eps_max = eps_max;
-      tg.acc_min = float(a_min / G);
-
-      // Walk: accepted nodes go to the multipole list, unaccepted leaves to the direct list; the
-      // targets' own tree first, then each source tree.
-      L.nm.clear();
-      L.sm.clear();
-      walk(t, tg, centre, params.opening, L, n_closed);
-      L.gather_nodes(t, centre);
-      L.gather_particles(t, centre, g, true);
-      for (int s = 0; s < n_sources; ++s) {
-        walk(sources[s], tg, centre, params.opening, L, n_closed);
-        L.gather_nodes(sources[s], centre);
-        L.gather_particles(sources[s], centre, g, false);
-      }
-      if (params.opening.kernel == SofteningKernel::Spline) {
-        evaluate_group<SofteningKernel::Spline>(t, g, centre, L, G, active, acc, pot,
-                                                params.allow_avx512);
-      } else {
-        evaluate_group<SofteningKernel::Plummer>(t, g, centre, L, G, active, acc, pot,
-                                                 params.allow_avx512);
-      }
-      const std::size_t ng = n_targets;
-      n_node_int += ng * L.nm.size();
-      n_part_int += ng * (L.sm.size() - 1);
-      if (walk_cost) {
-        const std::size_t per = std::max<std::size_t>(1, L.nm.size() + L.sm.size() - 1);
-        const uint32_t cost = uint32_t(std::min<std::size_t>(per, UINT32_MAX));
+      auto targeted = [&](int32_t i) { return !active || active[t.order[i]]; };
+      // Targets whose |a_old| is far below the group's largest walk alone (acc_outlier).
+      double a_max = 0.0;
+      if (acc_old)
         for (int32_t i = g.begin; i < g.end; ++i)
-          if (!active || active[t.order[i]]) walk_cost[t.order[i]] = cost;
-      }
+          if (targeted(i)) a_max = std::max(a_max, acc_old[t.order[i]]);
+      auto outlier = [&](int32_t i) { return acc_old && acc_outlier(acc_old[t.order[i]], a_max); };
+      // One walk and evaluation for the targets of range r that `in` admits: geometry over them
+      // (bounding box, softening maximum, smallest |a_old|/G), the lists of the targets' own tree
+      // and of each source tree, then every target of r evaluated (the caller's later walks
+      // overwrite the ones not admitted).
+      auto walk_targets = [&](Range r, auto in) {
+        int32_t first = r.begin;
+        while (first < r.end && !in(first)) ++first;
+        if (first == r.end) return;
+        Vec3d lo = t.particles.pos[first], hi = lo;
+        float eps_max = 0.0f;
+        double a_min = acc_old ? acc_old[t.order[first]] : 0.0;
+        std::size_t n_targets = 0;
+        for (int32_t i = first; i < r.end; ++i) {
+          if (!in(i)) continue;
+          ++n_targets;
+          const Vec3d& x = t.particles.pos[i];
+          lo = {std::min(lo.x, x.x), std::min(lo.y, x.y), std::min(lo.z, x.z)};
+          hi = {std::max(hi.x, x.x), std::max(hi.y, x.y), std::max(hi.z, x.z)};
+          eps_max = std::max(eps_max, t.particles.eps[i]);
+          if (acc_old) a_min = std::min(a_min, acc_old[t.order[i]]);
+        }
+        const Vec3d centre = 0.5 * (lo + hi);
+        TargetGroup tg;
+        tg.half = {round_up_half(0.5 * (hi.x - lo.x)), round_up_half(0.5 * (hi.y - lo.y)),
+                   round_up_half(0.5 * (hi.z - lo.z))};
+        tg.eps_max = eps_max;
+        tg.acc_min = float(a_min / G);
+
+        // Walk: accepted nodes go to the multipole list, unaccepted leaves to the direct list;
+        // the targets' own tree first, then each source tree.
+        L.nm.clear();
+        L.sm.clear();
+        walk(t, tg, centre, params.opening, L, n_closed);
+        L.gather_nodes(t, centre);
+        L.gather_particles(t, centre, r, true);
+        for (int s = 0; s < n_sources; ++s) {
+          walk(sources[s], tg, centre, params.opening, L, n_closed);
+          L.gather_nodes(sources[s], centre);
+          L.gather_particles(sources[s], centre, r, false);
+        }
+        if (params.opening.kernel == SofteningKernel::Spline) {
+          evaluate_group<SofteningKernel::Spline>(t, r, centre, L, G, active, acc, pot,
+                                                  params.allow_avx512);
+        } else {
+          evaluate_group<SofteningKernel::Plummer>(t, r, centre, L, G, active, acc, pot,
+                                                   params.allow_avx512);
+        }
+        n_node_int += n_targets * L.nm.size();
+        n_part_int += n_targets * (L.sm.size() - 1);
+        if (walk_cost) {
+          const std::size_t per = std::max<std::size_t>(1, L.nm.size() + L.sm.size() - 1);
+          const uint32_t cost = uint32_t(std::min<std::size_t>(per, UINT32_MAX));
+          for (int32_t i = r.begin; i < r.end; ++i)
+            if (in(i)) walk_cost[t.order[i]] = cost;
+        }
+      };
+      walk_targets(g, [&](int32_t i) { return targeted(i) && !outlier(i); });
+      for (int32_t i = g.begin; i < g.end; ++i)
+        if (targeted(i) && outlier(i)) walk_targets({i, i + 1}, targeted);
     }
   }
   stats.node_interactions = n_node_int;

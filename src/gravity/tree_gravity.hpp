@@ -31,6 +31,9 @@ struct TreeWalkStats {
   // children (a locally essential tree built for a larger box must never need this; the MPI
   // driver treats a non-zero count as an error).
   std::size_t closed_opened = 0;
+  // GPU walks: the wall time of the longest group's walk (its warp's SM cycles at the nominal
+  // clock), a lower bound of the walk's time, since one warp walks a group; 0 on the CPU.
+  double longest_group_s = 0.0;
 };
 
 // Gravitational acceleration and potential of every tree particle, written to acc[order[k]] and

@@ -58,8 +58,9 @@ struct WalkArgs {
   int32_t* stacks;  // one stack of stack_cap node indices per resident warp
   int32_t stack_cap;
   int32_t* ctrl;  // [0] next group, [1] stack overflow flag, [2] closed source nodes opened
-  unsigned long long* counts;  // [0] node interactions, [1] particle interactions
-  Vec3d* acc;                  // caller order
+  // [0] node interactions, [1] particle interactions, [2] the most SM cycles one group took
+  unsigned long long* counts;
+  Vec3d* acc;  // caller order
   double* pot;
   // Each target's share of its group's walk, in SM clock cycles of the warp (caller order; the
   // MPI decomposition's gravity cost, core/particle_cost.hpp); null: not recorded.
@@ -159,6 +160,7 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
   __shared__ NodeList node_lists[kWalkWarps];
   __shared__ PartList part_lists[kWalkWarps];
   __shared__ int32_t target_lists[kWalkWarps][kMaxGroupSize];
+  __shared__ int32_t outlier_lists[kWalkWarps][kMaxGroupSize];
   const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
   NodeList& NL = node_lists[warp];
   PartList& PL = part_lists[warp];
@@ -187,187 +189,221 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
     __syncwarp();
     if (ng == 0) continue;  // warp-uniform
 
-    // Group geometry over the targets, as tree_gravity.cpp: bounding box, centre, largest
-    // softening, min |a_old|.
-    Vec3d lo = P.pos[targets[0]], hi = lo;
-    float eps_max = 0.0f;
-    double a_min = a.t.acc_old ? a.t.acc_old[targets[0]] : 0.0;
-    for (int t = lane; t < ng; t += kWarp) {
-      const int32_t i = targets[t];
-      const Vec3d x = P.pos[i];
-      lo = {fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z)};
-      hi = {fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z)};
-      eps_max = fmaxf(eps_max, P.eps[i]);
-      if (a.t.acc_old) a_min = fmin(a_min, a.t.acc_old[i]);
-    }
-    for (int o = kWarp / 2; o > 0; o >>= 1) {
-      lo.x = fmin(lo.x, __shfl_xor_sync(kFull, lo.x, o));
-      lo.y = fmin(lo.y, __shfl_xor_sync(kFull, lo.y, o));
-      lo.z = fmin(lo.z, __shfl_xor_sync(kFull, lo.z, o));
-      hi.x = fmax(hi.x, __shfl_xor_sync(kFull, hi.x, o));
-      hi.y = fmax(hi.y, __shfl_xor_sync(kFull, hi.y, o));
-      hi.z = fmax(hi.z, __shfl_xor_sync(kFull, hi.z, o));
-      eps_max = fmaxf(eps_max, __shfl_xor_sync(kFull, eps_max, o));
-      a_min = fmin(a_min, __shfl_xor_sync(kFull, a_min, o));
-    }
-    const Vec3d centre = 0.5 * (lo + hi);
-    TargetGroup tgroup;
-    tgroup.half = {round_up_half(0.5 * (hi.x - lo.x)), round_up_half(0.5 * (hi.y - lo.y)),
-                   round_up_half(0.5 * (hi.z - lo.z))};
-    tgroup.eps_max = eps_max;
-    tgroup.acc_min = float(a_min / a.G);
-
-    // Lane layout: gp target slots (ng rounded up to a power of two), replicas = 32 / gp.
-    int gp = 1;
-    while (gp < ng && gp < kWarp) gp <<= 1;
-    const int replicas = kWarp / gp;
-    const int slot = lane & (gp - 1), sub = lane / gp;
-    const int slots = ng > kWarp ? 2 : 1;  // targets per lane in use
-    Targets<TPL> tg;
-#pragma unroll
-    for (int u = 0; u < TPL; ++u) {
-      const int t = slot + u * kWarp;
-      if (t < ng) {
-        const int32_t i = targets[t];
-        tg.x[u] = vec_cast<float>(P.pos[i] - centre);
-        const float e = P.eps[i];
-        tg.e2[u] = e * e;
-        tg.idx[u] = i;
-      } else {
-        tg.x[u] = {0.0f, 0.0f, 0.0f};
-        tg.e2[u] = 0.0f;
-        tg.idx[u] = -1;
+    // Targets far below the group's largest |a_old| walk alone (acc_outlier, gravity_kern.hpp), as
+    // in tree_gravity.cpp: the others stay first in targets[], the outliers go to outliers[].
+    int32_t* outliers = outlier_lists[warp];
+    int n_first = ng, n_out = 0;
+    if (a.t.acc_old) {
+      double a_max = 0.0;
+      for (int t = lane; t < ng; t += kWarp) a_max = fmax(a_max, a.t.acc_old[targets[t]]);
+      for (int o = kWarp / 2; o > 0; o >>= 1) a_max = fmax(a_max, __shfl_xor_sync(kFull, a_max, o));
+      int n_reg = 0;
+      for (int base = 0; base < ng; base += kWarp) {
+        const int t = base + lane;
+        const int32_t i = t < ng ? targets[t] : -1;
+        const bool out = t < ng && acc_outlier(a.t.acc_old[i], a_max);
+        const bool reg = t < ng && !out;
+        const unsigned out_mask = __ballot_sync(kFull, out), reg_mask = __ballot_sync(kFull, reg);
+        __syncwarp();  // every lane has read its entry; the writes go to entries <= t
+        if (out) outliers[n_out + __popc(out_mask & lanes_below)] = i;
+        if (reg) targets[n_reg + __popc(reg_mask & lanes_below)] = i;
+        n_reg += __popc(reg_mask);
+        n_out += __popc(out_mask);
       }
-      tg.ax[u] = tg.ay[u] = tg.az[u] = tg.pot[u] = 0.0f;
+      __syncwarp();
+      n_first = n_reg;
     }
 
-    // The walk: the tree's root, then the source trees' roots.
-    if (lane == 0) stack[0] = 0;
-    for (int k = lane; k < a.n_roots; k += kWarp) stack[1 + k] = a.t.n_nodes + a.src_roots[k];
-    int sp = 1 + a.n_roots, nn = 0, np = 0;
-    long long list_nodes = 0, list_parts = 0;
-    __syncwarp();
-    while (sp > 0) {
-      const int take = min(kWarp, sp);
-      sp -= take;
-      const int32_t c = lane < take ? stack[sp + lane] : -1;
+    // One walk for the group's other targets, then one for each outlier alone.
+    long long pass_begin = clock_begin;
+    for (int pass = 0; pass <= n_out; ++pass) {
+      const int32_t* tl = pass == 0 ? targets : outliers + (pass - 1);
+      const int nt = pass == 0 ? n_first : 1;
+      if (nt == 0) continue;  // warp-uniform
+      // Group geometry over the targets, as tree_gravity.cpp: bounding box, centre, largest
+      // softening, min |a_old|.
+      Vec3d lo = P.pos[tl[0]], hi = lo;
+      float eps_max = 0.0f;
+      double a_min = a.t.acc_old ? a.t.acc_old[tl[0]] : 0.0;
+      for (int t = lane; t < nt; t += kWarp) {
+        const int32_t i = tl[t];
+        const Vec3d x = P.pos[i];
+        lo = {fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z)};
+        hi = {fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z)};
+        eps_max = fmaxf(eps_max, P.eps[i]);
+        if (a.t.acc_old) a_min = fmin(a_min, a.t.acc_old[i]);
+      }
+      for (int o = kWarp / 2; o > 0; o >>= 1) {
+        lo.x = fmin(lo.x, __shfl_xor_sync(kFull, lo.x, o));
+        lo.y = fmin(lo.y, __shfl_xor_sync(kFull, lo.y, o));
+        lo.z = fmin(lo.z, __shfl_xor_sync(kFull, lo.z, o));
+        hi.x = fmax(hi.x, __shfl_xor_sync(kFull, hi.x, o));
+        hi.y = fmax(hi.y, __shfl_xor_sync(kFull, hi.y, o));
+        hi.z = fmax(hi.z, __shfl_xor_sync(kFull, hi.z, o));
+        eps_max = fmaxf(eps_max, __shfl_xor_sync(kFull, eps_max, o));
+        a_min = fmin(a_min, __shfl_xor_sync(kFull, a_min, o));
+      }
+      const Vec3d centre = 0.5 * (lo + hi);
+      TargetGroup tgroup;
+      tgroup.half = {round_up_half(0.5 * (hi.x - lo.x)), round_up_half(0.5 * (hi.y - lo.y)),
+                     round_up_half(0.5 * (hi.z - lo.z))};
+      tgroup.eps_max = eps_max;
+      tgroup.acc_min = float(a_min / a.G);
+
+      // Lane layout: gp target slots (nt rounded up to a power of two), replicas = 32 / gp.
+      int gp = 1;
+      while (gp < nt && gp < kWarp) gp <<= 1;
+      const int replicas = kWarp / gp;
+      const int slot = lane & (gp - 1), sub = lane / gp;
+      const int slots = nt > kWarp ? 2 : 1;  // targets per lane in use
+      Targets<TPL> tg;
+#pragma unroll
+      for (int u = 0; u < TPL; ++u) {
+        const int t = slot + u * kWarp;
+        if (t < nt) {
+          const int32_t i = tl[t];
+          tg.x[u] = vec_cast<float>(P.pos[i] - centre);
+          const float e = P.eps[i];
+          tg.e2[u] = e * e;
+          tg.idx[u] = i;
+        } else {
+          tg.x[u] = {0.0f, 0.0f, 0.0f};
+          tg.e2[u] = 0.0f;
+          tg.idx[u] = -1;
+        }
+        tg.ax[u] = tg.ay[u] = tg.az[u] = tg.pot[u] = 0.0f;
+      }
+
+      // The walk: the tree's root, then the source trees' roots.
+      if (lane == 0) stack[0] = 0;
+      for (int k = lane; k < a.n_roots; k += kWarp) stack[1 + k] = a.t.n_nodes + a.src_roots[k];
+      int sp = 1 + a.n_roots, nn = 0, np = 0;
+      long long list_nodes = 0, list_parts = 0;
       __syncwarp();
-      bool accept = false;
-      int n_child = 0, child_begin = 0, leaf_begin = 0, leaf_count = 0;
-      NodeView nv{};
-      if (c >= 0) {
-        const OctreeNode& n = node_at(a, c);
-        const bool source = c >= a.t.n_nodes;
-        nv = node_view(n, centre);
-        accept = node_accepted(tgroup, nv, a.opening);
-        if (!accept) {
-          if (n.n_child == 0) {
-            leaf_begin = n.begin + (source ? a.t.particles.n : 0);
-            leaf_count = n.end - n.begin;
-            // A source node sent without its children (distributed_gravity.hpp).
-            if (source && leaf_count == 0) atomicAdd(&a.ctrl[2], 1);
-          } else {
-            n_child = n.n_child;
-            child_begin = n.child_begin + (source ? a.t.n_nodes : 0);
+      while (sp > 0) {
+        const int take = min(kWarp, sp);
+        sp -= take;
+        const int32_t c = lane < take ? stack[sp + lane] : -1;
+        __syncwarp();
+        bool accept = false;
+        int n_child = 0, child_begin = 0, leaf_begin = 0, leaf_count = 0;
+        NodeView nv{};
+        if (c >= 0) {
+          const OctreeNode& n = node_at(a, c);
+          const bool source = c >= a.t.n_nodes;
+          nv = node_view(n, centre);
+          accept = node_accepted(tgroup, nv, a.opening);
+          if (!accept) {
+            if (n.n_child == 0) {
+              leaf_begin = n.begin + (source ? a.t.particles.n : 0);
+              leaf_count = n.end - n.begin;
+              // A source node sent without its children (distributed_gravity.hpp).
+              if (source && leaf_count == 0) atomicAdd(&a.ctrl[2], 1);
+            } else {
+              n_child = n.n_child;
+              child_begin = n.child_begin + (source ? a.t.n_nodes : 0);
+            }
+          }
+        }
+
+        // Accepted nodes -> node list.
+        const unsigned acc_mask = __ballot_sync(kFull, accept);
+        if (accept) {
+          const int s = nn + __popc(acc_mask & lanes_below);
+          const OctreeNode& n = node_at(a, c);
+          NL.a[s] = make_float4(nv.com.x, nv.com.y, nv.com.z, n.mp.mass);
+          NL.b[s] = make_float4(n.mp.qxx, n.mp.qxy, n.mp.qxz, n.mp.qyy);
+          NL.c[s] = make_float4(n.mp.qyz, n.mp.qzz, n.mp.trace, n.eps2_mean);
+        }
+        nn += __popc(acc_mask);
+        list_nodes += __popc(acc_mask);
+        __syncwarp();
+        if (nn >= kWarp) {
+          eval_nodes<K, TPL>(NL, kWarp, sub, replicas, slots, tg);
+          __syncwarp();
+          if (lane < nn - kWarp) copy_node_entry(NL, lane, lane + kWarp);
+          nn -= kWarp;
+          __syncwarp();
+        }
+
+        // Children of opened internal nodes -> stack.
+        int pushed = 0;
+        const int off = exclusive_scan(n_child, lane, pushed);
+        if (sp + pushed <= a.stack_cap) {
+          for (int k = 0; k < n_child; ++k) stack[sp + off + k] = child_begin + k;
+          sp += pushed;
+        } else if (lane == 0) {
+          atomicExch(&a.ctrl[1], 1);  // cannot happen within the depth bound; reported by the host
+        }
+        __syncwarp();
+
+        // Particles of opened leaves -> particle list, 32 at a time.
+        int total = 0;
+        const int loff = exclusive_scan(leaf_count, lane, total);
+        list_parts += total;
+        for (int base = 0; base < total; base += kWarp) {
+          const int q = base + lane;
+          int owner = 0;  // last lane whose leaf starts at or before q
+          for (int s = kWarp / 2; s > 0; s >>= 1) {
+            const int cand = owner + s;
+            if (__shfl_sync(kFull, loff, cand) <= q) owner = cand;
+          }
+          const int owner_begin = __shfl_sync(kFull, leaf_begin, owner);
+          const int owner_off = __shfl_sync(kFull, loff, owner);
+          if (q < total) {
+            const int32_t j = owner_begin + (q - owner_off);
+            const bool source = j >= P.n;
+            const TreeParticles& Q = source ? a.src : P;
+            const int32_t jq = source ? j - P.n : j;
+            const Vec3f d = vec_cast<float>(Q.pos[jq] - centre);
+            const int s = np + lane;
+            const float ej = Q.eps[jq];
+            PL.xm[s] = make_float4(d.x, d.y, d.z, float(Q.mass[jq]));
+            PL.e2[s] = ej * ej, PL.idx[s] = j;
+          }
+          np += min(kWarp, total - base);
+          __syncwarp();
+          if (np >= kWarp) {
+            eval_particles<K, TPL>(PL, kWarp, sub, replicas, slots, tg);
+            __syncwarp();
+            if (lane < np - kWarp) copy_particle_entry(PL, lane, lane + kWarp);
+            np -= kWarp;
+            __syncwarp();
           }
         }
       }
-
-      // Accepted nodes -> node list.
-      const unsigned acc_mask = __ballot_sync(kFull, accept);
-      if (accept) {
-        const int s = nn + __popc(acc_mask & lanes_below);
-        const OctreeNode& n = node_at(a, c);
-        NL.a[s] = make_float4(nv.com.x, nv.com.y, nv.com.z, n.mp.mass);
-        NL.b[s] = make_float4(n.mp.qxx, n.mp.qxy, n.mp.qxz, n.mp.qyy);
-        NL.c[s] = make_float4(n.mp.qyz, n.mp.qzz, n.mp.trace, n.eps2_mean);
-      }
-      nn += __popc(acc_mask);
-      list_nodes += __popc(acc_mask);
-      __syncwarp();
-      if (nn >= kWarp) {
-        eval_nodes<K, TPL>(NL, kWarp, sub, replicas, slots, tg);
-        __syncwarp();
-        if (lane < nn - kWarp) copy_node_entry(NL, lane, lane + kWarp);
-        nn -= kWarp;
-        __syncwarp();
-      }
-
-      // Children of opened internal nodes -> stack.
-      int pushed = 0;
-      const int off = exclusive_scan(n_child, lane, pushed);
-      if (sp + pushed <= a.stack_cap) {
-        for (int k = 0; k < n_child; ++k) stack[sp + off + k] = child_begin + k;
-        sp += pushed;
-      } else if (lane == 0) {
-        atomicExch(&a.ctrl[1], 1);  // cannot happen within the depth bound; reported by the host
-      }
+      if (nn > 0) eval_nodes<K, TPL>(NL, nn, sub, replicas, slots, tg);
+      if (np > 0) eval_particles<K, TPL>(PL, np, sub, replicas, slots, tg);
       __syncwarp();
 
-      // Particles of opened leaves -> particle list, 32 at a time.
-      int total = 0;
-      const int loff = exclusive_scan(leaf_count, lane, total);
-      list_parts += total;
-      for (int base = 0; base < total; base += kWarp) {
-        const int q = base + lane;
-        int owner = 0;  // last lane whose leaf starts at or before q
-        for (int s = kWarp / 2; s > 0; s >>= 1) {
-          const int cand = owner + s;
-          if (__shfl_sync(kFull, loff, cand) <= q) owner = cand;
-        }
-        const int owner_begin = __shfl_sync(kFull, leaf_begin, owner);
-        const int owner_off = __shfl_sync(kFull, loff, owner);
-        if (q < total) {
-          const int32_t j = owner_begin + (q - owner_off);
-          const bool source = j >= P.n;
-          const TreeParticles& Q = source ? a.src : P;
-          const int32_t jq = source ? j - P.n : j;
-          const Vec3f d = vec_cast<float>(Q.pos[jq] - centre);
-          const int s = np + lane;
-          const float ej = Q.eps[jq];
-          PL.xm[s] = make_float4(d.x, d.y, d.z, float(Q.mass[jq]));
-          PL.e2[s] = ej * ej, PL.idx[s] = j;
-        }
-        np += min(kWarp, total - base);
-        __syncwarp();
-        if (np >= kWarp) {
-          eval_particles<K, TPL>(PL, kWarp, sub, replicas, slots, tg);
-          __syncwarp();
-          if (lane < np - kWarp) copy_particle_entry(PL, lane, lane + kWarp);
-          np -= kWarp;
-          __syncwarp();
-        }
-      }
-    }
-    if (nn > 0) eval_nodes<K, TPL>(NL, nn, sub, replicas, slots, tg);
-    if (np > 0) eval_particles<K, TPL>(PL, np, sub, replicas, slots, tg);
-    __syncwarp();
-
-    // Sum the replicas of each target, write in the caller's order with G applied.
-    for (int s = gp; s < kWarp; s <<= 1) {
+      // Sum the replicas of each target, write in the caller's order with G applied.
+      for (int s = gp; s < kWarp; s <<= 1) {
 #pragma unroll
-      for (int u = 0; u < TPL; ++u) {
-        tg.ax[u] += __shfl_xor_sync(kFull, tg.ax[u], s);
-        tg.ay[u] += __shfl_xor_sync(kFull, tg.ay[u], s);
-        tg.az[u] += __shfl_xor_sync(kFull, tg.az[u], s);
-        tg.pot[u] += __shfl_xor_sync(kFull, tg.pot[u], s);
+        for (int u = 0; u < TPL; ++u) {
+          tg.ax[u] += __shfl_xor_sync(kFull, tg.ax[u], s);
+          tg.ay[u] += __shfl_xor_sync(kFull, tg.ay[u], s);
+          tg.az[u] += __shfl_xor_sync(kFull, tg.az[u], s);
+          tg.pot[u] += __shfl_xor_sync(kFull, tg.pot[u], s);
+        }
       }
-    }
-    // The group's cycles shared by its targets (lane 0's clock, one value for the warp).
-    const long long cycles = __shfl_sync(kFull, clock64() - clock_begin, 0);
-    const uint32_t share = uint32_t(max(1ll, min(cycles / ng, 0xffffffffll)));
-    if (sub == 0) {
+      // The group's cycles shared by its targets (lane 0's clock, one value for the warp).
+      const long long cycles = __shfl_sync(kFull, clock64() - pass_begin, 0);
+      if (lane == 0) atomicMax(&a.counts[2], (unsigned long long)cycles);
+      const uint32_t share = uint32_t(max(1ll, min(cycles / nt, 0xffffffffll)));
+      if (sub == 0) {
 #pragma unroll
-      for (int u = 0; u < TPL; ++u) {
-        if (tg.idx[u] < 0) continue;
-        const uint32_t out = a.t.order[tg.idx[u]];
-        a.acc[out] = {a.G * double(tg.ax[u]), a.G * double(tg.ay[u]), a.G * double(tg.az[u])};
-        a.pot[out] = a.G * double(tg.pot[u]);
-        if (a.walk_cost) a.walk_cost[out] = share;
+        for (int u = 0; u < TPL; ++u) {
+          if (tg.idx[u] < 0) continue;
+          const uint32_t out = a.t.order[tg.idx[u]];
+          a.acc[out] = {a.G * double(tg.ax[u]), a.G * double(tg.ay[u]), a.G * double(tg.az[u])};
+          a.pot[out] = a.G * double(tg.pot[u]);
+          if (a.walk_cost) a.walk_cost[out] = share;
+        }
       }
+      node_int += (unsigned long long)(nt) * (unsigned long long)(list_nodes);
+      part_int += (unsigned long long)(nt) * (unsigned long long)(list_parts - 1);
+      pass_begin = clock64();
     }
-    node_int += (unsigned long long)(ng) * (unsigned long long)(list_nodes);
-    part_int += (unsigned long long)(ng) * (unsigned long long)(list_parts - 1);
   }
   if (lane == 0) {
     atomicAdd(&a.counts[0], node_int);
@@ -390,6 +426,14 @@ template <SofteningKernel K, int TPL>
 void launch_walk(const WalkArgs& a, int blocks) {
   walk_kernel<K, TPL><<<blocks, kWalkThreads>>>(a);
   cuda_check_launch("tree walk");
+}
+
+// The SM clock's rate (the device's nominal rate: cycles of clock64()), in Hz.
+double clock_hz() {
+  int dev = 0, khz = 0;
+  cuda_check(cudaGetDevice(&dev), "querying the device");
+  cuda_check(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev), "querying the SM clock");
+  return 1e3 * double(khz > 0 ? khz : 1);
 }
 
 double elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
@@ -469,7 +513,7 @@ struct GpuGravity::Impl {
     cuda_check(cudaEventSynchronize(ev[4]), "tree gravity");
     cuda_check(cudaGetLastError(), "tree gravity");
     int32_t status[3] = {0, 0, 0};
-    unsigned long long count[2] = {0, 0};
+    unsigned long long count[3] = {0, 0, 0};
     cuda_check(cudaMemcpy(status, ctrl.get(), sizeof(status), cudaMemcpyDeviceToHost),
                "walk status");
     cuda_check(cudaMemcpy(count, counts.get(), sizeof(count), cudaMemcpyDeviceToHost),
@@ -480,6 +524,7 @@ struct GpuGravity::Impl {
     stats.node_interactions = count[0];
     stats.particle_interactions = count[1];
     stats.closed_opened = std::size_t(status[2]);
+    stats.longest_group_s = double(count[2]) / clock_hz();
     timed = true;
     was_direct = false;
     have_previous = true;
@@ -514,9 +559,9 @@ struct GpuGravity::Impl {
   void walk(const ParticleView& v, const GravityParams& p, double G, const ActiveSet& active) {
     const DeviceTreeView t = tree.view();
     ctrl.reserve(3, "walk control words");
-    counts.reserve(2, "interaction counters");
+    counts.reserve(4, "interaction counters");
     cuda_check(cudaMemset(ctrl.get(), 0, 3 * sizeof(int32_t)), "clearing the walk control words");
-    cuda_check(cudaMemset(counts.get(), 0, 2 * sizeof(unsigned long long)),
+    cuda_check(cudaMemset(counts.get(), 0, 4 * sizeof(unsigned long long)),
                "clearing the counters");
     if (t.n_groups == 0) return;
     const bool two = p.group_size > kWarp;

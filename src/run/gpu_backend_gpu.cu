@@ -30,6 +30,7 @@
 #include "gravity/gravity_gpu.hpp"
 #include "run/end_force_kern.hpp"
 #include "run/gpu_ranks.hpp"
+#include "run/longest_groups.hpp"
 #include "run/particle_changes_gpu.hpp"
 #include "run/stage_timer.hpp"
 #include "run/step_backend.hpp"
@@ -211,6 +212,7 @@ class GpuBackend final : public StepBackend {
     gravity_.compute(d_.view(), c_.grav, c_.G, active_,
                      tree_stale_ ? TreeUpdate::Rebuild : TreeUpdate::Refit);
     tree_stale_ = false;
+    walks_.add(gravity_.last_walk_stats());
   }
   void end_force() override {
     const ParticleView v = d_.view();
@@ -334,6 +336,7 @@ class GpuBackend final : public StepBackend {
   // The device memory of the step's main parts, per particle (issue #16 item 4).
   std::string timing_notes(long steps) override {
     std::string ranks = ranks_ ? ranks_->timing_notes(steps) : std::string();
+    if (!ranks_ && c_.grav.enabled) ranks += walks_.note();
     ranks += steady_steps_line(order_wall_);
     const std::size_t n = std::max<std::size_t>(d_.size(), 1);
     const double fields = double(d_.device_bytes()), scratch = double(scratch_.bytes());
@@ -423,6 +426,7 @@ class GpuBackend final : public StepBackend {
   DeviceSpawner spawner_;
   GpuSph sph_;
   GpuGravity gravity_;
+  LongestGroups walks_;  // the walks' longest groups (timing_notes)
   GpuStepReduction reduction_;
   std::vector<const double*> energy_ptrs_;
   StepScalars scalars_;

@@ -279,3 +279,41 @@ TEST_CASE("tree gravity: each target's walk cost is its interactions, the inacti
   CHECK(kept == s.size() - (s.size() + 2) / 3);
   CHECK(sum == st.node_interactions + st.particle_interactions);
 }
+
+TEST_CASE("tree gravity: a target of tiny |a_old| walks alone, not its whole group",
+          "[gravity][tree]") {
+  // The relative criterion opens nodes until M l^2 / d^4 <= rel_tol |a_old|; a target whose
+  // |a_old| is far below its group's largest (acc_outlier, gravity_kern.hpp) walks as a group of
+  // one, so its near-direct sum costs its own interactions (at most ~N), not its group's (~32 N).
+  const std::size_t n = 6000;
+  ParticleStore s = make_plummer(n, 13);
+  std::vector<float> eps(n, 0.01f);
+  Octree tree;
+  tree.build(s.pos.data(), s.mass.data(), eps.data(), n, 8);
+  GravityParams gp;
+  gp.softening.fill(0.01);
+  const Reference ref = direct_reference(s, gp);
+  std::vector<double> a_old(n);
+  for (std::size_t i = 0; i < n; ++i) a_old[i] = norm(ref.acc[i]);
+  TreeWalkParams wp;
+  wp.opening = opening_params(gp);  // the relative criterion (the default)
+  wp.group_size = 32;
+  std::vector<Vec3d> acc(n);
+  std::vector<double> pot(n);
+  const TreeWalkStats base =
+      tree_gravity(tree.view(), wp, 1.0, a_old.data(), acc.data(), pot.data());
+  // The particle nearest the centre, as if its pulls cancelled: |a_old| 1e6 times smaller.
+  std::size_t c = 0;
+  for (std::size_t i = 1; i < n; ++i)
+    if (norm(s.pos[i]) < norm(s.pos[c])) c = i;
+  a_old[c] *= 1e-6;
+  const TreeWalkStats tiny =
+      tree_gravity(tree.view(), wp, 1.0, a_old.data(), acc.data(), pot.data());
+  const double extra = double(tiny.node_interactions + tiny.particle_interactions) -
+                       double(base.node_interactions + base.particle_interactions);
+  INFO("extra interactions " << extra << " for N = " << n);
+  CHECK(extra > 0.5 * double(n));  // it opens most of the tree ...
+  CHECK(extra < 2.0 * double(n));  // ... for itself alone
+  // Its force is then close to the direct sum (float sums of ~N terms).
+  CHECK(norm(acc[c] - ref.acc[c]) <= 1e-4 * norm(ref.acc[c]));
+}

@@ -19,6 +19,7 @@
 #include "parallel/distributed_sph.hpp"
 #include "parallel/particle_exchange.hpp"
 #include "parallel/resident_sph.hpp"
+#include "run/longest_groups.hpp"
 #include "run/mpi/rank_timing.hpp"
 #include "run/ranks.hpp"
 
@@ -184,6 +185,7 @@ class GpuRankLink final : public GpuRanks {
     t_.let_select += r.let_select_s;
     t_.let_exchange += r.let_exchange_s;
     t_.walk += r.walk_s;
+    walks_.add(r.walk);
     own_.gravity_s += r.walk_s;
     counts_.let_bytes += double(r.let_bytes_sent);
   }
@@ -249,6 +251,16 @@ class GpuRankLink final : public GpuRanks {
     return all;
   }
 
+  static std::string indented(const std::string& line) { return line.empty() ? line : "  " + line; }
+  // The walks' longest groups, each number the largest over the ranks.
+  LongestGroups largest_over_ranks(const LongestGroups& mine) const {
+    std::vector<double> v = {mine.last_s, mine.largest_s};
+    comm_.max(v);
+    LongestGroups all;
+    all.last_s = v[0], all.largest_s = v[1];
+    return all;
+  }
+
   // With the parts from step 2 on beside them (the start-up and step 1 scatter the particles from
   // rank 0 and find every h from scratch).
   std::string timing_notes(long steps) override {
@@ -258,6 +270,7 @@ class GpuRankLink final : public GpuRanks {
                              counts_, decomposition_.params().max_imbalance, steps) +
            cost_weights_note(comm_, decomposition_.params().measured && orders_ >= 4,
                              decomposition_.params().weights) +
+           indented(largest_over_ranks(walks_).note(", largest over the ranks")) +
            "  SPH halo records and locally essential trees: " + transfers_ + "\n";
   }
 
@@ -427,6 +440,7 @@ class GpuRankLink final : public GpuRanks {
   struct {
     double gravity_s = 0.0, sph_s = 0.0;
   } own_;
+  LongestGroups walks_;
   RankParts t_, t_steady_;  // seconds on this rank: of the run, and up to step 2's order stage
   std::size_t orders_ = 0;
   RankCounts counts_;
