@@ -206,6 +206,12 @@ inline OpeningParams opening_params(const GravityParams& p) {
 // group takes the smallest |a_old| of the others: every target's nodes still meet the criterion
 // with its own |a_old|, and the CPU and GPU walks split alike.
 constexpr double kAccOutlier = 8.0;
+// A group whose lists (accepted nodes and opened leaves' particles, its targets' own tree and the
+// source trees together) pass this many entries walks again target by target: when all its
+// targets have a tiny |a_old| (none far below the others) its walk would hold one warp for up to
+// 447 ms (the disk galaxy, 4 ranks, 2026-11-27); alone, each target's lists are split over a
+// warp's 32 lanes, and the GPU gives each target its own warp. Typical lists hold a few thousand.
+constexpr long long kMaxGroupList = 65536;
 MPSPH_HD bool acc_outlier(double a_old, double a_max) {
   return a_old * kAccOutlier < a_max;
 }

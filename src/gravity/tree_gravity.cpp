@@ -250,8 +250,8 @@ TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, do
   if (t.n_nodes == 0) return stats;
   const std::vector<Range> groups = make_groups(t, std::max(1, params.group_size));
   stats.groups = groups.size();
-  std::size_t n_node_int = 0, n_part_int = 0, n_closed = 0;
-#pragma omp parallel reduction(+ : n_node_int, n_part_int, n_closed)
+  std::size_t n_node_int = 0, n_part_int = 0, n_closed = 0, n_split = 0;
+#pragma omp parallel reduction(+ : n_node_int, n_part_int, n_closed, n_split)
   {
     Lists L;
 #pragma omp for schedule(dynamic, 8)
@@ -267,11 +267,12 @@ TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, do
       // One walk and evaluation for the targets of range r that `in` admits: geometry over them
       // (bounding box, softening maximum, smallest |a_old|/G), the lists of the targets' own tree
       // and of each source tree, then every target of r evaluated (the caller's later walks
-      // overwrite the ones not admitted).
+      // overwrite the ones not admitted). Returns false, evaluating nothing, when more than one
+      // target's lists pass kMaxGroupList entries (gravity_kern.hpp): each then walks alone.
       auto walk_targets = [&](Range r, auto in) {
         int32_t first = r.begin;
         while (first < r.end && !in(first)) ++first;
-        if (first == r.end) return;
+        if (first == r.end) return true;
         Vec3d lo = t.particles.pos[first], hi = lo;
         float eps_max = 0.0f;
         double a_min = acc_old ? acc_old[t.order[first]] : 0.0;
@@ -304,6 +305,7 @@ TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, do
           L.gather_nodes(sources[s], centre);
           L.gather_particles(sources[s], centre, r, false);
         }
+        if (n_targets > 1 && (long long)(L.nm.size() + L.sm.size()) > kMaxGroupList) return false;
         if (params.opening.kernel == SofteningKernel::Spline) {
           evaluate_group<SofteningKernel::Spline>(t, r, centre, L, G, active, acc, pot,
                                                   params.allow_avx512);
@@ -319,15 +321,21 @@ TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, do
           for (int32_t i = r.begin; i < r.end; ++i)
             if (in(i)) walk_cost[t.order[i]] = cost;
         }
+        return true;
       };
-      walk_targets(g, [&](int32_t i) { return targeted(i) && !outlier(i); });
-      for (int32_t i = g.begin; i < g.end; ++i)
-        if (targeted(i) && outlier(i)) walk_targets({i, i + 1}, targeted);
+      auto regular = [&](int32_t i) { return targeted(i) && !outlier(i); };
+      const bool together = walk_targets(g, regular);
+      for (int32_t i = g.begin; i < g.end; ++i) {
+        if (!targeted(i) || (together && !outlier(i))) continue;
+        walk_targets({i, i + 1}, targeted);
+        if (!outlier(i)) ++n_split;
+      }
     }
   }
   stats.node_interactions = n_node_int;
   stats.particle_interactions = n_part_int;
   stats.closed_opened = n_closed;
+  stats.split_targets = n_split;
   return stats;
 }
 

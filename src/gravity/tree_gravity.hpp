@@ -34,6 +34,8 @@ struct TreeWalkStats {
   // GPU walks: the wall time of the longest group's walk (its warp's SM cycles at the nominal
   // clock), a lower bound of the walk's time, since one warp walks a group; 0 on the CPU.
   double longest_group_s = 0.0;
+  // Targets of groups whose lists passed kMaxGroupList entries, walked alone (gravity_kern.hpp).
+  std::size_t split_targets = 0;
 };
 
 // Gravitational acceleration and potential of every tree particle, written to acc[order[k]] and

@@ -57,7 +57,9 @@ struct WalkArgs {
   double G;
   int32_t* stacks;  // one stack of stack_cap node indices per resident warp
   int32_t stack_cap;
-  int32_t* ctrl;  // [0] next group, [1] stack overflow flag, [2] closed source nodes opened
+  // [0] next group (or single target), [1] stack overflow flag, [2] closed source nodes opened,
+  // [3] single targets listed
+  int32_t* ctrl;
   // [0] node interactions, [1] particle interactions, [2] the most SM cycles one group took
   unsigned long long* counts;
   Vec3d* acc;  // caller order
@@ -77,6 +79,11 @@ struct WalkArgs {
   TreeParticles src;
   const int32_t* src_roots;
   int32_t n_roots;
+  // The targets (tree indices) of groups whose lists passed max_list entries (kMaxGroupList), each
+  // walked alone by a warp of the second launch (singles_pass).
+  int32_t* singles;
+  long long max_list;
+  bool singles_pass;
 };
 
 __device__ __forceinline__ const OctreeNode& node_at(const WalkArgs& a, int32_t c) {
@@ -169,22 +176,29 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
   const TreeParticles& P = a.t.particles;
   unsigned long long node_int = 0, part_int = 0;
 
+  // The items: the groups, or (singles_pass) the single targets the first launch listed.
+  const int32_t n_items = a.singles_pass ? a.ctrl[3] : a.t.n_groups;
   for (;;) {
     int g = 0;
     if (lane == 0) g = atomicAdd(&a.ctrl[0], 1);
     g = __shfl_sync(kFull, g, 0);
-    if (g >= a.t.n_groups) break;
+    if (g >= n_items) break;
     const long long clock_begin = clock64();
-    const int32_t gb = a.t.group_begin[g], ge = a.t.group_begin[g + 1];
     // The targets: the group's active members (all of them without an active set), tree order.
     int32_t* targets = target_lists[warp];
     int ng = 0;
-    for (int32_t base = gb; base < ge; base += kWarp) {
-      const int32_t i = base + lane;
-      const bool on = i < ge && (!a.ti_end || a.ti_end[a.t.order[i]] == a.tick);
-      const unsigned on_mask = __ballot_sync(kFull, on);
-      if (on) targets[ng + __popc(on_mask & lanes_below)] = i;
-      ng += __popc(on_mask);
+    if (a.singles_pass) {
+      if (lane == 0) targets[0] = a.singles[g];
+      ng = 1;
+    } else {
+      const int32_t gb = a.t.group_begin[g], ge = a.t.group_begin[g + 1];
+      for (int32_t base = gb; base < ge; base += kWarp) {
+        const int32_t i = base + lane;
+        const bool on = i < ge && (!a.ti_end || a.ti_end[a.t.order[i]] == a.tick);
+        const unsigned on_mask = __ballot_sync(kFull, on);
+        if (on) targets[ng + __popc(on_mask & lanes_below)] = i;
+        ng += __popc(on_mask);
+      }
     }
     __syncwarp();
     if (ng == 0) continue;  // warp-uniform
@@ -193,7 +207,7 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
     // in tree_gravity.cpp: the others stay first in targets[], the outliers go to outliers[].
     int32_t* outliers = outlier_lists[warp];
     int n_first = ng, n_out = 0;
-    if (a.t.acc_old) {
+    if (a.t.acc_old && !a.singles_pass) {
       double a_max = 0.0;
       for (int t = lane; t < ng; t += kWarp) a_max = fmax(a_max, a.t.acc_old[targets[t]]);
       for (int o = kWarp / 2; o > 0; o >>= 1) a_max = fmax(a_max, __shfl_xor_sync(kFull, a_max, o));
@@ -279,6 +293,9 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
       for (int k = lane; k < a.n_roots; k += kWarp) stack[1 + k] = a.t.n_nodes + a.src_roots[k];
       int sp = 1 + a.n_roots, nn = 0, np = 0;
       long long list_nodes = 0, list_parts = 0;
+      // A group whose lists pass max_list entries stops and lists its targets to walk alone.
+      const bool may_split = pass == 0 && nt > 1 && a.max_list > 0;
+      bool split = false;
       __syncwarp();
       while (sp > 0) {
         const int take = min(kWarp, sp);
@@ -371,6 +388,19 @@ __global__ void __launch_bounds__(kWalkThreads, 4) walk_kernel(WalkArgs a) {
             __syncwarp();
           }
         }
+        if (may_split && list_nodes + list_parts > a.max_list) {  // warp-uniform
+          split = true;
+          break;
+        }
+      }
+      if (split) {
+        int base = 0;
+        if (lane == 0) base = atomicAdd(&a.ctrl[3], nt);
+        base = __shfl_sync(kFull, base, 0);
+        for (int t = lane; t < nt; t += kWarp) a.singles[base + t] = tl[t];
+        __syncwarp();
+        pass_begin = clock64();
+        continue;
       }
       if (nn > 0) eval_nodes<K, TPL>(NL, nn, sub, replicas, slots, tg);
       if (np > 0) eval_particles<K, TPL>(PL, np, sub, replicas, slots, tg);
@@ -484,6 +514,7 @@ struct GpuGravity::Impl {
   gpu::DeviceOctree tree;
   GpuDirectGravity direct;
   DeviceBuffer<int32_t> stacks;
+  DeviceBuffer<int32_t> singles;  // the single targets of the walk's second launch
   DeviceBuffer<int32_t> ctrl;
   DeviceBuffer<unsigned long long> counts;
   // Source trees of walk_with_sources() (empty otherwise).
@@ -512,7 +543,7 @@ struct GpuGravity::Impl {
     cuda_check(cudaEventRecord(ev[4]), "recording an event");
     cuda_check(cudaEventSynchronize(ev[4]), "tree gravity");
     cuda_check(cudaGetLastError(), "tree gravity");
-    int32_t status[3] = {0, 0, 0};
+    int32_t status[4] = {0, 0, 0, 0};
     unsigned long long count[3] = {0, 0, 0};
     cuda_check(cudaMemcpy(status, ctrl.get(), sizeof(status), cudaMemcpyDeviceToHost),
                "walk status");
@@ -525,6 +556,7 @@ struct GpuGravity::Impl {
     stats.particle_interactions = count[1];
     stats.closed_opened = std::size_t(status[2]);
     stats.longest_group_s = double(count[2]) / clock_hz();
+    stats.split_targets = std::size_t(status[3]);
     timed = true;
     was_direct = false;
     have_previous = true;
@@ -558,9 +590,9 @@ struct GpuGravity::Impl {
 
   void walk(const ParticleView& v, const GravityParams& p, double G, const ActiveSet& active) {
     const DeviceTreeView t = tree.view();
-    ctrl.reserve(3, "walk control words");
+    ctrl.reserve(4, "walk control words");
     counts.reserve(4, "interaction counters");
-    cuda_check(cudaMemset(ctrl.get(), 0, 3 * sizeof(int32_t)), "clearing the walk control words");
+    cuda_check(cudaMemset(ctrl.get(), 0, 4 * sizeof(int32_t)), "clearing the walk control words");
     cuda_check(cudaMemset(counts.get(), 0, 4 * sizeof(unsigned long long)),
                "clearing the counters");
     if (t.n_groups == 0) return;
@@ -592,12 +624,22 @@ struct GpuGravity::Impl {
     a.src = TreeParticles{src_pos.get(), src_mass.get(), src_eps.get(), n_src_particles};
     a.src_roots = src_roots.get();
     a.n_roots = n_roots;
-    if (spline) {
-      two ? launch_walk<SofteningKernel::Spline, 2>(a, blocks)
-          : launch_walk<SofteningKernel::Spline, 1>(a, blocks);
-    } else {
-      two ? launch_walk<SofteningKernel::Plummer, 2>(a, blocks)
-          : launch_walk<SofteningKernel::Plummer, 1>(a, blocks);
+    singles.reserve(std::max<std::size_t>(std::size_t(t.particles.n), 1), "single targets");
+    a.singles = singles.get();
+    a.max_list = kMaxGroupList;
+    a.singles_pass = false;
+    // The groups, then the single targets of the groups that stopped (each on a warp of its own).
+    for (const bool singles_pass : {false, true}) {
+      a.singles_pass = singles_pass;
+      if (singles_pass)
+        cuda_check(cudaMemsetAsync(ctrl.get(), 0, sizeof(int32_t)), "clearing the item counter");
+      if (spline) {
+        two ? launch_walk<SofteningKernel::Spline, 2>(a, blocks)
+            : launch_walk<SofteningKernel::Spline, 1>(a, blocks);
+      } else {
+        two ? launch_walk<SofteningKernel::Plummer, 2>(a, blocks)
+            : launch_walk<SofteningKernel::Plummer, 1>(a, blocks);
+      }
     }
   }
 };

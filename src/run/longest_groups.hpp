@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <string>
 
+#include "gravity/gravity_kern.hpp"
 #include "gravity/tree_gravity.hpp"
 
 namespace mpsph {
@@ -17,19 +18,22 @@ namespace mpsph {
 struct LongestGroups {
   double last_s = 0.0;     // the last walk's longest group
   double largest_s = 0.0;  // the longest group of any walk
+  double split = 0.0;      // targets of groups with too long lists, walked alone (last walk)
   void add(const TreeWalkStats& w) {
     last_s = w.longest_group_s;
     largest_s = std::max(largest_s, w.longest_group_s);
+    split = double(w.split_targets);
   }
   // One line, or none when no walk measured it; `of` qualifies the numbers (e.g. ", largest over
   // the ranks").
   std::string note(const char* of = "") const {
     if (!(largest_s > 0.0)) return {};
-    char line[300];
+    char line[400];
     std::snprintf(line, sizeof line,
                   "gravity walk%s: the longest group's walk (one warp's) %.3f ms in the last step, "
-                  "%.3f ms in the longest\n",
-                  of, 1e3 * last_s, 1e3 * largest_s);
+                  "%.3f ms in the longest; targets of groups with lists over %lld entries, walked "
+                  "alone, in the last step: %.0f\n",
+                  of, 1e3 * last_s, 1e3 * largest_s, kMaxGroupList, split);
     return line;
   }
 };

@@ -191,6 +191,38 @@ TEST_CASE("GPU tree walk: the CPU walk's answer to float rounding", "[gpu][gravi
     compare("tiny |a_old| alone", {sc.acc_grav, sc.pot, cpu.last_walk_stats()},
             {sg.acc_grav, sg.pot, gpu.last_walk_stats()});
   }
+  SECTION("groups of only tiny |a_old| walking target by target") {
+    // Lists past kMaxGroupList entries (gravity_kern.hpp): the 300 particles nearest the centre
+    // of 1e5 get |a_old| 1e9 times smaller than their force; the groups made only of such
+    // targets stop and their targets walk alone on the GPU's second launch, as on the CPU.
+    ParticleStore s = make_plummer(100000, 79);
+    GravityParams geometric = p;
+    geometric.criterion = OpeningCriterion::Geometric;
+    GravitySolver first;
+    first.compute(s, geometric, 1.0);
+    std::vector<std::size_t> by_r(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) by_r[i] = i;
+    std::partial_sort(
+        by_r.begin(), by_r.begin() + 300, by_r.end(),
+        [&](std::size_t a, std::size_t b) { return norm(s.pos[a]) < norm(s.pos[b]); });
+    for (std::size_t k = 0; k < 300; ++k) s.acc_grav[by_r[k]] = 1e-9 * s.acc_grav[by_r[k]];
+    p.criterion = OpeningCriterion::Relative;
+    GravitySolver cpu;
+    cpu.assume_previous();
+    ParticleStore sc = s;
+    cpu.compute(sc, p, 1.0);
+    DeviceParticles d;
+    test::upload_gravity(d, s);
+    GpuGravity gpu;
+    gpu.assume_previous();
+    gpu.compute(d.view(), p, 1.0);
+    ParticleStore sg = s;
+    test::download_gravity(d, sg);
+    CHECK(cpu.last_walk_stats().split_targets >= 32);
+    CHECK(gpu.last_walk_stats().split_targets == cpu.last_walk_stats().split_targets);
+    compare("lists past kMaxGroupList", {sc.acc_grav, sc.pot, cpu.last_walk_stats()},
+            {sg.acc_grav, sg.pot, gpu.last_walk_stats()});
+  }
   SECTION("group sizes 64 (two targets per lane) and 8 (four replicas per target)") {
     const ParticleStore s = make_plummer(20000, 3);
     p.group_size = 64;

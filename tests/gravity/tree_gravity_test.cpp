@@ -317,3 +317,43 @@ TEST_CASE("tree gravity: a target of tiny |a_old| walks alone, not its whole gro
   // Its force is then close to the direct sum (float sums of ~N terms).
   CHECK(norm(acc[c] - ref.acc[c]) <= 1e-4 * norm(ref.acc[c]));
 }
+
+TEST_CASE("tree gravity: a group whose lists pass kMaxGroupList walks target by target",
+          "[gravity][tree]") {
+  // Groups whose targets all have a tiny |a_old| (none walks alone by acc_outlier) open most of
+  // the tree: past kMaxGroupList entries (gravity_kern.hpp) each target walks alone. The 300
+  // particles nearest the centre of an 80 000-particle sphere get |a_old| 1e9 times smaller than
+  // their force: their groups' lists hold nearly every particle (> 65 536) and split; with the
+  // true |a_old| no group does.
+  const std::size_t n = 80000;
+  ParticleStore s = make_plummer(n, 17);
+  GravityParams gp;
+  gp.softening.fill(0.01);
+  gp.criterion = OpeningCriterion::Geometric;
+  GravitySolver first;
+  first.compute(s, gp, 1.0);
+  std::vector<double> a_old(n);
+  for (std::size_t i = 0; i < n; ++i) a_old[i] = norm(s.acc_grav[i]);
+  std::vector<float> eps(n, 0.01f);
+  Octree tree;
+  tree.build(s.pos.data(), s.mass.data(), eps.data(), n, 16);
+  gp.criterion = OpeningCriterion::Relative;
+  TreeWalkParams wp;
+  wp.opening = opening_params(gp);
+  wp.group_size = 32;
+  std::vector<Vec3d> acc(n);
+  std::vector<double> pot(n);
+  const TreeWalkStats normal =
+      tree_gravity(tree.view(), wp, 1.0, a_old.data(), acc.data(), pot.data());
+  CHECK(normal.split_targets == 0);
+  std::vector<std::size_t> by_r(n);
+  std::iota(by_r.begin(), by_r.end(), std::size_t{0});
+  std::partial_sort(by_r.begin(), by_r.begin() + 300, by_r.end(),
+                    [&](std::size_t a, std::size_t b) { return norm(s.pos[a]) < norm(s.pos[b]); });
+  for (std::size_t k = 0; k < 300; ++k) a_old[by_r[k]] *= 1e-9;
+  const TreeWalkStats tiny =
+      tree_gravity(tree.view(), wp, 1.0, a_old.data(), acc.data(), pot.data());
+  INFO("targets walked alone: " << tiny.split_targets);
+  CHECK(tiny.split_targets >= 32);
+  CHECK(tiny.split_targets <= n / 100);  // the central groups' members, not more
+}

@@ -254,10 +254,10 @@ class GpuRankLink final : public GpuRanks {
   static std::string indented(const std::string& line) { return line.empty() ? line : "  " + line; }
   // The walks' longest groups, each number the largest over the ranks.
   LongestGroups largest_over_ranks(const LongestGroups& mine) const {
-    std::vector<double> v = {mine.last_s, mine.largest_s};
+    std::vector<double> v = {mine.last_s, mine.largest_s, mine.split};
     comm_.max(v);
     LongestGroups all;
-    all.last_s = v[0], all.largest_s = v[1];
+    all.last_s = v[0], all.largest_s = v[1], all.split = v[2];
     return all;
   }
 
