@@ -35,21 +35,33 @@ struct Result {
   TreeWalkStats stats;
 };
 
-// `calls` evaluations in a row (the relative criterion uses |a| of the previous one).
-Result cpu_tree(ParticleStore s, const GravityParams& p, int calls) {
+// `calls` evaluations in a row (the relative criterion uses |a| of the previous one; with
+// `previous`, the first call already uses the store's acc_grav).
+Result cpu_tree(ParticleStore s, const GravityParams& p, int calls, bool previous = false) {
   GravitySolver solver;
+  if (previous) solver.assume_previous();
   for (int c = 0; c < calls; ++c) solver.compute(s, p, 1.0);
   return {s.acc_grav, s.pot, solver.last_walk_stats()};
 }
 
-Result gpu_tree(const ParticleStore& s, const GravityParams& p, int calls) {
+Result gpu_tree(const ParticleStore& s, const GravityParams& p, int calls, bool previous = false) {
   DeviceParticles d;
   test::upload_gravity(d, s);
   GpuGravity solver;
+  if (previous) solver.assume_previous();
   for (int c = 0; c < calls; ++c) solver.compute(d.view(), p, 1.0);
   ParticleStore out = s;
   test::download_gravity(d, out);
   return {out.acc_grav, out.pot, solver.last_walk_stats()};
+}
+
+// A Plummer sphere with acc_grav from a geometric CPU walk: the |a_old| of the next walks.
+ParticleStore plummer_with_forces(std::size_t n, uint64_t seed, GravityParams p) {
+  ParticleStore s = make_plummer(n, seed);
+  p.criterion = OpeningCriterion::Geometric;
+  GravitySolver first;
+  first.compute(s, p, 1.0);
+  return s;
 }
 
 double rel_diff(std::size_t a, std::size_t b) {
@@ -169,37 +181,17 @@ TEST_CASE("GPU tree walk: the CPU walk's answer to float rounding", "[gpu][gravi
   SECTION("relative criterion, targets of tiny |a_old| walking alone") {
     // acc_outlier (gravity_kern.hpp): every 400th particle's |a_old| 1e6 times smaller than its
     // force, so that it walks as a group of one on both sides.
-    ParticleStore s = make_plummer(20000, 78);
-    GravityParams geometric = p;
-    geometric.criterion = OpeningCriterion::Geometric;
-    GravitySolver first;
-    first.compute(s, geometric, 1.0);
+    ParticleStore s = plummer_with_forces(20000, 78, p);
     for (std::size_t i = 0; i < s.size(); i += 400) s.acc_grav[i] = 1e-6 * s.acc_grav[i];
     p.criterion = OpeningCriterion::Relative;
     p.rel_tol = 0.001;
-    GravitySolver cpu;
-    cpu.assume_previous();
-    ParticleStore sc = s;
-    cpu.compute(sc, p, 1.0);
-    DeviceParticles d;
-    test::upload_gravity(d, s);
-    GpuGravity gpu;
-    gpu.assume_previous();
-    gpu.compute(d.view(), p, 1.0);
-    ParticleStore sg = s;
-    test::download_gravity(d, sg);
-    compare("tiny |a_old| alone", {sc.acc_grav, sc.pot, cpu.last_walk_stats()},
-            {sg.acc_grav, sg.pot, gpu.last_walk_stats()});
+    compare("tiny |a_old| alone", cpu_tree(s, p, 1, true), gpu_tree(s, p, 1, true));
   }
   SECTION("groups of only tiny |a_old| walking target by target") {
     // Lists past kMaxGroupList entries (gravity_kern.hpp): the 300 particles nearest the centre
     // of 1e5 get |a_old| 1e9 times smaller than their force; the groups made only of such
     // targets stop and their targets walk alone on the GPU's second launch, as on the CPU.
-    ParticleStore s = make_plummer(100000, 79);
-    GravityParams geometric = p;
-    geometric.criterion = OpeningCriterion::Geometric;
-    GravitySolver first;
-    first.compute(s, geometric, 1.0);
+    ParticleStore s = plummer_with_forces(100000, 79, p);
     std::vector<std::size_t> by_r(s.size());
     for (std::size_t i = 0; i < s.size(); ++i) by_r[i] = i;
     std::partial_sort(
@@ -207,21 +199,10 @@ TEST_CASE("GPU tree walk: the CPU walk's answer to float rounding", "[gpu][gravi
         [&](std::size_t a, std::size_t b) { return norm(s.pos[a]) < norm(s.pos[b]); });
     for (std::size_t k = 0; k < 300; ++k) s.acc_grav[by_r[k]] = 1e-9 * s.acc_grav[by_r[k]];
     p.criterion = OpeningCriterion::Relative;
-    GravitySolver cpu;
-    cpu.assume_previous();
-    ParticleStore sc = s;
-    cpu.compute(sc, p, 1.0);
-    DeviceParticles d;
-    test::upload_gravity(d, s);
-    GpuGravity gpu;
-    gpu.assume_previous();
-    gpu.compute(d.view(), p, 1.0);
-    ParticleStore sg = s;
-    test::download_gravity(d, sg);
-    CHECK(cpu.last_walk_stats().split_targets >= 32);
-    CHECK(gpu.last_walk_stats().split_targets == cpu.last_walk_stats().split_targets);
-    compare("lists past kMaxGroupList", {sc.acc_grav, sc.pot, cpu.last_walk_stats()},
-            {sg.acc_grav, sg.pot, gpu.last_walk_stats()});
+    const Result cpu = cpu_tree(s, p, 1, true), gpu = gpu_tree(s, p, 1, true);
+    CHECK(cpu.stats.split_targets >= 32);
+    CHECK(gpu.stats.split_targets == cpu.stats.split_targets);
+    compare("lists past kMaxGroupList", cpu, gpu);
   }
   SECTION("group sizes 64 (two targets per lane) and 8 (four replicas per target)") {
     const ParticleStore s = make_plummer(20000, 3);
