@@ -45,4 +45,15 @@ MPSPH_HD double particle_cost(uint8_t type, int32_t nngb, uint32_t walk_cost,
   return gravity + w.neighbour * double(cost_neighbours(type, nngb));
 }
 
+// The sum of particle_cost over a set of particles from the set's sums, the same rule summed:
+// `particles` of them, `walked` with a walk_cost > 0 whose shares add up to `walk_units`, and
+// `neighbours` cost neighbours in all. Exactly that sum (multiples of 1/1024 below 2^43).
+inline double summed_cost(uint64_t particles, uint64_t walked, uint64_t walk_units,
+                          uint64_t neighbours, const CostWeights& w) {
+  const double gravity = w.walk > 0.0
+                             ? w.walk * double(walk_units) + w.gravity * double(particles - walked)
+                             : w.gravity * double(particles);
+  return gravity + w.neighbour * double(neighbours);
+}
+
 }  // namespace mpsph

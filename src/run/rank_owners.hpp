@@ -37,12 +37,8 @@ struct RankOwners {
   // Per rank: the cost (core/particle_cost.hpp) of this rank's particles it owns; exact sums.
   std::vector<double> loads(const CostWeights& w) const {
     std::vector<double> l(particles.size());
-    for (std::size_t r = 0; r < l.size(); ++r) {
-      const double gravity = w.walk > 0.0 ? w.walk * double(walk_units[r]) +
-                                                w.gravity * double(particles[r] - walked[r])
-                                          : w.gravity * double(particles[r]);
-      l[r] = gravity + w.neighbour * double(neighbours[r]);
-    }
+    for (std::size_t r = 0; r < l.size(); ++r)
+      l[r] = summed_cost(particles[r], walked[r], walk_units[r], neighbours[r], w);
     return l;
   }
 };

@@ -249,6 +249,13 @@ TEST_CASE("decomposition: measured cost weights are a rank's times per particle 
   CHECK(particle_cost(kGas, 58, 0, w) == w.gravity + 58 * w.neighbour);
   CHECK(particle_cost(kDarkMatter, 58, 0, before) == before.gravity);
   CHECK(particle_cost(kDarkMatter, 58, 20000, before) == before.gravity);  // no walk weight
+  // A set's cost from its sums is the sum of its particles' costs, with and without a walk
+  // weight: gas walked, gas not walked, dark matter walked.
+  for (const CostWeights& u : {w, before}) {
+    const double each = particle_cost(kGas, 58, 20000, u) + particle_cost(kGas, 41, 0, u) +
+                        particle_cost(kDarkMatter, 0, 31000, u);
+    CHECK(summed_cost(3, 2, 51000, 99, u) == each);
+  }
   // Nothing measured keeps the weights before; a cost below a picosecond (1/1024 of one per walk
   // unit) counts 1 (1/1024).
   const CostWeights none = measured_cost_weights(0.1, 0, 0, 0.1, 0, before);
