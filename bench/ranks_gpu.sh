@@ -12,7 +12,8 @@
 # gpu; cpu for a dry run of the script on a machine without one); MPIEXEC (default mpiexec) and
 # MPIEXEC_FLAGS; ONE=0 skips the one-GPU run (no efficiency then). Prints one line per run -
 # steady and average ms per step, and the efficiency against the one GPU (strong: T1 / (P TP);
-# weak: T1 / TP) - and leaves every run's output in OUTDIR/<set>_<P>.
+# weak: T1 / TP) - and leaves every run's output in OUTDIR/<set>_<P> (P = 1 in RANKS: one MPI
+# rank, OUTDIR/<set>_1rank, the ranks' code path on one GPU).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?usage: bench/ranks_gpu.sh OUTDIR [N] [STEPS] [--set ...]}
@@ -74,8 +75,10 @@ echo "# $SET, N = $N$([ "$WEAK" = 1 ] && echo ' per GPU'), $STEPS global steps, 
 for p in $RANKS; do
   n=$N
   [ "$WEAK" = 1 ] && n=$(( N * p ))
+  name="${SET}_$p"
+  [ "$p" = 1 ] && name="${SET}_1rank"  # one rank: the rank path on one GPU, beside the one-GPU run
   # shellcheck disable=SC2046
-  run "${SET}_$p" "$p" "$MPIEXEC" ${MPIEXEC_FLAGS:-} -n "$p" --bind-to none \
+  run "$name" "$p" "$MPIEXEC" ${MPIEXEC_FLAGS:-} -n "$p" --bind-to none \
     -x OMP_NUM_THREADS=$(( CORES / p > 0 ? CORES / p : 1 )) "$BIN/mpsph-mpi" run \
     $(setup_args "$n") "${common[@]}"
 done

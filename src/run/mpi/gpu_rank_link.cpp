@@ -155,6 +155,7 @@ class GpuRankLink final : public GpuRanks {
                                device_ ? &*device_ : nullptr);
     t_.h += sph_report_.h_s;
     t_.h_passes += sph_report_.h_passes_s;
+    t_.h_passes_own += sph_report_.h_own_s;
     own_.sph_s += sph_report_.h_own_s;
     counts_.h_rounds += double(sph_report_.h_rounds);
   }
@@ -164,6 +165,7 @@ class GpuRankLink final : public GpuRanks {
                             device_ ? &*device_ : nullptr);
     t_.pairs += sph_report_.pairs_s;
     t_.pairs_passes += sph_report_.pairs_passes_s;
+    t_.pairs_passes_own += sph_report_.pairs_own_s;
     own_.sph_s += sph_report_.pairs_own_s;
     t_.halo_boxes += sph_report_.halo_boxes_s;
     t_.halo_select += sph_report_.halo_select_s;

@@ -92,6 +92,7 @@ class RankBackend final : public StepBackend {
     const DistributedSphReport& r = stepper_->last_sph();
     t_.h += r.h_s;
     t_.h_passes += r.h_passes_s;
+    t_.h_passes_own += r.h_own_s;
     own_.sph_s += r.h_own_s;
     counts_.h_rounds += double(r.h_rounds);
   }
@@ -105,6 +106,7 @@ class RankBackend final : public StepBackend {
     const DistributedSphReport& r = stepper_->last_sph();
     t_.pairs += r.pairs_s;
     t_.pairs_passes += r.pairs_passes_s;
+    t_.pairs_passes_own += r.pairs_own_s;
     own_.sph_s += r.pairs_own_s;
     counts_.ghosts += double(r.ghosts_pairs);
     counts_.local_gas += double(r.n_active_gas);

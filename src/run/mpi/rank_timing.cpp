@@ -9,12 +9,39 @@ namespace mpsph {
 
 namespace {
 
-std::vector<double> values(const RankParts& t) {
+// One line of the parts: its name, its seconds, and whether it is printed only where some rank
+// measured it (the device-resident ranks' halo parts).
+struct Part {
+  const char* name;
+  double seconds;
+  bool where_measured;
+};
+
+std::vector<Part> parts_of(const RankParts& t, const RankTimingText& text) {
   return {
-      t.decomposition, t.order,       t.h - t.h_passes,  t.h_passes,     t.pairs - t.pairs_passes,
-      t.pairs_passes,  t.tree,        t.let_select,      t.let_exchange, t.walk,
-      t.halo_boxes,    t.halo_select, t.halo_select_own, t.halo_records,
+      {"decomposition + migration", t.decomposition, false},
+      {text.order_part, t.order, false},
+      {"smoothing lengths: halos", t.h - t.h_passes, false},
+      {"smoothing lengths: passes", t.h_passes, false},
+      {"  of which this rank's own work", t.h_passes_own, false},
+      {"density + forces: halos", t.pairs - t.pairs_passes, false},
+      {"density + forces: passes", t.pairs_passes, false},
+      {"  of which this rank's own work", t.pairs_passes_own, false},
+      {"gravity: local tree", t.tree, false},
+      {"gravity: LET selection", t.let_select, false},
+      {"gravity: LET exchange", t.let_exchange, false},
+      {"gravity: walk", t.walk, false},
+      {"  of both halos: boxes", t.halo_boxes, true},
+      {"  of both halos: selection", t.halo_select, true},
+      {"    of which this rank's GPU work", t.halo_select_own, true},
+      {"  of both halos: records", t.halo_records, true},
   };
+}
+
+std::vector<double> seconds_of(const std::vector<Part>& parts) {
+  std::vector<double> v;
+  for (const Part& p : parts) v.push_back(p.seconds);
+  return v;
 }
 
 }  // namespace
@@ -22,28 +49,12 @@ std::vector<double> values(const RankParts& t) {
 std::string rank_timing_notes(const MpiComm& comm, const RankTimingText& text,
                               const RankParts& parts, const RankParts* step2, long steady_steps,
                               const RankCounts& counts, double max_imbalance, long steps) {
-  const char* names[] = {
-      "decomposition + migration",
-      text.order_part,
-      "smoothing lengths: halos",
-      "smoothing lengths: passes",
-      "density + forces: halos",
-      "density + forces: passes",
-      "gravity: local tree",
-      "gravity: LET selection",
-      "gravity: LET exchange",
-      "gravity: walk",
-      "  of both halos: boxes",
-      "  of both halos: selection",
-      "    of which this rank's GPU work",
-      "  of both halos: records",
-  };
-  constexpr std::size_t kHaloParts = 4;  // the last four: printed where they were measured
-  std::vector<double> v = values(parts);
+  const std::vector<Part> lines = parts_of(parts, text);
+  std::vector<double> v = seconds_of(lines);
   const std::size_t n_parts = v.size();
   const bool steady = step2 && steady_steps > 0;
   if (steady) {
-    const std::vector<double> before = values(*step2);
+    const std::vector<double> before = seconds_of(parts_of(*step2, text));
     for (std::size_t k = 0; k < n_parts; ++k) v.push_back(v[k] - before[k]);
   }
   std::vector<double> mx(v.size()), mean = v;
@@ -61,10 +72,9 @@ std::string rank_timing_notes(const MpiComm& comm, const RankTimingText& text,
               : std::string()) +
       ":\n";
   char line[400];
-  const bool halo_parts = mx[n_parts - 4] + mx[n_parts - 3] + mx[n_parts - 1] > 0.0;
   for (std::size_t k = 0; k < n_parts; ++k) {
-    if (k + kHaloParts >= n_parts && !halo_parts) continue;
-    int len = std::snprintf(line, sizeof line, "  %-36s %12.3f (%.3f)", names[k], mx[k] * per,
+    if (lines[k].where_measured && mx[k] <= 0.0) continue;
+    int len = std::snprintf(line, sizeof line, "  %-36s %12.3f (%.3f)", lines[k].name, mx[k] * per,
                             mean[k] * per);
     if (steady && len > 0 && std::size_t(len) < sizeof line)
       std::snprintf(line + len, sizeof line - std::size_t(len), "   steps 2+: %10.3f (%.3f)",

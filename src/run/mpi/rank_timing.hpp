@@ -15,6 +15,8 @@ namespace mpsph {
 // total less its passes).
 struct RankParts {
   double decomposition = 0, order = 0, h = 0, h_passes = 0, pairs = 0, pairs_passes = 0;
+  // Of the passes: this rank's own work, without the wait for the slowest rank at their end.
+  double h_passes_own = 0, pairs_passes_own = 0;
   double tree = 0, let_select = 0, let_exchange = 0, walk = 0;
   // Of both halos (device-resident ranks only): boxes, selection (of which the rank's own GPU
   // work, without the wait for the other ranks in the exchange plan), records.
