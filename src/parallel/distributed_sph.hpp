@@ -69,6 +69,9 @@ struct DistributedSphReport {
   // needs (with the exchange plan; of it, halo_select_own_s: this rank's GPU work, without the
   // wait for the other ranks), and the records' packing and exchange.
   double halo_boxes_s = 0.0, halo_select_s = 0.0, halo_select_own_s = 0.0, halo_records_s = 0.0;
+  // Of the boxes: the domain boxes (grown, gathered from every rank), this rank's search boxes
+  // (grown, and those near each rank's domain found), and their exchange.
+  double halo_domains_s = 0.0, halo_search_s = 0.0, halo_box_exchange_s = 0.0;
 };
 
 // The order in which one process holds the gas: its order stage sorts by Morton key at the first

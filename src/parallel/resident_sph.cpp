@@ -72,9 +72,11 @@ ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& 
   const double t0 = wall_seconds();
   const std::size_t P = std::size_t(comm.size());
   if (!domains.gathered) gather_domains(sph, box, comm, domains);
+  const double t_domains = wall_seconds();
   sph.grow_search_boxes(box);
   const std::vector<std::vector<SearchBox>> near =
       sph.search_boxes_near(domains.boxes, domains.offsets, box);
+  const double t_search = wall_seconds();
   std::vector<SearchBox> send;
   std::vector<std::size_t> send_off(P + 1, 0);
   for (std::size_t r = 0; r < P; ++r) {
@@ -85,6 +87,9 @@ ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& 
   const std::vector<SearchBox> remote = comm.all_to_all(send, send_off, &offsets);
   const double t1 = wall_seconds();
   rep.halo_boxes_s += t1 - t0;
+  rep.halo_domains_s += t_domains - t0;
+  rep.halo_search_s += t_search - t_domains;
+  rep.halo_box_exchange_s += t1 - t_search;
   // Every rank's boxes at once (this rank receives none of its own).
   std::vector<std::vector<uint32_t>> to_rank = sph.needed_by_all(remote, offsets, box);
   rep.halo_select_own_s += wall_seconds() - t1;  // needed_by_all waits for its copies
@@ -99,7 +104,7 @@ ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& 
 }  // namespace
 
 void resident_smoothing_lengths(ResidentSph& sph, const Box& box, const SphParams& p,
-                                const MpiComm& comm, DistributedSphReport& rep,
+                                const MpiComm& comm, DistributedSphReport& rep, ResidentHalo& halo,
                                 DeviceAllToAll* device) {
   const double t_begin = wall_seconds();
   rep.h_passes_s = rep.h_own_s = 0.0;
@@ -119,7 +124,8 @@ void resident_smoothing_lengths(ResidentSph& sph, const Box& box, const SphParam
   comm.min(lo);
   comm.max(hi);
   const double edge = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
-  sph.start_smoothing_lengths(guess);
+  sph.start_smoothing_lengths(guess, /*reach=*/true);  // the first round by the density's rule
+  halo.serves_density = false;
 
   std::vector<unsigned char> host;
   ResidentSph::Ghosts ghosts;
@@ -129,7 +135,7 @@ void resident_smoothing_lengths(ResidentSph& sph, const Box& box, const SphParam
       throw Error("sph: the smoothing-length halo did not settle in " +
                   std::to_string(kMaxHaloRounds) + " rounds");
     rep.h_rounds = round;
-    const ExchangePlan plan =
+    ExchangePlan plan =
         exchange_halo(sph, ResidentSph::Halo::h, box, comm, device, host, ghosts, rep, domains);
     rep.ghosts_h = plan.n_recv();
     // Fewer gas particles at hand than one neighbourhood: widen before searching.
@@ -139,29 +145,43 @@ void resident_smoothing_lengths(ResidentSph& sph, const Box& box, const SphParam
     rep.h_own_s += on_every_rank(
         comm, [&] { left = sph.smoothing_lengths(ghosts, box, p, short_of_gas, edge); });
     rep.h_passes_s += wall_seconds() - t_pass;
-    if (!comm.any(left > 0)) break;
+    const bool done = !comm.any(left > 0);
+    if (round == 1) {
+      halo.plan = std::move(plan);
+      halo.serves_density = done;
+    }
+    if (done) break;
   }
   rep.h_s = wall_seconds() - t_begin;
 }
 
 void resident_density_forces(ResidentSph& sph, const Box& box, const SphParams& p,
                              const EosParams& eos, const MpiComm& comm, DistributedSphReport& rep,
-                             DeviceAllToAll* device) {
+                             const ResidentHalo& halo, DeviceAllToAll* device) {
   const double t_begin = wall_seconds();
   sph.start_density();
   std::vector<unsigned char> host;
   ResidentSph::Ghosts ghosts;
-  OtherDomains domains;  // with the gas's reach: gathered anew
-  const ExchangePlan plan =
-      exchange_halo(sph, ResidentSph::Halo::density, box, comm, device, host, ghosts, rep, domains);
-  rep.ghosts_pairs = plan.n_recv();
+  ExchangePlan own;
+  const ExchangePlan* plan = &halo.plan;
+  if (halo.serves_density) {
+    const double t_records = wall_seconds();
+    ghosts = send_records(sph, ResidentSph::Halo::density, halo.plan, comm, device, host);
+    rep.halo_records_s += wall_seconds() - t_records;
+  } else {
+    OtherDomains domains;  // with the gas's reach: gathered anew
+    own = exchange_halo(sph, ResidentSph::Halo::density, box, comm, device, host, ghosts, rep,
+                        domains);
+    plan = &own;
+  }
+  rep.ghosts_pairs = plan->n_recv();
   double t_pass = wall_seconds();
   rep.pairs_own_s = on_every_rank(comm, [&] { sph.density(ghosts, box, p, eos); });
   rep.pairs_passes_s = wall_seconds() - t_pass;
   // What force_particle() reads of a neighbour, from the ghosts' owners.
   const double t_refresh = wall_seconds();
   const ResidentSph::Ghosts refreshed =
-      send_records(sph, ResidentSph::Halo::refresh, plan, comm, device, host);
+      send_records(sph, ResidentSph::Halo::refresh, *plan, comm, device, host);
   rep.halo_records_s += wall_seconds() - t_refresh;
   t_pass = wall_seconds();
   rep.pairs_own_s += on_every_rank(comm, [&] { sph.forces(refreshed, box, p); });

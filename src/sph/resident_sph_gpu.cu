@@ -300,7 +300,9 @@ struct ResidentSph::Impl {
   GpuSph sph;
   std::size_t n_local = 0;  // local gas at the last start
   std::size_t n_todo = 0;   // searching particles: todo[0, n_todo)
-  bool with_reach = false;  // the density stage: radius is also each particle's reach
+  // The density stage, or a first smoothing-length round by its rule: radius is also each
+  // particle's reach.
+  bool with_reach = false;
   gpu::DeviceBuffer<double> radius, next;
   gpu::DeviceBuffer<Bounds> partial;
   gpu::DeviceBuffer<uint32_t> todo_lists[2], all, selected;
@@ -560,10 +562,10 @@ ResidentSph::GasBounds ResidentSph::gas_bounds() const {
   return g;
 }
 
-void ResidentSph::start_smoothing_lengths(double guess) {
+void ResidentSph::start_smoothing_lengths(double guess, bool reach) {
   Impl& m = *impl_;
   m.start();
-  m.with_reach = false;
+  m.with_reach = reach;
   if (m.n_local == 0) return;
   radius_kernel<<<cuda_blocks(m.n_local, kThreads), kThreads>>>(m.local.view().h, m.n_local, 2.5,
                                                                 guess, m.radius.get());
@@ -636,6 +638,7 @@ std::vector<std::vector<uint32_t>> ResidentSph::needed_by_all(
 std::size_t ResidentSph::smoothing_lengths(const Ghosts& ghosts, const Box& box, const SphParams& p,
                                            bool short_of_gas, double edge) {
   Impl& m = *impl_;
+  m.with_reach = false;  // this round's selection is made: the next rounds select for h alone
   if (m.n_todo == 0) return 0;
   const std::size_t n = m.n_local + ghosts.count;
   m.next.reserve(std::max<std::size_t>(n, 1), "d_{N+1} of the smoothing lengths");

@@ -65,8 +65,10 @@ class ResidentSph {
   GasBounds gas_bounds() const;
 
   // Smoothing lengths, first round: every local gas particle searches, within 2.5 h or, without
-  // an h, within `guess`.
-  void start_smoothing_lengths(double guess);
+  // an h, within `guess`. `reach`: that round's selection (domain_boxes, needed_by_all) also
+  // takes each particle's search radius as its reach - the density's rule at that radius
+  // (parallel/resident_sph.hpp, ResidentHalo); the later rounds select for h alone.
+  void start_smoothing_lengths(double guess, bool reach = false);
   // Density and forces: every local gas particle searches within 2 h and reaches 2 h.
   void start_density();
   // The particles that search this round (all of them after a start).

@@ -174,6 +174,86 @@ void trade(Side& a, Side& b, ResidentSph::Halo what, const Box& box) {
   send(a, b, what);
 }
 
+// One GPU's h, density, pressure and forces on every particle of the case.
+ParticleStore one_gpu(const Case& c, const SphParams& sp, const EosParams& eos) {
+  DeviceParticles all;
+  all.upload(c.s);
+  GpuSph one;
+  one.smoothing_lengths(all.view(), c.box, sp);
+  one.density(all.view(), c.box, sp);
+  one.prepare_force(all.view(), eos, sp);
+  one.forces(all.view(), c.box, sp);
+  one.throw_if_errors(sp.n_neighbours);
+  ParticleStore ref = c.s;
+  all.download(ref);
+  return ref;
+}
+
+// The smoothing-length rounds of parallel/resident_sph.cpp, the first started with `guess` and
+// `reach` (ResidentSph::start_smoothing_lengths); returns how many it took. The sides' `sent`
+// hold the last round's selections.
+int smoothing_rounds(Side& a, Side& b, std::size_t n, const Case& c, const SphParams& sp,
+                     double guess, bool reach) {
+  const std::size_t k = std::size_t(sp.n_neighbours) + 1, half = n / 2;
+  a.sph.start_smoothing_lengths(guess, reach);
+  b.sph.start_smoothing_lengths(guess, reach);
+  for (int rounds = 1;; ++rounds) {
+    REQUIRE(rounds <= 16);
+    trade(a, b, ResidentSph::Halo::h, c.box);
+    const std::size_t ga = b.sent.size(), gb = a.sent.size();
+    const std::size_t left_a =
+        a.sph.smoothing_lengths(a.received(ga), c.box, sp, half + ga < k, 1.0);
+    const std::size_t left_b =
+        b.sph.smoothing_lengths(b.received(gb), c.box, sp, n - half + gb < k, 1.0);
+    if (left_a == 0 && left_b == 0) return rounds;
+  }
+}
+
+// Density and forces over the ghosts the sides' `sent` select (their density records, then the
+// refresh), and the results downloaded into ha and hb.
+void density_and_forces(Side& a, Side& b, const Case& c, const SphParams& sp, const EosParams& eos,
+                        ParticleStore& ha, ParticleStore& hb) {
+  send(a, b, ResidentSph::Halo::density);
+  const std::size_t ga = b.sent.size(), gb = a.sent.size();
+  a.sph.density(a.received(ga), c.box, sp, eos);
+  b.sph.density(b.received(gb), c.box, sp, eos);
+  send(a, b, ResidentSph::Halo::refresh);
+  a.sph.forces(a.received(ga), c.box, sp);
+  b.sph.forces(b.received(gb), c.box, sp);
+  a.d.download(ha);
+  b.d.download(hb);
+}
+
+// The two halves (ha: the first n / 2 of ref's particles) against one GPU's results: h and nngb
+// that differ, and the largest relative differences of the rest.
+struct Differences {
+  std::size_t h = 0;
+  double rho = 0, pressure = 0, acc = 0, dudt = 0;
+};
+Differences differences(const ParticleStore& ref, const ParticleStore& ha,
+                        const ParticleStore& hb) {
+  const std::size_t n = ref.size(), half = n / 2;
+  Differences d;
+  double acc_scale = 0, dudt_scale = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3d g = ref.acc[i];
+    acc_scale = std::max(acc_scale, std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z));
+    dudt_scale = std::max(dudt_scale, std::fabs(double(ref.dudt[i])));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const ParticleStore& s = i < half ? ha : hb;
+    const std::size_t j = i < half ? i : i - half;
+    d.h += s.h[j] != ref.h[i] || s.nngb[j] != ref.nngb[i];
+    d.rho = std::max(d.rho, std::fabs(double(s.rho[j]) - double(ref.rho[i])) / double(ref.rho[i]));
+    d.pressure = std::max(d.pressure, std::fabs(double(s.pressure[j]) - double(ref.pressure[i])) /
+                                          double(ref.pressure[i]));
+    const Vec3d e = s.acc[j] - ref.acc[i];
+    d.acc = std::max(d.acc, std::sqrt(e.x * e.x + e.y * e.y + e.z * e.z) / acc_scale);
+    d.dudt = std::max(d.dudt, std::fabs(double(s.dudt[j]) - double(ref.dudt[i])) / dudt_scale);
+  }
+  return d;
+}
+
 }  // namespace
 
 // The ghosts' records reach the passes from host memory (the halos through MPI) and from device
@@ -187,37 +267,13 @@ TEST_CASE("resident SPH halos: two halves on the GPU give one GPU's h, density a
     for (const Case& c : cases()) {
       INFO(c.name << (on_device ? ", records on the device" : ", records in host memory"));
       const std::size_t n = c.s.size(), half = n / 2;
-      // One GPU on every particle.
-      DeviceParticles all;
-      all.upload(c.s);
-      GpuSph one;
-      one.smoothing_lengths(all.view(), c.box, sp);
-      one.density(all.view(), c.box, sp);
-      one.prepare_force(all.view(), eos, sp);
-      one.forces(all.view(), c.box, sp);
-      one.throw_if_errors(sp.n_neighbours);
-      ParticleStore ref = c.s;
-      all.download(ref);
-
+      const ParticleStore ref = one_gpu(c, sp, eos);
       Side a(test::store_rows(c.s, 0, half), on_device),
           b(test::store_rows(c.s, half, n), on_device);
       // Smoothing lengths from scratch (no h): a guess of a tenth of the mean spacing, so that the
       // rounds must widen.
       const double guess = 0.1 * std::cbrt((c.box.periodic ? 3.0 : 8.0) / double(n));
-      a.sph.start_smoothing_lengths(guess);
-      b.sph.start_smoothing_lengths(guess);
-      int rounds = 0;
-      for (;;) {
-        ++rounds;
-        REQUIRE(rounds <= 16);
-        trade(a, b, ResidentSph::Halo::h, c.box);
-        const std::size_t ga = b.sent.size(), gb = a.sent.size();
-        const std::size_t left_a =
-            a.sph.smoothing_lengths(a.received(ga), c.box, sp, half + ga < k, 1.0);
-        const std::size_t left_b =
-            b.sph.smoothing_lengths(b.received(gb), c.box, sp, n - half + gb < k, 1.0);
-        if (left_a == 0 && left_b == 0) break;
-      }
+      const int rounds = smoothing_rounds(a, b, n, c, sp, guess, false);
       CHECK(rounds >= 2);
 
       // Density and forces: check the selection against the rule and the boxes by brute force.
@@ -287,47 +343,67 @@ TEST_CASE("resident SPH halos: two halves on the GPU give one GPU's h, density a
       }
 
       trade(a, b, ResidentSph::Halo::density, c.box);
-      const std::size_t ga = b.sent.size(), gb = a.sent.size();
-      a.sph.density(a.received(ga), c.box, sp, eos);
-      b.sph.density(b.received(gb), c.box, sp, eos);
-      send(a, b, ResidentSph::Halo::refresh);
-      a.sph.forces(a.received(ga), c.box, sp);
-      b.sph.forces(b.received(gb), c.box, sp);
-      a.d.download(ha);
-      b.d.download(hb);
+      density_and_forces(a, b, c, sp, eos, ha, hb);
 
       // h and nngb: the same neighbour sets, the same exact rule: identical. The sums run in
       // another order (the work store's leaves): float sums of ~50 terms, within 1e-5 relative of
       // the larger of the value and the set's typical size.
-      std::size_t h_diff = 0;
-      double rho = 0, pres = 0, acc = 0, dudt = 0, acc_scale = 0, dudt_scale = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        const Vec3d g = ref.acc[i];
-        acc_scale = std::max(acc_scale, std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z));
-        dudt_scale = std::max(dudt_scale, std::fabs(double(ref.dudt[i])));
-      }
-      for (std::size_t i = 0; i < n; ++i) {
-        const ParticleStore& s = i < half ? ha : hb;
-        const std::size_t j = i < half ? i : i - half;
-        h_diff += s.h[j] != ref.h[i] || s.nngb[j] != ref.nngb[i];
-        rho = std::max(rho, std::fabs(double(s.rho[j]) - double(ref.rho[i])) / double(ref.rho[i]));
-        pres = std::max(pres, std::fabs(double(s.pressure[j]) - double(ref.pressure[i])) /
-                                  double(ref.pressure[i]));
-        const Vec3d d = s.acc[j] - ref.acc[i];
-        acc = std::max(acc, std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z) / acc_scale);
-        dudt = std::max(dudt, std::fabs(double(s.dudt[j]) - double(ref.dudt[i])) / dudt_scale);
-      }
+      const Differences d = differences(ref, ha, hb);
       std::printf(
           "[resident sph] %-9s N=%zu, records %s: %d h rounds, ghosts %zu + %zu; h differ %zu; "
           "rho %.2g, P %.2g, acc %.2g, du/dt %.2g\n",
-          c.name.c_str(), n, on_device ? "on the device" : "in host memory", rounds, ga, gb, h_diff,
-          rho, pres, acc, dudt);
-      CHECK(h_diff == 0);
-      CHECK(rho < 1e-5);
-      CHECK(pres < 1e-5);
-      CHECK(acc < 1e-5);
-      CHECK(dudt < 1e-5);
+          c.name.c_str(), n, on_device ? "on the device" : "in host memory", rounds, b.sent.size(),
+          a.sent.size(), d.h, d.rho, d.pressure, d.acc, d.dudt);
+      CHECK(d.h == 0);
+      CHECK(d.rho < 1e-5);
+      CHECK(d.pressure < 1e-5);
+      CHECK(d.acc < 1e-5);
+      CHECK(d.dudt < 1e-5);
     }
+}
+
+// The steps after the start-up (parallel/resident_sph.hpp, ResidentHalo): with every h known, one
+// round searching within 2.5 h whose selection takes that radius as each particle's reach settles
+// every h, and its ghosts serve the density and forces - a superset of the density's own halo,
+// giving one GPU's results.
+TEST_CASE("resident SPH halos: the first round by the density's rule serves the density",
+          "[gpu][sph]") {
+  SphParams sp;
+  EosParams eos;
+  for (const Case& c : cases()) {
+    INFO(c.name);
+    const std::size_t n = c.s.size(), half = n / 2;
+    const ParticleStore ref = one_gpu(c, sp, eos);
+    Side a(test::store_rows(c.s, 0, half), true), b(test::store_rows(c.s, half, n), true);
+    const double guess = 0.1 * std::cbrt((c.box.periodic ? 3.0 : 8.0) / double(n));
+    REQUIRE(smoothing_rounds(a, b, n, c, sp, guess, false) >= 2);  // the start-up
+    // The next step at the same positions: one round, by the density's rule.
+    const int rounds = smoothing_rounds(a, b, n, c, sp, 0.0, true);
+    CHECK(rounds == 1);
+    const std::vector<uint32_t> kept_a = a.sent, kept_b = b.sent;
+    // The density's own halo: a subset of the round's.
+    a.sph.start_density();
+    b.sph.start_density();
+    trade(a, b, ResidentSph::Halo::density, c.box);
+    CHECK(std::includes(kept_a.begin(), kept_a.end(), a.sent.begin(), a.sent.end()));
+    CHECK(std::includes(kept_b.begin(), kept_b.end(), b.sent.begin(), b.sent.end()));
+    const std::size_t own_a = a.sent.size(), own_b = b.sent.size();
+    CHECK(kept_a.size() + kept_b.size() > own_a + own_b);
+    a.sent = kept_a, b.sent = kept_b;
+    ParticleStore ha, hb;
+    density_and_forces(a, b, c, sp, eos, ha, hb);
+    const Differences d = differences(ref, ha, hb);
+    std::printf(
+        "[resident sph] %-9s N=%zu, one round by the density's rule: ghosts %zu + %zu (the "
+        "density's own %zu + %zu); h differ %zu; rho %.2g, P %.2g, acc %.2g, du/dt %.2g\n",
+        c.name.c_str(), n, kept_b.size(), kept_a.size(), own_b, own_a, d.h, d.rho, d.pressure,
+        d.acc, d.dudt);
+    CHECK(d.h == 0);
+    CHECK(d.rho < 1e-5);
+    CHECK(d.pressure < 1e-5);
+    CHECK(d.acc < 1e-5);
+    CHECK(d.dudt < 1e-5);
+  }
 }
 
 #endif  // MPSPH_HAVE_CUDA

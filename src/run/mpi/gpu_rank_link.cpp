@@ -137,7 +137,7 @@ class GpuRankLink final : public GpuRanks {
       owners_.mark_removed(d, leaving);
     }
     const double spent = wall_seconds() - t0;
-    if (rep->recut) decomposition_.note_recut_cost(spent, comm_);
+    if (rep->recut) decomposition_.note_recut_cost(spent, comm_), t_.recuts += spent;
     t_.decomposition += spent;
   }
 
@@ -151,7 +151,7 @@ class GpuRankLink final : public GpuRanks {
 
   void smoothing_lengths(DeviceParticles& d) override {
     sph_report_ = DistributedSphReport{};
-    resident_smoothing_lengths(sph(d), box_, sph_, comm_, sph_report_,
+    resident_smoothing_lengths(sph(d), box_, sph_, comm_, sph_report_, halo_,
                                device_ ? &*device_ : nullptr);
     t_.h += sph_report_.h_s;
     t_.h_passes += sph_report_.h_passes_s;
@@ -161,13 +161,16 @@ class GpuRankLink final : public GpuRanks {
   }
 
   void density_and_forces(DeviceParticles& d) override {
-    resident_density_forces(sph(d), box_, sph_, eos_, comm_, sph_report_,
+    resident_density_forces(sph(d), box_, sph_, eos_, comm_, sph_report_, halo_,
                             device_ ? &*device_ : nullptr);
     t_.pairs += sph_report_.pairs_s;
     t_.pairs_passes += sph_report_.pairs_passes_s;
     t_.pairs_passes_own += sph_report_.pairs_own_s;
     own_.sph_s += sph_report_.pairs_own_s;
     t_.halo_boxes += sph_report_.halo_boxes_s;
+    t_.halo_domains += sph_report_.halo_domains_s;
+    t_.halo_search += sph_report_.halo_search_s;
+    t_.halo_box_exchange += sph_report_.halo_box_exchange_s;
     t_.halo_select += sph_report_.halo_select_s;
     t_.halo_select_own += sph_report_.halo_select_own_s;
     t_.halo_records += sph_report_.halo_records_s;
@@ -432,6 +435,7 @@ class GpuRankLink final : public GpuRanks {
   // Host copies of some fields of the rank's particles (device order; size_mirror).
   ParticleStore mirror_;
   DistributedSphReport sph_report_;
+  ResidentHalo halo_;  // the smoothing lengths' first round, for the density stage
   std::unique_ptr<ResidentSph> resident_sph_;
   std::optional<DeviceAllToAll> device_;  // the halos GPU to GPU (mpi.gpu_transfers)
   std::string transfers_;                 // how the halos travel, for the timing notes

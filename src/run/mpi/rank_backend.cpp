@@ -78,6 +78,7 @@ class RankBackend final : public StepBackend {
       sort_pending_ = false;
       count();
       t_.decomposition += stepper_->last_decomposition_s();
+      if (stepper_->last_decomposition().recut) t_.recuts += stepper_->last_decomposition_s();
       t_.order += stepper_->last_order_s();
       counts_.add(stepper_->last_decomposition());
       find_type_ranges();

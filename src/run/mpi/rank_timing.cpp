@@ -20,6 +20,7 @@ struct Part {
 std::vector<Part> parts_of(const RankParts& t, const RankTimingText& text) {
   return {
       {"decomposition + migration", t.decomposition, false},
+      {"  of which re-cuts", t.recuts, false},
       {text.order_part, t.order, false},
       {"smoothing lengths: halos", t.h - t.h_passes, false},
       {"smoothing lengths: passes", t.h_passes, false},
@@ -32,6 +33,9 @@ std::vector<Part> parts_of(const RankParts& t, const RankTimingText& text) {
       {"gravity: LET exchange", t.let_exchange, false},
       {"gravity: walk", t.walk, false},
       {"  of both halos: boxes", t.halo_boxes, true},
+      {"    domain boxes (grown, gathered)", t.halo_domains, true},
+      {"    search boxes (grown, by rank)", t.halo_search, true},
+      {"    search boxes exchanged", t.halo_box_exchange, true},
       {"  of both halos: selection", t.halo_select, true},
       {"    of which this rank's GPU work", t.halo_select_own, true},
       {"  of both halos: records", t.halo_records, true},

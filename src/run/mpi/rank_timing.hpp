@@ -15,12 +15,16 @@ namespace mpsph {
 // total less its passes).
 struct RankParts {
   double decomposition = 0, order = 0, h = 0, h_passes = 0, pairs = 0, pairs_passes = 0;
+  // Of the decomposition: the decompositions that re-cut the domains (cuts and migration).
+  double recuts = 0;
   // Of the passes: this rank's own work, without the wait for the slowest rank at their end.
   double h_passes_own = 0, pairs_passes_own = 0;
   double tree = 0, let_select = 0, let_exchange = 0, walk = 0;
   // Of both halos (device-resident ranks only): boxes, selection (of which the rank's own GPU
   // work, without the wait for the other ranks in the exchange plan), records.
   double halo_boxes = 0, halo_select = 0, halo_select_own = 0, halo_records = 0;
+  // Of the boxes: domain boxes, search boxes, their exchange (DistributedSphReport).
+  double halo_domains = 0, halo_search = 0, halo_box_exchange = 0;
 };
 
 // Sums over the run on this rank, and what is the same on every rank (re-cuts, imbalance).
