@@ -109,36 +109,53 @@ DomainCuts balanced_cuts(const std::vector<uint64_t>& keys, const std::vector<do
     sorted[k] = items[k].key;
     prefix[k + 1] = prefix[k] + weight_of(weights, items[k].index);
   }
-  return bisect_cuts(
+  return search_cuts(
       [&](const std::vector<uint64_t>& mids, std::vector<double>& below) {
-        for (std::size_t r = 1; r < mids.size(); ++r)
-          below[r] = prefix[std::size_t(std::lower_bound(sorted.begin(), sorted.end(), mids[r]) -
+        for (std::size_t j = 0; j < mids.size(); ++j)
+          below[j] = prefix[std::size_t(std::lower_bound(sorted.begin(), sorted.end(), mids[j]) -
                                         sorted.begin())];
       },
       prefix[n], comm);
 }
 
-DomainCuts bisect_cuts(const WeightBelow& below_of, double local_total, const MpiComm& comm) {
+DomainCuts search_cuts(const WeightBelow& below_of, double local_total, const MpiComm& comm,
+                       std::size_t max_candidates) {
   const int p = comm.size();
   const double total = comm.sum(local_total);
-  // Cut r (1 <= r < P): the smallest key c with W(keys < c) >= r W / P. Bisection on [lo, hi]
-  // with W(< hi) >= target and W(< c) < target for every c < lo; 64 halvings close any 63-bit
-  // interval, so every rank makes the same number of collective calls.
+  // K parts per step: 16, halved while (P - 1)(K - 1) candidates would pass max_candidates.
+  uint64_t ways = 16;
+  int bits = 4;
+  while (ways > 2 && std::size_t(p - 1) * (ways - 1) > max_candidates) ways /= 2, --bits;
+  // Cut r (1 <= r < P): the smallest key c with W(keys < c) >= r W / P. Invariant: W(< hi) >=
+  // target and W(< c) < target for every c < lo. A step's candidates m_t = lo + floor(L t / K),
+  // 1 <= t < K (L = hi - lo), leave [lo, m_1], [m_{t-1} + 1, m_t] or [m_{K-1} + 1, hi]: at most
+  // floor(L / K) long, so ceil(64 / log2 K) steps close any interval of L <= 2^63 (K^steps >
+  // 2^63), the same number on every rank whatever its sums.
   std::vector<uint64_t> lo(p, 0), hi(p, kKeyEnd);
-  std::vector<double> below(p);
-  for (int iter = 0; iter < 64; ++iter) {
-    std::vector<uint64_t> mid(p, 0);
-    for (int r = 1; r < p; ++r) mid[r] = lo[r] + (hi[r] - lo[r]) / 2;
+  const std::size_t n_cand = std::size_t(p - 1) * std::size_t(ways - 1);
+  std::vector<uint64_t> cand(n_cand);
+  std::vector<double> below(n_cand);
+  auto candidate = [&](int r, uint64_t t) {  // m_t of cut r
+    const uint64_t L = hi[r] - lo[r];
+    return lo[r] + uint64_t((static_cast<unsigned __int128>(L) * t) / ways);
+  };
+  const int steps = (64 + bits - 1) / bits;
+  for (int step = 0; step < steps && p > 1; ++step) {
+    for (int r = 1; r < p; ++r)
+      for (uint64_t t = 1; t < ways; ++t)
+        cand[std::size_t(r - 1) * (ways - 1) + (t - 1)] = candidate(r, t);
     std::fill(below.begin(), below.end(), 0.0);
-    below_of(mid, below);
-    below[0] = 0.0;
+    below_of(cand, below);
     comm.sum(below);
     for (int r = 1; r < p; ++r) {
       if (lo[r] == hi[r]) continue;
-      if (below[r] >= total * double(r) / double(p))
-        hi[r] = mid[r];
-      else
-        lo[r] = mid[r] + 1;
+      const double target = total * double(r) / double(p);
+      const std::size_t at = std::size_t(r - 1) * (ways - 1);
+      uint64_t t = 1;
+      while (t < ways && below[at + t - 1] < target) ++t;
+      const uint64_t m_t = t < ways ? cand[at + t - 1] : hi[r];
+      const uint64_t new_lo = t == 1 ? lo[r] : cand[at + t - 2] + 1;
+      lo[r] = new_lo, hi[r] = m_t;
     }
   }
   DomainCuts cuts;

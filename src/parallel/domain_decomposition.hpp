@@ -4,9 +4,10 @@
 // per-particle weights), as in GADGET-4 and cornerstone (SPH-EXA).
 //
 // The cuts are exact: each cut is the smallest key below which the global cumulative weight
-// reaches r W / P, found by a bisection on the key value in which every step sums the local
-// weights below the candidate keys (binary search in the sorted local keys) over all ranks. With
-// distinct keys every rank's load then differs from W / P by less than the largest single weight.
+// reaches r W / P, found by a search on the key value that splits each cut's interval of keys into
+// up to 16 parts per step (search_cuts); every step sums the local weights below the candidate
+// keys (binary search in the sorted local keys) over all ranks. With distinct keys every rank's
+// load then differs from W / P by less than the largest single weight.
 #pragma once
 
 #include <cstddef>
@@ -54,12 +55,17 @@ struct DomainCuts {
 DomainCuts balanced_cuts(const std::vector<uint64_t>& keys, const std::vector<double>& weights,
                          const MpiComm& comm);
 
-// The bisection of balanced_cuts for a caller that sums its weights below given keys itself (the
-// device-resident ranks' GPU, run/rank_owners.hpp), collective: below(mids, out) sets out[r] to
-// the weight of this rank's particles with keys < mids[r], 1 <= r < P (out comes zeroed);
-// `local_total`: the weight of all of them. Every rank gets rank 0's cuts.
+// The search of balanced_cuts for a caller that sums its weights below given keys itself (the
+// device-resident ranks' GPU, run/rank_owners.hpp), collective: below(keys, out) sets out[j] to
+// the weight of this rank's particles with keys < keys[j], for every j (out comes zeroed, as
+// long as keys; the keys in no order, repeats allowed); `local_total`: the weight of all of them.
+// Each step splits every cut's interval of keys [lo, hi] at K - 1 candidates (K = 16, or fewer
+// where (P - 1)(K - 1) would pass `max_candidates`, at least 2), one call of `below` and one
+// MPI_Allreduce for all of them: ceil(64 / log2 K) steps (16 instead of a bisection's 64), the
+// same number on every rank. Every rank gets rank 0's cuts.
 using WeightBelow = std::function<void(const std::vector<uint64_t>&, std::vector<double>&)>;
-DomainCuts bisect_cuts(const WeightBelow& below, double local_total, const MpiComm& comm);
+DomainCuts search_cuts(const WeightBelow& below, double local_total, const MpiComm& comm,
+                       std::size_t max_candidates = 2048);
 
 // Total weight on each rank under `cuts` (collective; the same vector on every rank).
 std::vector<double> rank_loads(const std::vector<uint64_t>& keys,
@@ -151,7 +157,7 @@ class DomainDecomposition {
   std::optional<DecompositionReport> keep_cuts(std::vector<double> loads, double weight,
                                                const MpiComm& comm);
 
-  // The cuts (and their key cube) a caller made itself (bisect_cuts on the device-resident ranks'
+  // The cuts (and their key cube) a caller made itself (search_cuts on the device-resident ranks'
   // GPU), collective: `loads`, the weight of this rank's particles each rank owns under them, and
   // `weight`, of all of them (as for keep_cuts). Returns the re-cut's report (its `sent` left 0).
   DecompositionReport adopt(const KeyCube& cube, const DomainCuts& cuts, std::vector<double> loads,

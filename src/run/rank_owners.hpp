@@ -56,10 +56,12 @@ class DeviceRankOwners {
   // `me`: this rank.
   RankOwners find(const DeviceParticles& d, const Box& box, const Vec3d& cube_lo, double cube_edge,
                   const std::vector<uint64_t>& cut_begin, int me);
-  // A re-cut on the device (with bisect_cuts, parallel/domain_decomposition.hpp): the bounds
+  // A re-cut on the device (with search_cuts, parallel/domain_decomposition.hpp): the bounds
   // [lo, hi] of the particles' positions (lo > hi: none); then each particle's key in `cube`
   // and cost under `w`, kept for weight_below, returning their sum (exact: whole numbers); then
-  // below[r] = the cost of the particles with keys < mids[r], 1 <= r < mids.size().
+  // below[j] = the cost of the particles with keys < mids[j], every j (mids in any order, at
+  // most kMaxCandidates of them: one kernel bins each particle's cost among them).
+  static constexpr std::size_t kMaxCandidates = 2048;
   void bounds(const DeviceParticles& d, Vec3d& lo, Vec3d& hi);
   double keys_and_costs(const DeviceParticles& d, const Box& box, const Vec3d& cube_lo,
                         double cube_edge, const CostWeights& w);

@@ -7,6 +7,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
+#include "core/error.hpp"
 #include "core/morton.hpp"
 #include "core/particle_cost.hpp"
 #include "gravity/bounding_box_gpu.cuh"
@@ -86,25 +87,34 @@ __global__ void keys_costs_kernel(ParticleView v, Box box, Vec3d lo, double edge
   if (threadIdx.x == 0 && block_total != 0.0) atomicAdd(total, block_total);
 }
 
-// below[r] += the cost of the particles with keys < mids[r], 1 <= r < P (shared: P mids and
-// P sums).
-__global__ void below_kernel(const uint64_t* keys, const double* costs, std::size_t n,
-                             const uint64_t* mids, int P, double* below) {
+// bins[b] += the cost of the particles whose key has exactly b of the m ascending `sorted` keys
+// at or below it (upper_bound): the particles with keys < sorted[j] are those of bins [0, j].
+// Shared: the m keys and m + 1 sums (m <= DeviceRankOwners::kMaxCandidates: 32 kB); one atomic
+// per particle.
+__global__ void below_bins_kernel(const uint64_t* keys, const double* costs, std::size_t n,
+                                  const uint64_t* sorted, int m, double* bins) {
   extern __shared__ unsigned char shared[];
-  uint64_t* m = reinterpret_cast<uint64_t*>(shared);
-  double* sums = reinterpret_cast<double*>(m + P);
-  for (int r = int(threadIdx.x); r < P; r += int(blockDim.x)) m[r] = mids[r], sums[r] = 0.0;
+  uint64_t* s = reinterpret_cast<uint64_t*>(shared);
+  double* sums = reinterpret_cast<double*>(s + m);
+  for (int j = int(threadIdx.x); j < m; j += int(blockDim.x)) s[j] = sorted[j];
+  for (int j = int(threadIdx.x); j <= m; j += int(blockDim.x)) sums[j] = 0.0;
   __syncthreads();
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i < n) {
     const uint64_t k = keys[i];
-    const double c = costs[i];
-    for (int r = 1; r < P; ++r)
-      if (k < m[r]) atomicAdd(&sums[r], c);
+    int a = 0, b = m;  // upper_bound of k in s
+    while (a < b) {
+      const int mid = (a + b) / 2;
+      if (s[mid] <= k)
+        a = mid + 1;
+      else
+        b = mid;
+    }
+    atomicAdd(&sums[a], costs[i]);
   }
   __syncthreads();
-  for (int r = 1 + int(threadIdx.x); r < P; r += int(blockDim.x))
-    if (sums[r] != 0.0) atomicAdd(&below[r], sums[r]);
+  for (int j = int(threadIdx.x); j <= m; j += int(blockDim.x))
+    if (sums[j] != 0.0) atomicAdd(&bins[j], sums[j]);
 }
 
 __global__ void mark_removed_kernel(uint8_t* type, const uint32_t* index, std::size_t n) {
@@ -210,18 +220,33 @@ double DeviceRankOwners::keys_and_costs(const DeviceParticles& d, const Box& box
 
 void DeviceRankOwners::weight_below(const std::vector<uint64_t>& mids, std::vector<double>& below) {
   Scratch& s = *s_;
-  const int P = int(mids.size());
   below.assign(mids.size(), 0.0);
-  if (s.n_keys == 0 || P < 2) return;
-  s.mids.reserve(mids.size(), "cut candidates");
-  s.below.reserve(mids.size(), "cost below the cut candidates");
-  copy_to_device(s.mids.get(), mids, mids.size());
-  cuda_check(cudaMemset(s.below.get(), 0, mids.size() * sizeof(double)), "cost below");
-  below_kernel<<<cuda_blocks(s.n_keys, kThreads), kThreads,
-                 std::size_t(P) * (sizeof(uint64_t) + sizeof(double))>>>(
-      s.keys.get(), s.costs.get(), s.n_keys, s.mids.get(), P, s.below.get());
-  cuda_check_launch("below_kernel");
-  copy_to_host(below, s.below.get(), mids.size());
+  if (s.n_keys == 0 || mids.empty()) return;
+  if (mids.size() > kMaxCandidates)
+    throw Error("weight_below: " + std::to_string(mids.size()) + " candidate keys, at most " +
+                std::to_string(kMaxCandidates));
+  // The candidates ascending and unique; each particle's cost into the bin of its key among them,
+  // then prefix sums.
+  std::vector<uint64_t> sorted(mids);
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  const int m = int(sorted.size());
+  s.mids.reserve(sorted.size(), "cut candidates");
+  s.below.reserve(sorted.size() + 1, "cost by cut candidate");
+  copy_to_device(s.mids.get(), sorted, sorted.size());
+  cuda_check(cudaMemset(s.below.get(), 0, (sorted.size() + 1) * sizeof(double)), "cost bins");
+  below_bins_kernel<<<cuda_blocks(s.n_keys, kThreads), kThreads,
+                      std::size_t(m) * sizeof(uint64_t) + std::size_t(m + 1) * sizeof(double)>>>(
+      s.keys.get(), s.costs.get(), s.n_keys, s.mids.get(), m, s.below.get());
+  cuda_check_launch("below_bins_kernel");
+  std::vector<double> bins(sorted.size() + 1);
+  copy_to_host(bins, s.below.get(), bins.size());
+  std::vector<double> prefix(sorted.size());  // the cost below sorted[j]: bins [0, j]
+  double run = 0.0;
+  for (std::size_t j = 0; j < sorted.size(); ++j) prefix[j] = run += bins[j];
+  for (std::size_t k = 0; k < mids.size(); ++k)
+    below[k] = prefix[std::size_t(std::lower_bound(sorted.begin(), sorted.end(), mids[k]) -
+                                  sorted.begin())];
 }
 
 const unsigned char* DeviceRankOwners::pack_records(const DeviceParticles& d,

@@ -118,6 +118,70 @@ TEST_CASE(
   }
 }
 
+// search_cuts against the definition by brute force on the gathered keys: cut r is the smallest
+// key c with W(keys < c) >= r W / P, i.e. one past the smallest key k with W(keys <= k) >= r W / P.
+// Keys in a narrow range with repeats (ties at a cut) and in the full 63 bits; whole-number
+// weights (exact sums in any order); 16 parts per step and, with one candidate allowed, plain
+// halvings: the same cuts.
+TEST_CASE("decomposition: search_cuts finds the exact cuts, 16 parts per step or 2",
+          "[mpi][decomposition]") {
+  const MpiComm comm;
+  const int P = comm.size(), me = comm.rank();
+  for (const uint64_t span : {uint64_t(5000), kKeyEnd}) {
+    INFO("keys in [0, " << span << ")");
+    std::vector<uint64_t> keys(700 + 300 * std::size_t(me));
+    std::vector<double> w(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      keys[i] = random_bits(i, uint64_t(me), 9) % span;
+      w[i] = double(1 + random_bits(i, uint64_t(me), 10) % 9);
+    }
+    std::vector<std::size_t> order(keys.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    std::vector<uint64_t> sorted;
+    std::vector<double> prefix(1, 0.0);
+    for (const std::size_t i : order)
+      sorted.push_back(keys[i]), prefix.push_back(prefix.back() + w[i]);
+    const WeightBelow below = [&](const std::vector<uint64_t>& mids, std::vector<double>& out) {
+      for (std::size_t j = 0; j < mids.size(); ++j)
+        out[j] = prefix[std::size_t(std::lower_bound(sorted.begin(), sorted.end(), mids[j]) -
+                                    sorted.begin())];
+    };
+    // The definition on every rank's keys.
+    std::vector<uint64_t> all_keys = comm.all_gather(keys, nullptr);
+    std::vector<double> all_w = comm.all_gather(w, nullptr);
+    std::vector<std::size_t> all_order(all_keys.size());
+    for (std::size_t i = 0; i < all_order.size(); ++i) all_order[i] = i;
+    std::sort(all_order.begin(), all_order.end(),
+              [&](std::size_t a, std::size_t b) { return all_keys[a] < all_keys[b]; });
+    double total = 0.0;
+    for (const double x : all_w) total += x;
+    std::vector<uint64_t> want(std::size_t(P) + 1, 0);
+    want[std::size_t(P)] = kKeyEnd;
+    for (int r = 1; r < P; ++r) {
+      double run = 0.0;
+      for (std::size_t k = 0; k < all_order.size(); ++k) {
+        run += all_w[all_order[k]];
+        // All of a key's repeats count before the key is passed.
+        if (k + 1 < all_order.size() && all_keys[all_order[k + 1]] == all_keys[all_order[k]])
+          continue;
+        if (run >= total * double(r) / double(P)) {
+          want[std::size_t(r)] = all_keys[all_order[k]] + 1;
+          break;
+        }
+      }
+    }
+    for (const std::size_t max_candidates : {std::size_t(2048), std::size_t(1)}) {
+      INFO("at most " << max_candidates << " candidates per step");
+      double local = 0.0;
+      for (const double x : w) local += x;
+      const DomainCuts cuts = search_cuts(below, local, comm, max_candidates);
+      CHECK(cuts.begin == want);
+    }
+  }
+}
+
 TEST_CASE("migration: every field of every particle arrives and returns bit for bit",
           "[mpi][decomposition]") {
   const MpiComm comm;

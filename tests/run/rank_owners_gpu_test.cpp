@@ -150,4 +150,22 @@ TEST_CASE(
     CHECK(below[r] == want);
   }
   CHECK(below.back() == want_total);
+  // As search_cuts asks (parallel/domain_decomposition.hpp): 3 cuts x 15 candidates, in no order,
+  // with repeats, some between two keys, some on a key, one past every key.
+  std::vector<uint64_t> many;
+  for (std::size_t j = 0; j < 45; ++j) {
+    const uint64_t k = sorted[(j * 7919) % n];
+    many.push_back(j % 3 == 0 ? k : j % 3 == 1 ? k + 1 : sorted.back() + 1);
+  }
+  many.push_back(many[5]);
+  finder.weight_below(many, below);
+  REQUIRE(below.size() == many.size());
+  std::size_t wrong = 0;
+  for (std::size_t j = 0; j < many.size(); ++j) {
+    double want = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (keys[i] < many[j]) want += particle_cost(s.type[i], s.nngb[i], s.walk_cost[i], w);
+    wrong += below[j] != want;
+  }
+  CHECK(wrong == 0);
 }

@@ -287,7 +287,7 @@ class GpuRankLink final : public GpuRanks {
 
   // New cuts on the GPU when they must be made anew (distribute() made the first ones, by count,
   // on the host): the key cube of every rank's positions, each particle's key and cost, and the
-  // cuts by bisect_cuts with the sums below each candidate key found on the GPU (64 passes of
+  // cuts by search_cuts with the sums below the candidate keys found on the GPU (16 passes of
   // one kernel over the keys) - the host's balanced_cuts sorted every key downloaded: ~1 s per
   // re-cut at 2e7 disk particles per rank on 2 H200s (2026-11-27). Then the owners as while the
   // cuts stand. Fills the leaving particles by destination (`to_rank`, store order within each)
@@ -296,15 +296,17 @@ class GpuRankLink final : public GpuRanks {
                                       std::vector<std::vector<uint32_t>>& to_rank,
                                       std::vector<uint32_t>& leaving,
                                       std::array<std::size_t, kNumTypes + 1>& counts) {
+    const double t0 = wall_seconds();
     Vec3d lo, hi;
     owners_.bounds(d, lo, hi);
     const KeyCube cube = global_key_cube(lo, hi, box_, comm_);
     const CostWeights& w = decomposition_.params().weights;
     const double weight = owners_.keys_and_costs(d, box_, cube.lo, cube.edge, w);
     const DomainCuts cuts =
-        bisect_cuts([&](const std::vector<uint64_t>& mids,
+        search_cuts([&](const std::vector<uint64_t>& mids,
                         std::vector<double>& below) { owners_.weight_below(mids, below); },
-                    weight, comm_);
+                    weight, comm_, DeviceRankOwners::kMaxCandidates);
+    t_.recut_cuts += wall_seconds() - t0;
     RankOwners o = owners_.find(d, box_, cube.lo, cube.edge, cuts.begin, comm_.rank());
     DecompositionReport rep = decomposition_.adopt(cube, cuts, o.loads(w), weight, comm_);
     rep.sent = o.leaving.size();

@@ -21,6 +21,7 @@ std::vector<Part> parts_of(const RankParts& t, const RankTimingText& text) {
   return {
       {"decomposition + migration", t.decomposition, false},
       {"  of which re-cuts", t.recuts, false},
+      {"    of which the cuts", t.recut_cuts, true},
       {text.order_part, t.order, false},
       {"smoothing lengths: halos", t.h - t.h_passes, false},
       {"smoothing lengths: passes", t.h_passes, false},

@@ -15,8 +15,9 @@ namespace mpsph {
 // total less its passes).
 struct RankParts {
   double decomposition = 0, order = 0, h = 0, h_passes = 0, pairs = 0, pairs_passes = 0;
-  // Of the decomposition: the decompositions that re-cut the domains (cuts and migration).
-  double recuts = 0;
+  // Of the decomposition: the decompositions that re-cut the domains (cuts and migration), and
+  // of those the cuts alone (device-resident ranks: key cube, keys, search_cuts).
+  double recuts = 0, recut_cuts = 0;
   // Of the passes: this rank's own work, without the wait for the slowest rank at their end.
   double h_passes_own = 0, pairs_passes_own = 0;
   double tree = 0, let_select = 0, let_exchange = 0, walk = 0;
