@@ -147,17 +147,18 @@ template <SofteningKernel K>
   }
 }
 
-// Evaluates the group's targets against its lists; accumulates in float (a few thousand terms
-// per target: round-off ~1e-6 relative, far below the tree's truncation error).
-template <SofteningKernel K>
+// Evaluates the targets of range g that `in` admits (in(i): tree position i) against the lists;
+// accumulates in float (a few thousand terms per target: round-off ~1e-6 relative, far below the
+// tree's truncation error).
+template <SofteningKernel K, class In>
 [[gnu::always_inline]] inline void evaluate_group_body(const OctreeView& t, Range g,
                                                        const Vec3d& centre, const Lists& L,
-                                                       double G, const uint8_t* active, Vec3d* acc,
+                                                       double G, const In& in, Vec3d* acc,
                                                        double* pot) {
   const int32_t ns = int32_t(L.sm.size());
   LaneSums b;
   for (int32_t i = g.begin; i < g.end; ++i) {
-    if (active && !active[t.order[i]]) continue;
+    if (!in(i)) continue;
     const Vec3f xi = vec_cast<float>(t.particles.pos[i] - centre);
     const float ei = t.particles.eps[i];
     const float ei2 = ei * ei;
@@ -180,33 +181,33 @@ template <SofteningKernel K>
 // kBlock partial sums (whose count does not depend on the vector width), IEEE sqrt and division
 // are exact in any width, and this file is compiled with -ffp-contract=off so that no multiply
 // and add are fused in the AVX-512 copy (CMakeLists.txt).
-template <SofteningKernel K>
+template <SofteningKernel K, class In>
 void evaluate_group_base(const OctreeView& t, Range g, const Vec3d& centre, const Lists& L,
-                         double G, const uint8_t* active, Vec3d* acc, double* pot) {
-  evaluate_group_body<K>(t, g, centre, L, G, active, acc, pot);
+                         double G, const In& in, Vec3d* acc, double* pot) {
+  evaluate_group_body<K>(t, g, centre, L, G, in, acc, pot);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define MPSPH_GRAVITY_AVX512 1
-template <SofteningKernel K>
+template <SofteningKernel K, class In>
 __attribute__((target("avx512f"))) void evaluate_group_avx512(const OctreeView& t, Range g,
                                                               const Vec3d& centre, const Lists& L,
-                                                              double G, const uint8_t* active,
-                                                              Vec3d* acc, double* pot) {
-  evaluate_group_body<K>(t, g, centre, L, G, active, acc, pot);
+                                                              double G, const In& in, Vec3d* acc,
+                                                              double* pot) {
+  evaluate_group_body<K>(t, g, centre, L, G, in, acc, pot);
 }
 #endif
 
-template <SofteningKernel K>
+template <SofteningKernel K, class In>
 void evaluate_group(const OctreeView& t, Range g, const Vec3d& centre, const Lists& L, double G,
-                    const uint8_t* active, Vec3d* acc, double* pot, bool allow_avx512) {
+                    const In& in, Vec3d* acc, double* pot, bool allow_avx512) {
 #ifdef MPSPH_GRAVITY_AVX512
   if (allow_avx512 && use_avx512_copies()) {
-    evaluate_group_avx512<K>(t, g, centre, L, G, active, acc, pot);
+    evaluate_group_avx512<K>(t, g, centre, L, G, in, acc, pot);
     return;
   }
 #endif
-  evaluate_group_base<K>(t, g, centre, L, G, active, acc, pot);
+  evaluate_group_base<K>(t, g, centre, L, G, in, acc, pot);
 }
 
 // One tree walk for a group: accepted nodes of t into L.accepted, unaccepted leaves into L.leaves.
@@ -266,9 +267,9 @@ TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, do
       auto outlier = [&](int32_t i) { return acc_old && acc_outlier(acc_old[t.order[i]], a_max); };
       // One walk and evaluation for the targets of range r that `in` admits: geometry over them
       // (bounding box, softening maximum, smallest |a_old|/G), the lists of the targets' own tree
-      // and of each source tree, then every target of r evaluated (the caller's later walks
-      // overwrite the ones not admitted). Returns false, evaluating nothing, when more than one
-      // target's lists pass kMaxGroupList entries (gravity_kern.hpp): each then walks alone.
+      // and of each source tree, then the admitted targets evaluated. Returns false, evaluating
+      // nothing, when more than one target's lists pass kMaxGroupList entries (gravity_kern.hpp):
+      // each then walks alone.
       auto walk_targets = [&](Range r, auto in) {
         int32_t first = r.begin;
         while (first < r.end && !in(first)) ++first;
@@ -307,10 +308,10 @@ TreeWalkStats tree_gravity(const OctreeView& t, const TreeWalkParams& params, do
         }
         if (n_targets > 1 && (long long)(L.nm.size() + L.sm.size()) > kMaxGroupList) return false;
         if (params.opening.kernel == SofteningKernel::Spline) {
-          evaluate_group<SofteningKernel::Spline>(t, r, centre, L, G, active, acc, pot,
+          evaluate_group<SofteningKernel::Spline>(t, r, centre, L, G, in, acc, pot,
                                                   params.allow_avx512);
         } else {
-          evaluate_group<SofteningKernel::Plummer>(t, r, centre, L, G, active, acc, pot,
+          evaluate_group<SofteningKernel::Plummer>(t, r, centre, L, G, in, acc, pot,
                                                    params.allow_avx512);
         }
         n_node_int += n_targets * L.nm.size();

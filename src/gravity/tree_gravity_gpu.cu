@@ -458,12 +458,19 @@ void launch_walk(const WalkArgs& a, int blocks) {
   cuda_check_launch("tree walk");
 }
 
-// The SM clock's rate (the device's nominal rate: cycles of clock64()), in Hz.
+// The SM clock's rate (the device's nominal rate: cycles of clock64()), in Hz; the attribute is
+// read once per device and thread.
 double clock_hz() {
-  int dev = 0, khz = 0;
+  thread_local int device = -1;
+  thread_local double hz = 0.0;
+  int dev = 0;
   cuda_check(cudaGetDevice(&dev), "querying the device");
-  cuda_check(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev), "querying the SM clock");
-  return 1e3 * double(khz > 0 ? khz : 1);
+  if (dev != device) {
+    int khz = 0;
+    cuda_check(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev), "querying the SM clock");
+    device = dev, hz = 1e3 * double(khz > 0 ? khz : 1);
+  }
+  return hz;
 }
 
 double elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
