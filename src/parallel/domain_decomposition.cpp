@@ -124,13 +124,12 @@ DomainCuts search_cuts(const WeightBelow& below_of, double local_total, const Mp
   const double total = comm.sum(local_total);
   // K parts per step: 16, halved while (P - 1)(K - 1) candidates would pass max_candidates.
   uint64_t ways = 16;
-  int bits = 4;
-  while (ways > 2 && std::size_t(p - 1) * (ways - 1) > max_candidates) ways /= 2, --bits;
+  while (ways > 2 && std::size_t(p - 1) * (ways - 1) > max_candidates) ways /= 2;
   // Cut r (1 <= r < P): the smallest key c with W(keys < c) >= r W / P. Invariant: W(< hi) >=
   // target and W(< c) < target for every c < lo. A step's candidates m_t = lo + floor(L t / K),
   // 1 <= t < K (L = hi - lo), leave [lo, m_1], [m_{t-1} + 1, m_t] or [m_{K-1} + 1, hi]: at most
-  // floor(L / K) long, so ceil(64 / log2 K) steps close any interval of L <= 2^63 (K^steps >
-  // 2^63), the same number on every rank whatever its sums.
+  // floor(L / K) long, so the steps with K^steps > 2^63 (ceil(64 / log2 K) of them) close any
+  // interval of L <= 2^63, the same number on every rank whatever its sums.
   std::vector<uint64_t> lo(p, 0), hi(p, kKeyEnd);
   const std::size_t n_cand = std::size_t(p - 1) * std::size_t(ways - 1);
   std::vector<uint64_t> cand(n_cand);
@@ -139,7 +138,8 @@ DomainCuts search_cuts(const WeightBelow& below_of, double local_total, const Mp
     const uint64_t L = hi[r] - lo[r];
     return lo[r] + uint64_t((static_cast<unsigned __int128>(L) * t) / ways);
   };
-  const int steps = (64 + bits - 1) / bits;
+  int steps = 0;
+  for (unsigned __int128 span = 1; span <= kKeyEnd; span *= ways) ++steps;
   for (int step = 0; step < steps && p > 1; ++step) {
     for (int r = 1; r < p; ++r)
       for (uint64_t t = 1; t < ways; ++t)
