@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/morton.hpp"
 #include "core/particle_cost.hpp"
+#include "core/sorted_keys.hpp"
 #include "gravity/bounding_box_gpu.cuh"
 #include "gravity/device_buffer.cuh"
 #include "gravity/device_select.cuh"
@@ -40,16 +41,8 @@ __global__ void owners_kernel(ParticleView v, Box box, Vec3d lo, double edge,
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i < v.n) {
     const uint64_t key = morton_key(wrap_position(v.pos[i], box), lo, edge);
-    // upper_bound(cut_begin, cut_begin + P + 1, key) - 1
-    int a = 0, b = P + 1;
-    while (a < b) {
-      const int m = (a + b) / 2;
-      if (cut_begin[m] <= key)
-        a = m + 1;
-      else
-        b = m;
-    }
-    const int r = a - 1;
+    // The last cut at or below the key: upper_bound - 1 (keys < 2^63: key + 1 does not wrap).
+    const int r = int(lower_bound_key(cut_begin, std::size_t(P) + 1, key + 1)) - 1;
     owner[i] = r;
     flag[i] = r != me ? 1 : 0;
     iota[i] = uint32_t(i);
@@ -101,16 +94,8 @@ __global__ void below_bins_kernel(const uint64_t* keys, const double* costs, std
   __syncthreads();
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i < n) {
-    const uint64_t k = keys[i];
-    int a = 0, b = m;  // upper_bound of k in s
-    while (a < b) {
-      const int mid = (a + b) / 2;
-      if (s[mid] <= k)
-        a = mid + 1;
-      else
-        b = mid;
-    }
-    atomicAdd(&sums[a], costs[i]);
+    // upper_bound of the key among the candidates (keys < 2^63: key + 1 does not wrap).
+    atomicAdd(&sums[lower_bound_key(s, std::size_t(m), keys[i] + 1)], costs[i]);
   }
   __syncthreads();
   for (int j = int(threadIdx.x); j <= m; j += int(blockDim.x))
