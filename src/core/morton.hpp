@@ -39,6 +39,12 @@ MPSPH_HD uint64_t morton_key_of_cell(uint64_t ix, uint64_t iy, uint64_t iz) {
   return (morton_spread21(ix) << 2) | (morton_spread21(iy) << 1) | morton_spread21(iz);
 }
 
+// The cube keys are computed in: [lo, lo + edge)^3.
+struct KeyCube {
+  Vec3d lo{0, 0, 0};
+  double edge = 1.0;
+};
+
 // Key of position x in the cube [lo, lo + edge)^3. A cube (not a box with per-axis scaling) keeps
 // cells isotropic, so elongated domains such as a shock tube still get compact key ranges.
 MPSPH_HD uint64_t morton_key(const Vec3d& x, const Vec3d& lo, double edge) {

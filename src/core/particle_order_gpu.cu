@@ -17,11 +17,6 @@ namespace {
 constexpr unsigned kThreads = 256;
 constexpr unsigned kBoxBlocks = 512;
 
-struct KeyFrame {
-  double lo[3];
-  double edge;
-};
-
 struct Bounds {
   double lo[3], hi[3];
 };
@@ -54,7 +49,7 @@ __global__ void bounds_kernel(const Vec3d* pos, std::size_t n, Bounds* partial) 
 }
 
 // The key cube of morton_keys() for an open box: the bounding box's corner and largest extent.
-__global__ void frame_kernel(const Bounds* partial, unsigned n_partial, KeyFrame* frame) {
+__global__ void frame_kernel(const Bounds* partial, unsigned n_partial, KeyCube* frame) {
   Bounds b{{DBL_MAX, DBL_MAX, DBL_MAX}, {-DBL_MAX, -DBL_MAX, -DBL_MAX}};
   for (unsigned k = threadIdx.x; k < n_partial; k += blockDim.x)
     for (int a = 0; a < 3; ++a)
@@ -63,16 +58,17 @@ __global__ void frame_kernel(const Bounds* partial, unsigned n_partial, KeyFrame
   if (threadIdx.x == 0) {
     double edge = fmax(b.hi[0] - b.lo[0], fmax(b.hi[1] - b.lo[1], b.hi[2] - b.lo[2]));
     if (!(edge > 0.0)) edge = 1.0;
-    *frame = KeyFrame{{b.lo[0], b.lo[1], b.lo[2]}, edge};
+    *frame = KeyCube{Vec3d{b.lo[0], b.lo[1], b.lo[2]}, edge};
   }
 }
 
-__global__ void keys_kernel(const Vec3d* pos, std::size_t n, Box box, KeyFrame fixed,
-                            const KeyFrame* found, uint64_t* keys, uint32_t* idx) {
+// The keys in `fixed` (a periodic box's cube, or one the caller gave), else in `found`.
+__global__ void keys_kernel(const Vec3d* pos, std::size_t n, Box box, KeyCube fixed,
+                            const KeyCube* found, uint64_t* keys, uint32_t* idx) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= n) return;
-  const KeyFrame f = box.periodic ? fixed : *found;
-  keys[i] = morton_key(wrap_position(pos[i], box), Vec3d{f.lo[0], f.lo[1], f.lo[2]}, f.edge);
+  const KeyCube f = found ? *found : fixed;
+  keys[i] = morton_key(wrap_position(pos[i], box), f.lo, f.edge);
   idx[i] = uint32_t(i);
 }
 
@@ -126,15 +122,15 @@ OrderLayout order_layout(std::size_t n) {
 
 }  // namespace
 
-void DeviceOrder::sort(DeviceParticles& d, const Box& box, bool mixed_types,
-                       DeviceScratch* scratch) {
+void DeviceOrder::sort(DeviceParticles& d, const Box& box, bool mixed_types, DeviceScratch* scratch,
+                       const KeyCube* cube) {
   const std::size_t n = d.size();
   if (n == 0) return;
   if (n >= (std::size_t(1) << 31))
     throw Error("order stage: " + std::to_string(n) +
                 " particles exceed the 2^31 that the device sort indexes");
   if (!frame_) {
-    cuda_check(cudaMalloc(&frame_, sizeof(KeyFrame)), "allocation of the order stage");
+    cuda_check(cudaMalloc(&frame_, sizeof(KeyCube)), "allocation of the order stage");
     cuda_check(cudaMalloc(&partial_, kBoxBlocks * sizeof(Bounds)), "allocation of the order stage");
   }
   const OrderLayout l = order_layout(n);
@@ -149,17 +145,19 @@ void DeviceOrder::sort(DeviceParticles& d, const Box& box, bool mixed_types,
   uint8_t* types_alt = reinterpret_cast<uint8_t*>(base + l.types_alt);
   void* temp = base + l.temp;
   const ParticleView v = d.view();
-  KeyFrame fixed{{box.lo.x, box.lo.y, box.lo.z}, std::max({box.size.x, box.size.y, box.size.z})};
-  if (!box.periodic) {
+  KeyCube fixed{box.lo, std::max({box.size.x, box.size.y, box.size.z})};
+  const bool find = !box.periodic && cube == nullptr;
+  if (!box.periodic && cube) fixed = *cube;
+  if (find) {
     const unsigned blocks = std::min(kBoxBlocks, cuda_blocks(n, kThreads));
     bounds_kernel<<<blocks, kThreads>>>(v.pos, n, static_cast<Bounds*>(partial_));
     cuda_check_launch("bounds_kernel");
     frame_kernel<<<1, kThreads>>>(static_cast<const Bounds*>(partial_), blocks,
-                                  static_cast<KeyFrame*>(frame_));
+                                  static_cast<KeyCube*>(frame_));
     cuda_check_launch("frame_kernel");
   }
   keys_kernel<<<cuda_blocks(n, kThreads), kThreads>>>(
-      v.pos, n, box, fixed, static_cast<const KeyFrame*>(frame_), keys, idx);
+      v.pos, n, box, fixed, find ? static_cast<const KeyCube*>(frame_) : nullptr, keys, idx);
   cuda_check_launch("keys_kernel");
   std::size_t bytes = l.temp_bytes;
   // Radix sorts are stable: equal keys keep index order, as order_particles' tie-break.

@@ -9,6 +9,7 @@
 #include "core/box.hpp"
 #include "core/device_particles.hpp"
 #include "core/device_scratch.hpp"
+#include "core/morton.hpp"
 
 namespace mpsph {
 
@@ -25,7 +26,11 @@ class DeviceOrder {
   // Asynchronous; no host synchronisation. The keys, the sort buffers and the reorder buffer
   // of DeviceParticles::permute live in `scratch` (lent by the caller, who uses it for other
   // stages between sorts; null: a buffer of this object's own).
-  void sort(DeviceParticles& d, const Box& box, bool mixed_types, DeviceScratch* scratch = nullptr);
+  // `cube` (open boxes; null: the particles' bounding cube): the key cube to use instead - the
+  // device-resident MPI ranks order their particles in the run's cube, so that each rank holds
+  // its particles in one GPU's order (docs/mpi.md, "The order of a rank's particles").
+  void sort(DeviceParticles& d, const Box& box, bool mixed_types, DeviceScratch* scratch = nullptr,
+            const KeyCube* cube = nullptr);
 
   // The permutation of the last sort (device array, new[i] = old[perm[i]]), valid until the
   // scratch is lent again.

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/box.hpp"
+#include "core/morton.hpp"  // KeyCube
 #include "core/particle_cost.hpp"
 #include "core/particle_store.hpp"
 #include "core/vec3.hpp"
@@ -26,12 +27,6 @@ namespace mpsph {
 
 // One past the largest 63-bit Morton key.
 constexpr uint64_t kKeyEnd = uint64_t(1) << 63;
-
-// The cube the keys are computed in: [lo, lo + edge)^3.
-struct KeyCube {
-  Vec3d lo{0, 0, 0};
-  double edge = 1.0;
-};
 
 // The cube of the whole run, as order_particles makes it for one process: a periodic box's
 // [box.lo, box.lo + max edge); in an open box the bounding cube of every rank's particles

@@ -124,7 +124,7 @@ class GpuBackend final : public StepBackend {
     const bool sort = sort_pending_ || !block_ || now_ == kAllActive || spawned > 0 ||
                       type_counts_[kNumTypes] > 0 || type_descents_ > 0;
     if (sort) {
-      order_.sort(d_, c_.box, kinds > 1, &scratch_);
+      order_.sort(d_, c_.box, kinds > 1, &scratch_, ranks_ ? ranks_->sort_cube() : nullptr);
       tree_stale_ = true;
     }
     sort_pending_ = false;

@@ -18,6 +18,7 @@ namespace mpsph {
 
 class DeviceParticles;
 class DeviceScratch;
+struct KeyCube;
 struct StepScalars;
 
 class GpuRanks {
@@ -37,6 +38,12 @@ class GpuRanks {
   // marked kRemoved in `d` (the sort puts them last, the backend cuts them off), those received
   // are appended. `type_counts`: the counts of `d` by type (kRemoved at [kNumTypes]), updated.
   virtual void migrate(DeviceParticles& d, std::array<std::size_t, kNumTypes + 1>& type_counts) = 0;
+  // The key cube of the order stage's sort after migrate(): the run's cube, in which the
+  // decomposition cuts the keys, so that the rank holds its particles in the order one GPU holds
+  // them (null: the bounding cube of the rank's own particles). Every frame gives a valid order,
+  // but the SPH passes' cost depends on it: measured up to 7% apart on one GPU (docs/mpi.md, "The
+  // order of a rank's particles").
+  virtual const KeyCube* sort_cube() const = 0;
   // After the sort (collective): what the later stages need on the host (the particle count of
   // gravity's host store; its tree, target boxes and LETs are on the device).
   virtual void after_order(const DeviceParticles& d) = 0;

@@ -141,6 +141,10 @@ class GpuRankLink final : public GpuRanks {
     t_.decomposition += spent;
   }
 
+  const KeyCube* sort_cube() const override {
+    return decomposition_.has_cuts() ? &decomposition_.cube() : nullptr;
+  }
+
   // Nothing is copied: gravity's host store only states the rank's particle count (the tree, its
   // target boxes and LETs live on the GPU, gravity/let_gpu.hpp).
   void after_order(const DeviceParticles& d) override {
