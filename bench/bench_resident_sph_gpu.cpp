@@ -143,6 +143,8 @@ struct Part {
   unsigned char* ghosts = nullptr;  // device records
   std::size_t ghost_bytes = 0;
   Times t;
+  std::vector<double> selection;  // ms of its halo selection (needed_by_all), per first round
+  double last_selection_ms = 0.0;
   // `sort`: ordered again by DeviceOrder in the bounding cube of its own particles (as a rank's
   // order stage orders them), gas first.
   // `cube`: in that cube (null: the bounding cube of the part's particles).
@@ -186,7 +188,8 @@ void select_halos(std::vector<std::unique_ptr<Part>>& parts, const Box& box) {
       if (s != r) to_r.insert(to_r.end(), near[s][r].begin(), near[s][r].end());
       off[s + 1] = to_r.size();
     }
-    parts[r]->needed = parts[r]->sph->needed_by_all(to_r, off, box);
+    parts[r]->last_selection_ms =
+        timed_ms([&] { parts[r]->needed = parts[r]->sph->needed_by_all(to_r, off, box); });
   }
 }
 
@@ -322,6 +325,8 @@ void run_parts(const char* name, const Gas& g, std::vector<std::unique_ptr<Part>
   for (int r = 0; r <= repeat; ++r) {
     for (auto& p : parts) p->sph->start_smoothing_lengths(0.0, /*reach=*/true);
     select_halos(parts, g.box);
+    if (r > 0)
+      for (auto& p : parts) p->selection.push_back(p->last_selection_ms);
     send(parts, ResidentSph::Halo::h);
     std::vector<std::vector<std::vector<uint32_t>>> first(parts.size());
     for (std::size_t k = 0; k < parts.size(); ++k) first[k] = parts[k]->needed;
@@ -362,14 +367,15 @@ void run_parts(const char* name, const Gas& g, std::vector<std::unique_ptr<Part>
   std::size_t ghosts = 0;
   std::string each;
   for (auto& p : parts) {
-    char one_part[64];
-    std::snprintf(one_part, sizeof one_part, "%s%.1f", each.empty() ? "" : " / ", p->t.total());
+    char one_part[96];
+    std::snprintf(one_part, sizeof one_part, "%s%.1f (selection %.2f)", each.empty() ? "" : " / ",
+                  p->t.total(), median(p->selection));
     each += one_part;
     sh += median(p->t.h), srho += median(p->t.density), sf += median(p->t.forces);
     most = std::max(most, p->t.total());
     ghosts += p->n_ghosts;
   }
-  char extra[200];
+  char extra[320];
   std::snprintf(extra, sizeof extra,
                 "largest part %.2f ms (%.3f of one GPU); ghosts per gas particle %.4f; rounds "
                 "beyond the first: %d; parts: %s ms",

@@ -128,6 +128,8 @@ class GpuRankLink final : public GpuRanks {
     if (!rep) rep = recut_on_device(d, to_rank, leaving, counts);
     counts_.add(*rep);
     own_ = {};
+    const double t_migration = wall_seconds();
+    t_.owners += t_migration - t0;
     const ExchangePlan plan = make_exchange_plan(to_rank, comm_);
     if (comm_.sum(uint64_t(leaving.size())) > 0) {
       if (device_)
@@ -136,6 +138,7 @@ class GpuRankLink final : public GpuRanks {
         migrate_through_host(d, plan, counts);
       owners_.mark_removed(d, leaving);
     }
+    t_.migration += wall_seconds() - t_migration;
     const double spent = wall_seconds() - t0;
     if (rep->recut) decomposition_.note_recut_cost(spent, comm_), t_.recuts += spent;
     t_.decomposition += spent;

@@ -22,6 +22,8 @@ std::vector<Part> parts_of(const RankParts& t, const RankTimingText& text) {
       {"decomposition + migration", t.decomposition, false},
       {"  of which re-cuts", t.recuts, false},
       {"    of which the cuts", t.recut_cuts, true},
+      {"  of which the owners and the decision", t.owners, true},
+      {"  of which the migration", t.migration, true},
       {text.order_part, t.order, false},
       {"smoothing lengths: halos", t.h - t.h_passes, false},
       {"smoothing lengths: passes", t.h_passes, false},

@@ -18,6 +18,10 @@ struct RankParts {
   // Of the decomposition: the decompositions that re-cut the domains (cuts and migration), and
   // of those the cuts alone (device-resident ranks: key cube, keys, search_cuts).
   double recuts = 0, recut_cuts = 0;
+  // Of the decomposition (device-resident ranks): the owners and the decision (keys, owners,
+  // loads, the cost weights, keep or re-cut), and the migration (the plan, the particles' records
+  // sent and received, the leavers marked).
+  double owners = 0, migration = 0;
   // Of the passes: this rank's own work, without the wait for the slowest rank at their end.
   double h_passes_own = 0, pairs_passes_own = 0;
   double tree = 0, let_select = 0, let_exchange = 0, walk = 0;
