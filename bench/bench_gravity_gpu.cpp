@@ -18,23 +18,20 @@
 #include "run/device.hpp"
 
 #ifdef MPSPH_HAVE_CUDA
+#include "bench_gpu_support.hpp"
 #include "core/device_particles.hpp"
 #include "gravity/gravity_gpu.hpp"
 #include "setups/hernquist.hpp"
 #include "setups/plummer.hpp"
 
 using namespace mpsph;
+using bench::median;
 
 namespace {
 
 constexpr double kEps = 0.01;
 constexpr double kPeakFlops = 64e12;
 constexpr double kFlopsPerInteraction = 20.0;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 void upload(DeviceParticles& d, const ParticleStore& s) {
   d.upload(s, {Field::pos, Field::mass, Field::type, Field::acc_grav, Field::pot});

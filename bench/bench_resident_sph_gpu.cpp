@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_gpu_support.hpp"
 #include "core/config.hpp"
 #include "core/device_particles.hpp"
 #include "core/particle_order_gpu.hpp"
@@ -48,20 +49,10 @@
 #include "sph/sph_params.hpp"
 
 using namespace mpsph;
+using bench::check;
+using bench::median;
 
 namespace {
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "CUDA error in %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
 
 // Milliseconds of f, with the device idle before and after.
 template <class F>
@@ -73,26 +64,12 @@ double timed_ms(F&& f) {
   return 1e3 * (wall_seconds() - t0);
 }
 
-// The gas rows [b, e) of s.
-ParticleStore rows(const ParticleStore& s, std::size_t b, std::size_t e) {
+// Rows [b, e) of a, then (with `others`) every row of it.
+ParticleStore rows(const ParticleStore& a, std::size_t b, std::size_t e,
+                   const ParticleStore* others = nullptr) {
   ParticleStore p;
-  std::vector<uint32_t> from(e - b), into(e - b);
-  for (std::size_t k = 0; k < e - b; ++k) from[k] = uint32_t(b + k), into[k] = uint32_t(k);
-  p.resize(e - b);
-  p.copy_particles(s, from, into);
-  return p;
-}
-
-// The rows [b, e) of a, then every row of b.
-ParticleStore joined(const ParticleStore& a, std::size_t b, std::size_t e, const ParticleStore& o) {
-  ParticleStore p;
-  p.resize(e - b + o.size());
-  std::vector<uint32_t> from(e - b), into(e - b);
-  for (std::size_t k = 0; k < e - b; ++k) from[k] = uint32_t(b + k), into[k] = uint32_t(k);
-  p.copy_particles(a, from, into);
-  from.resize(o.size()), into.resize(o.size());
-  for (std::size_t k = 0; k < o.size(); ++k) from[k] = uint32_t(k), into[k] = uint32_t(e - b + k);
-  p.copy_particles(o, from, into);
+  p.append(a, b, e);
+  if (others) p.append(*others, 0, others->size());
   return p;
 }
 
@@ -307,8 +284,8 @@ void run_set(const std::string& set, long n_gas, const std::vector<int>& part_co
       for (int k = 0; k < P; ++k) {
         const std::size_t b = n * std::size_t(k) / std::size_t(P),
                           e = n * std::size_t(k + 1) / std::size_t(P);
-        parts.push_back(std::make_unique<Part>(
-            w.others ? joined(g.s, b, e, g.others) : rows(g.s, b, e), g.box, w.sort, w.cube));
+        parts.push_back(std::make_unique<Part>(rows(g.s, b, e, w.others ? &g.others : nullptr),
+                                               g.box, w.sort, w.cube));
       }
       run_parts(name, g, parts, sp, eos, repeat, one,
                 std::to_string(P) + (P == 1 ? " part" : " parts") + w.label);

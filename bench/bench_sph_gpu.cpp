@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_gpu_support.hpp"
 #include "bench_sets.hpp"
 #include "core/device_particles.hpp"
 #include "core/particle_order_gpu.hpp"
@@ -26,20 +27,10 @@
 #include "sph/sph_gpu.hpp"
 
 using namespace mpsph;
+using bench::check;
+using bench::median;
 
 namespace {
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "CUDA error in %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 struct Events {
   cudaEvent_t e[6];

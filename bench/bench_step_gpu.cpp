@@ -19,11 +19,14 @@
 #include <string>
 #include <vector>
 
+#include "bench_gpu_support.hpp"
 #include "run/step_backend.hpp"
 #include "setups/evrard.hpp"
 #include "timestep/block_timeline_kern.hpp"
 
 using namespace mpsph;
+using bench::check;
+using bench::median;
 
 namespace {
 
@@ -31,13 +34,6 @@ constexpr int kStages = 10;
 const char* kStageNames[kStages] = {
     "predict",    "order",   "smoothing len", "density", "prepare force",
     "SPH forces", "gravity", "end force",     "correct", "time step (sync)"};
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "CUDA error in %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
 
 struct Setup {
   ParticleStore store;
@@ -93,11 +89,6 @@ double step(StepBackend& b, double dt, Mark&& mark) {
   const double next = b.timestep().dt;
   mark(9);
   return next;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 struct GpuResult {

@@ -137,6 +137,18 @@ void ParticleStore::copy_particles(const ParticleStore& from,
 #undef MPSPH_COPY_FIELD
 }
 
+void ParticleStore::append(const ParticleStore& from, std::size_t first, std::size_t end) {
+  if (first > end || end > from.size())
+    throw Error("ParticleStore::append: rows [" + std::to_string(first) + ", " +
+                std::to_string(end) + ") of a store of " + std::to_string(from.size()));
+  const std::size_t at = size(), n = end - first;
+  std::vector<uint32_t> from_index(n), into_index(n);
+  for (std::size_t k = 0; k < n; ++k)
+    from_index[k] = uint32_t(first + k), into_index[k] = uint32_t(at + k);
+  resize(at + n);
+  copy_particles(from, from_index, into_index);
+}
+
 unsigned ParticleStore::varying_field_groups() const {
   unsigned varying = 0;
   const std::size_t n = size();

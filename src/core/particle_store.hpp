@@ -78,6 +78,8 @@ class ParticleStore {
   // k < from_index.size() (this store must be large enough; the two lists have the same length).
   void copy_particles(const ParticleStore& from, const std::vector<uint32_t>& from_index,
                       const std::vector<uint32_t>& into_index);
+  // Appends particles [first, end) of `from`, every field (first <= end <= from.size()).
+  void append(const ParticleStore& from, std::size_t first, std::size_t end);
   // Stable sort by particle type (gas first); returns true if anything moved.
   bool sort_by_type();
   // The optional field groups (FieldGroup) in which some field's value differs between two

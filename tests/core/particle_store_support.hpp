@@ -12,10 +12,7 @@ namespace mpsph::test {
 // Particles [b, e) of s, every field.
 inline ParticleStore store_rows(const ParticleStore& s, std::size_t b, std::size_t e) {
   ParticleStore p;
-  std::vector<uint32_t> from(e - b), into(e - b);
-  for (std::size_t k = 0; k < e - b; ++k) from[k] = uint32_t(b + k), into[k] = uint32_t(k);
-  p.resize(e - b);
-  p.copy_particles(s, from, into);
+  p.append(s, b, e);
   return p;
 }
 

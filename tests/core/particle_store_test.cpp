@@ -156,6 +156,24 @@ TEST_CASE("particle store: copy_particles copies every field of the listed parti
   CHECK_THROWS_AS(into.copy_particles(from, src, std::vector<uint32_t>(3)), Error);
 }
 
+TEST_CASE("particle store: append adds the rows of another store, every field", "[core][store]") {
+  const ParticleStore a = make_store(3000);
+  ParticleStore b = make_store(500);
+  for (std::size_t k = 0; k < b.size(); ++k) b.id[k] = 100000 + k;
+  fill_from_ids(b);
+  ParticleStore s;
+  s.append(a, 1000, 2500);
+  s.append(b, 0, 500);
+  s.append(a, 7, 7);  // none
+  REQUIRE(s.size() == 2000);
+  for (std::size_t k = 0; k < 1500; ++k) REQUIRE(s.id[k] == a.id[1000 + k]);
+  for (std::size_t k = 0; k < 500; ++k)
+    REQUIRE((s.id[1500 + k] == 100000 + k && s.type[1500 + k] == b.type[k]));
+  CHECK(mismatches(s) == 0);  // every field follows its particle's id (fill_from_ids)
+  CHECK_THROWS_AS(s.append(a, 2000, 3001), Error);
+  CHECK_THROWS_AS(s.append(a, 20, 10), Error);
+}
+
 TEST_CASE("particle store: sort_by_type puts gas first, stable, fields consistent",
           "[core][store]") {
   ParticleStore s = make_store(90);

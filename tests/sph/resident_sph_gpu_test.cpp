@@ -262,7 +262,6 @@ TEST_CASE("resident SPH halos: two halves on the GPU give one GPU's h, density a
           "[gpu][sph]") {
   SphParams sp;
   EosParams eos;
-  const std::size_t k = std::size_t(sp.n_neighbours) + 1;
   for (const bool on_device : {false, true})
     for (const Case& c : cases()) {
       INFO(c.name << (on_device ? ", records on the device" : ", records in host memory"));
