@@ -7,6 +7,7 @@ disk, merger), and the remnant profile tool on a synthetic Hernquist sphere.
 usage: test_tools.py <path to mpsph>   (run by ctest)"""
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -186,6 +187,70 @@ def check_starform(stdout):
     print("ok: sfr, measured/expected mass formed %.3f" % ratio[0])
 
 
+# timing.txt of 2 device-resident GPU ranks (disk galaxy, 2e7 particles per GPU, two H200s,
+# 2026-11-27, stop 45 call 9), its stage table and "MPI ranks" section as the program writes them.
+RANKS_TIMING = """stage                  time [s]     share   per step [ms]   steps 2+ [ms]
+order + trees             0.139      1.5%          11.587           5.956
+smoothing lengths         6.693     72.0%         557.769          64.014
+density                   0.931     10.0%          77.560          71.029
+gravity                   1.918     20.6%         159.800         120.649
+time step                 0.043      0.5%           3.598           3.450
+total                     9.314    100.0%         776.187         265.035
+backend: gpu (MPI ranks; particles on the device), 32 OpenMP threads
+
+MPI ranks: 2, particles on the GPU of each rank; stage parts, ms per step, largest over the ranks (mean over them), over all steps and over steps 2 to 12:
+  decomposition + migration                 698.721 (698.286)   steps 2+:      5.771 (5.573)
+    of which re-cuts                          2.268 (2.087)   steps 2+:      2.475 (2.277)
+  smoothing lengths: halos                   23.135 (22.926)   steps 2+:     18.778 (18.777)
+  smoothing lengths: passes                 503.721 (503.720)   steps 2+:     45.236 (45.235)
+    of which this rank's own work           502.934 (390.179)   steps 2+:     44.382 (44.238)
+  density + forces: halos                     1.337 (1.335)   steps 2+:      0.627 (0.625)
+  density + forces: passes                   76.332 (76.330)   steps 2+:     70.402 (70.399)
+    of which this rank's own work            74.759 (74.247)   steps 2+:     68.691 (68.557)
+  gravity: local tree                         7.859 (7.132)   steps 2+:      7.005 (6.331)
+  gravity: LET selection                      3.397 (3.389)   steps 2+:      3.062 (3.042)
+  gravity: LET exchange                       3.097 (2.387)   steps 2+:      3.029 (2.344)
+  gravity: walk                             144.102 (140.173)   steps 2+:    107.553 (104.433)
+  ghosts per local gas particle (density halo): 0.043
+
+steady steps: 265.035 ms per step, wall time between the order stages of steps 2 to 11
+"""
+
+
+def check_rank_timing(tmp, reference):
+    """plot_rank_timing.py on a real one-process run (the Evrard case's timing.txt) and the
+    2-rank timing.txt above: the ranks' parts are the file's numbers - decomposition 5.771, SPH
+    halos 18.778 + 0.627, the passes' own work 44.238 + 68.557 (means), the wait 45.236 + 70.402
+    less that, gravity's tree and LET 7.005 + 3.062 + 3.029, walk 107.553, and the rest of the
+    265.035 ms step 3.572 - and the weak efficiency is the reference's steady step over 265.035."""
+    ranks = os.path.join(tmp, "disk_2")
+    os.makedirs(ranks, exist_ok=True)
+    with open(os.path.join(ranks, "timing.txt"), "w") as f:
+        f.write(RANKS_TIMING)
+    png = os.path.join(tmp, "rank_timing.png")
+    out = run([sys.executable, os.path.join(TOOLS, "plot_rank_timing.py"), reference, ranks,
+               "--weak", "--out", png])
+    with open(os.path.join(reference, "timing.txt")) as f:
+        t1 = float([line.split()[2] for line in f if line.startswith("steady steps:")][0])
+    lines = out.splitlines()
+    at = [k for k, line in enumerate(lines) if line.startswith("disk_2 (2 ranks)")]
+    if not at:
+        sys.exit("FAILED: plot_rank_timing.py printed no row for the ranks:\n" + out)
+    values = {}
+    for line in lines[at[0] + 1:]:
+        if not line.startswith("  "):
+            break
+        values[line[:21].strip()] = float(line[21:])
+    want = {"decomposition": 5.771, "SPH halos": 19.405, "SPH passes": 112.795, "SPH wait": 2.843,
+            "gravity tree+LET": 13.096, "gravity walk": 107.553, "other": 3.572}
+    bad = [k for k, v in want.items() if k not in values or abs(values[k] - v) > 0.051]
+    eff = float(lines[at[0]].rsplit(" ", 1)[1])
+    if bad or abs(eff - t1 / 265.035) > 5e-4 or not os.path.isfile(png):
+        sys.exit("FAILED: plot_rank_timing.py: parts %s differ from %s, or efficiency %s is not "
+                 "%.4f:\n%s" % (bad, want, eff, t1 / 265.035, out))
+    print("ok: plot_rank_timing.py, the ranks' parts and weak efficiency %.3f" % eff)
+
+
 def main():
     mpsph = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="mpsph_tools_")
@@ -253,6 +318,7 @@ def main():
         print("ok: %s -> %s" % (tool, ", ".join(pngs)))
     check_galaxy_tools(mpsph, tmp, setups)
     check_remnant_tool(tmp)
+    check_rank_timing(tmp, os.path.join(tmp, "evrard_plot_evrard"))
     shutil.rmtree(tmp)
 
 
