@@ -87,7 +87,7 @@ def split(steady, stages, ranks, parts):
 
         def mean(name):
             return parts.get(name, (0.0, 0.0))[1]
-        own = "  of which this rank's own work".strip()
+        own = "of which this rank's own work"
         out["decomposition"] = largest("decomposition + migration")
         out["SPH halos"] = largest("smoothing lengths: halos") + largest("density + forces: halos")
         passes = largest("smoothing lengths: passes") + largest("density + forces: passes")

@@ -11,6 +11,7 @@
 #include "core/morton.hpp"
 #include "core/particle_cost.hpp"
 #include "core/sorted_keys.hpp"
+#include "core/warp_gpu.cuh"
 #include "gravity/bounding_box_gpu.cuh"
 #include "gravity/device_buffer.cuh"
 #include "gravity/device_select.cuh"
@@ -25,11 +26,9 @@ constexpr unsigned kThreads = 256;
 // The sums by owner that owners_kernel counts (RankOwners): kOwnedSums counters per rank.
 enum OwnedSum { kParticles, kWalked, kWalkUnits, kNeighbours, kOwnedSums };
 
-constexpr unsigned kFullMask = 0xffffffffu;
-
-__device__ __forceinline__ unsigned lane_id() {
-  return threadIdx.x % 32u;
-}
+using gpu::kFullMask;
+using gpu::lane_id;
+using gpu::leads;
 
 // The sum of v over the lanes of `lanes` (a warp-wide call: every lane passes its own `lanes`,
 // the set of lanes with its value of some grouping; each group gets its own sum). Whole numbers
@@ -86,7 +85,7 @@ __global__ void owners_kernel(ParticleView v, Box box, Vec3d lo, double edge,
   const unsigned units_lo = __reduce_add_sync(peers, walk & 0xffffu);
   const unsigned units_hi = __reduce_add_sync(peers, walk >> 16);
   const unsigned neighbours = __reduce_add_sync(peers, k);
-  if (r >= 0 && unsigned(__ffs(int(peers)) - 1) == lane_id()) {
+  if (r >= 0 && leads(peers)) {
     atomicAdd(&block_owned[kParticles * P + r], (unsigned long long)__popc(peers));
     if (walked > 0) {
       atomicAdd(&block_owned[kWalked * P + r], (unsigned long long)walked);
@@ -97,7 +96,7 @@ __global__ void owners_kernel(ParticleView v, Box box, Vec3d lo, double edge,
       atomicAdd(&block_owned[kNeighbours * P + r], (unsigned long long)neighbours);
   }
   const unsigned same_slot = __match_any_sync(kFullMask, slot);
-  if (slot >= 0 && unsigned(__ffs(int(same_slot)) - 1) == lane_id())
+  if (slot >= 0 && leads(same_slot))
     atomicAdd(&block_counts[slot], (unsigned long long)__popc(same_slot));
   __syncthreads();
   for (int q = int(threadIdx.x); q < kOwnedSums * P; q += int(blockDim.x))
@@ -142,8 +141,7 @@ __global__ void below_bins_kernel(const uint64_t* keys, const double* costs, std
   const int bin = i < n ? int(lower_bound_key(s, std::size_t(m), keys[i] + 1)) : -1;
   const unsigned peers = __match_any_sync(kFullMask, bin);
   const double sum = group_sum(i < n ? costs[i] : 0.0, peers);
-  if (bin >= 0 && unsigned(__ffs(int(peers)) - 1) == lane_id() && sum != 0.0)
-    atomicAdd(&sums[bin], sum);
+  if (bin >= 0 && leads(peers) && sum != 0.0) atomicAdd(&sums[bin], sum);
   __syncthreads();
   for (int j = int(threadIdx.x); j <= m; j += int(blockDim.x))
     if (sums[j] != 0.0) atomicAdd(&bins[j], sums[j]);

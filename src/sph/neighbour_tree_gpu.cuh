@@ -13,6 +13,7 @@
 
 #include "core/box.hpp"
 #include "core/particle_store.hpp"
+#include "core/warp_gpu.cuh"
 #include "sph/sph_gpu.hpp"
 
 namespace mpsph {
@@ -33,7 +34,6 @@ constexpr int kWarpsPerBlock = 4;
 // density 104.2 / 92.7 / 85.4 ms and force 72.9 / 63.9 / 62.3 ms at 4 / 5 / 6 blocks (4 blocks:
 // 125-128 registers).
 constexpr int kPairMinBlocksPerSm = 6;
-constexpr unsigned kFullMask = 0xffffffffu;
 // Entries stored per leaf in GpuNeighbourMode::LeafLists (a leaf with more walks again).
 constexpr int kLeafListCapacity = 192;
 
@@ -438,9 +438,6 @@ __device__ __forceinline__ void for_each_pair(const ParticleView& v, const Box& 
   if (record && lane == 0) ll.record_count[leaf] = n_record <= kLeafListCapacity ? n_record : -1;
 }
 
-__device__ __forceinline__ int lane_id() {
-  return threadIdx.x & 31;
-}
 __device__ __forceinline__ int64_t global_warp() {
   return (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
 }

@@ -11,6 +11,7 @@
 #include "core/active_set.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
+#include "core/warp_gpu.cuh"
 #include "gravity/bounding_box_gpu.cuh"
 #include "gravity/device_buffer.cuh"
 #include "gravity/device_select.cuh"
@@ -24,7 +25,7 @@ namespace mpsph {
 namespace {
 
 constexpr unsigned kThreads = 256;
-constexpr unsigned kFullMask = 0xffffffffu;
+using gpu::kFullMask;
 
 __global__ void iota_kernel(uint32_t* out, std::size_t n) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
