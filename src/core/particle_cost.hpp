@@ -23,6 +23,15 @@
 
 namespace mpsph {
 
+// mpi.max_imbalance's default: the ranks cut anew when the busiest carries more than this fraction
+// above the mean cost (parallel/domain_decomposition.hpp; with measured weights only once the
+// imbalance has cost as much as a re-cut). 0.02 rather than 0.05: the disk galaxy at 2e7 per GPU,
+// 16 steps on four H100s (2026-11-28), 318 ms per step at 4 ranks with 0.05 against 293-298 with
+// 0.01-0.02 (5 re-cuts in 18 decompositions instead of 2, yet a cheaper decomposition: smaller
+// migrations; fresher cuts also halved the halo selection and cut the ghosts by 30%);
+// docs/PERFORMANCE.md.
+constexpr double kDefaultMaxImbalance = 0.02;
+
 struct CostWeights {
   double gravity = 1.0;    // a particle's gravity (a particle not walked, or walk = 0)
   double neighbour = 1.0;  // one SPH neighbour of a gas particle

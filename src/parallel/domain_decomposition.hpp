@@ -72,7 +72,7 @@ double load_imbalance(const std::vector<double>& loads);
 
 struct DecompositionParams {
   // New cuts when the loads under the current cuts exceed the mean by more than this fraction.
-  double max_imbalance = 0.05;
+  double max_imbalance = kDefaultMaxImbalance;
   // The cost weights (core/particle_cost.hpp): mpi.gravity_cost and 1 for one SPH neighbour (no
   // walk weight), until a rank measures its own (`measured`).
   CostWeights weights;

@@ -2,6 +2,8 @@
 // single-process run reads and checks them too, so one config serves both programs.
 #pragma once
 
+#include "core/particle_cost.hpp"  // kDefaultMaxImbalance
+
 namespace mpsph {
 
 class Config;
@@ -26,7 +28,7 @@ const char* gpu_transfers_name(GpuTransfers t);
 struct MpiParams {
   // New domain cuts when the largest rank's cost exceeds the mean by more than this fraction
   // (parallel/domain_decomposition.hpp).
-  double max_imbalance = 0.05;
+  double max_imbalance = kDefaultMaxImbalance;
   // A particle's gravity in the decomposition's cost weights, in units of one SPH neighbour
   // (core/particle_cost.hpp), while they are not measured.
   double gravity_cost = 1.0;

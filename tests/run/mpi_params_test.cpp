@@ -28,8 +28,8 @@ MpiParams mpi_of(const std::string& yaml) {
 
 }  // namespace
 
-TEST_CASE("mpi.max_imbalance: default 0.05, positive, strict", "[run][config]") {
-  CHECK(mpi_of("{}").max_imbalance == 0.05);
+TEST_CASE("mpi.max_imbalance: default 0.02, positive, strict", "[run][config]") {
+  CHECK(mpi_of("{}").max_imbalance == 0.02);
   CHECK(mpi_of("mpi: {max_imbalance: 0.2}").max_imbalance == 0.2);
   CHECK(test::contains(test::error_message([] { mpi_of("mpi: {max_imbalance: 0}"); }),
                        "mpi.max_imbalance"));
