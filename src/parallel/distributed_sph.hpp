@@ -72,6 +72,12 @@ struct DistributedSphReport {
   // Of the boxes: the domain boxes (grown, gathered from every rank), this rank's search boxes
   // (grown, and those near each rank's domain found), and their exchange.
   double halo_domains_s = 0.0, halo_search_s = 0.0, halo_box_exchange_s = 0.0;
+  // Of the domain boxes: their growth on this rank's GPU and the copy to the host (the rest is
+  // the gather).
+  double halo_domains_grow_s = 0.0;
+  // The boxes themselves: this rank's domain boxes (gathered to every rank) and the search boxes
+  // it sent to the other ranks, summed over the halos.
+  double domain_boxes = 0.0, search_boxes_sent = 0.0;
 };
 
 // The order in which one process holds the gas: its order stage sorts by Morton key at the first

@@ -48,9 +48,14 @@ struct OtherDomains {
 };
 
 // Every rank's domain boxes to every rank; `d` receives the other ranks'.
-void gather_domains(const ResidentSph& sph, const Box& box, const MpiComm& comm, OtherDomains& d) {
+void gather_domains(const ResidentSph& sph, const Box& box, const MpiComm& comm, OtherDomains& d,
+                    DistributedSphReport& rep) {
   const std::size_t P = std::size_t(comm.size()), me = std::size_t(comm.rank());
-  d.boxes = comm.all_gather(sph.domain_boxes(box), &d.offsets);
+  const double t0 = wall_seconds();
+  const std::vector<SearchBox> mine = sph.domain_boxes(box);
+  rep.halo_domains_grow_s += wall_seconds() - t0;
+  rep.domain_boxes += double(mine.size());
+  d.boxes = comm.all_gather(mine, &d.offsets);
   const std::size_t own = d.offsets[me + 1] - d.offsets[me];
   d.boxes.erase(d.boxes.begin() + std::ptrdiff_t(d.offsets[me]),
                 d.boxes.begin() + std::ptrdiff_t(d.offsets[me + 1]));
@@ -71,7 +76,7 @@ ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& 
                            DistributedSphReport& rep, OtherDomains& domains) {
   const double t0 = wall_seconds();
   const std::size_t P = std::size_t(comm.size());
-  if (!domains.gathered) gather_domains(sph, box, comm, domains);
+  if (!domains.gathered) gather_domains(sph, box, comm, domains, rep);
   const double t_domains = wall_seconds();
   sph.grow_search_boxes(box);
   const std::vector<std::vector<SearchBox>> near =
@@ -83,6 +88,7 @@ ExchangePlan exchange_halo(ResidentSph& sph, ResidentSph::Halo what, const Box& 
     send.insert(send.end(), near[r].begin(), near[r].end());
     send_off[r + 1] = send.size();
   }
+  rep.search_boxes_sent += double(send.size());
   std::vector<std::size_t> offsets;
   const std::vector<SearchBox> remote = comm.all_to_all(send, send_off, &offsets);
   const double t1 = wall_seconds();

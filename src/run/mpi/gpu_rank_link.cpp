@@ -176,6 +176,9 @@ class GpuRankLink final : public GpuRanks {
     own_.sph_s += sph_report_.pairs_own_s;
     t_.halo_boxes += sph_report_.halo_boxes_s;
     t_.halo_domains += sph_report_.halo_domains_s;
+    t_.halo_domains_grow += sph_report_.halo_domains_grow_s;
+    counts_.domain_boxes += sph_report_.domain_boxes;
+    counts_.search_boxes_sent += sph_report_.search_boxes_sent;
     t_.halo_search += sph_report_.halo_search_s;
     t_.halo_box_exchange += sph_report_.halo_box_exchange_s;
     t_.halo_select += sph_report_.halo_select_s;

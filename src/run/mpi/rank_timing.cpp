@@ -37,6 +37,7 @@ std::vector<Part> parts_of(const RankParts& t, const RankTimingText& text) {
       {"gravity: walk", t.walk, false},
       {"  of both halos: boxes", t.halo_boxes, true},
       {"    domain boxes (grown, gathered)", t.halo_domains, true},
+      {"      of which grown (GPU, to the host)", t.halo_domains_grow, true},
       {"    search boxes (grown, by rank)", t.halo_search, true},
       {"    search boxes exchanged", t.halo_box_exchange, true},
       {"  of both halos: selection", t.halo_select, true},
@@ -70,6 +71,8 @@ std::string rank_timing_notes(const MpiComm& comm, const RankTimingText& text,
   for (double& x : mean) x /= double(comm.size());
   const double ghosts = comm.sum(counts.ghosts), gas = comm.sum(counts.local_gas);
   const double let_bytes = comm.sum(counts.let_bytes), migrated = comm.sum(counts.migrated);
+  const double domain_boxes = comm.sum(counts.domain_boxes),
+               search_sent = comm.sum(counts.search_boxes_sent);
   const double per = steps > 0 ? 1e3 / double(steps) : 0.0;
   const double per_steady = steady ? 1e3 / double(steady_steps) : 0.0;
   std::string out =
@@ -100,7 +103,15 @@ std::string rank_timing_notes(const MpiComm& comm, const RankTimingText& text,
                 text.ghosts_of, gas > 0 ? ghosts / gas : 0.0, counts.h_rounds, steps,
                 steps > 0 ? let_bytes / double(steps) : 0.0, counts.recuts, counts.decompositions,
                 max_imbalance, counts.imbalance_max, steps > 0 ? migrated / double(steps) : 0.0);
-  return out + line;
+  out += line;
+  if (domain_boxes > 0.0 && steps > 0) {
+    std::snprintf(line, sizeof line,
+                  "  SPH halo boxes per step, all ranks: %.4g domain boxes gathered, %.4g search "
+                  "boxes sent\n",
+                  domain_boxes / double(steps), search_sent / double(steps));
+    out += line;
+  }
+  return out;
 }
 
 std::string cost_weights_note(const MpiComm& comm, bool measured, const CostWeights& w) {

@@ -30,11 +30,14 @@ struct RankParts {
   double halo_boxes = 0, halo_select = 0, halo_select_own = 0, halo_records = 0;
   // Of the boxes: domain boxes, search boxes, their exchange (DistributedSphReport).
   double halo_domains = 0, halo_search = 0, halo_box_exchange = 0;
+  double halo_domains_grow = 0;  // of the domain boxes: grown on the GPU, copied to the host
 };
 
 // Sums over the run on this rank, and what is the same on every rank (re-cuts, imbalance).
 struct RankCounts {
   double ghosts = 0, local_gas = 0, let_bytes = 0, h_rounds = 0;
+  // The halos' boxes (device-resident ranks): domain boxes gathered, search boxes sent.
+  double domain_boxes = 0, search_boxes_sent = 0;
   double recuts = 0, decompositions = 0, migrated = 0, imbalance_max = 0;
   // One decomposition's decision and migration.
   void add(const DecompositionReport& d) {
