@@ -36,13 +36,11 @@
 #include <vector>
 
 #include "bench_gpu_support.hpp"
-#include "core/config.hpp"
+#include "bench_sets.hpp"
 #include "core/device_particles.hpp"
 #include "core/particle_order_gpu.hpp"
 #include "core/wall_clock.hpp"
-#include "run/program_schema.hpp"
 #include "setups/evrard.hpp"
-#include "setups/initial_conditions.hpp"
 #include "sph/eos_params.hpp"
 #include "sph/resident_sph_gpu.hpp"
 #include "sph/sph_gpu.hpp"
@@ -89,17 +87,12 @@ Gas make_gas(const std::string& set, long n_gas) {
     g.s = make_evrard(ep);
     return g;
   }
-  const Config cfg = Config::from_file("setups/isolated_disk.yaml", program_schema(),
-                                       {"setup.gas.n=" + std::to_string(n_gas), "setup.halo.n=1000",
-                                        "setup.disk.n=1000", "setup.bulge.n=100"});
-  InitialState st = make_initial_state(cfg);
-  g.box = st.box;
-  g.sph = sph_params_from(cfg);
-  g.eos = eos_params_from(cfg);
-  std::size_t gas = 0;
-  while (gas < st.particles.size() && st.particles.type[gas] == 0) ++gas;
-  g.s = rows(st.particles, 0, gas);
-  g.others = rows(st.particles, gas, st.particles.size());
+  bench::DiskGas d = bench::disk_gas(n_gas);
+  g.s = std::move(d.gas);
+  g.others = std::move(d.others);
+  g.box = d.box;
+  g.sph = d.sph;
+  g.eos = d.eos;
   return g;
 }
 
@@ -249,21 +242,10 @@ void run_set(const std::string& set, long n_gas, const std::vector<int>& part_co
   }
 
   // The cube of all the setup's particles (the run's: one GPU's, and the decomposition's), and
-  // cubes centred on the galaxy's centre, exactly and 0.37 length units off.
-  KeyCube all;
-  {
-    Vec3d lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
-    for (const ParticleStore* st : {&g.s, &g.others})
-      for (const Vec3d& x : st->pos) {
-        lo = {std::min(lo.x, x.x), std::min(lo.y, x.y), std::min(lo.z, x.z)};
-        hi = {std::max(hi.x, x.x), std::max(hi.y, x.y), std::max(hi.z, x.z)};
-      }
-    all.lo = lo;
-    all.edge = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
-  }
-  const double half = 0.5 * all.edge;
-  const KeyCube centred{{-half, -half, -half}, all.edge},
-      off_centre{{-half + 0.37, -half + 0.37, -half + 0.37}, all.edge};
+  // cubes centred on the galaxy's centre, exactly and 0.37 length units off (bench_disk_frames.hpp;
+  // for Evrard the "centred" cubes are centred on the origin, its centre too).
+  const bench::DiskFrames frames = bench::disk_frames(g.s, g.others);
+  const KeyCube &all = frames.run, &centred = frames.centred, &off_centre = frames.off_centre;
   struct Way {
     const char* label;
     bool sort, others;

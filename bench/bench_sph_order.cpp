@@ -19,15 +19,12 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
+#include "bench_sets.hpp"
 #include "core/hilbert.hpp"
 #include "core/morton.hpp"
 #include "core/wall_clock.hpp"
-#include "run/program_schema.hpp"
-#include "setups/initial_conditions.hpp"
 #include "sph/neighbour_search.hpp"
 #include "sph/smoothing_length.hpp"
-#include "sph/sph_params.hpp"
 
 using namespace mpsph;
 
@@ -81,40 +78,22 @@ std::vector<std::size_t> order_by(const ParticleStore& g, const KeyCube& c, Key 
   return o;
 }
 
-KeyCube cube_of(const std::vector<const ParticleStore*>& sets) {
-  Vec3d lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
-  for (const ParticleStore* s : sets)
-    for (const Vec3d& x : s->pos) {
-      lo = {std::min(lo.x, x.x), std::min(lo.y, x.y), std::min(lo.z, x.z)};
-      hi = {std::max(hi.x, x.x), std::max(hi.y, x.y), std::max(hi.z, x.z)};
-    }
-  return {lo, std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z})};
-}
-
 void run(long n_gas) {
-  const Config cfg = Config::from_file("setups/isolated_disk.yaml", program_schema(),
-                                       {"setup.gas.n=" + std::to_string(n_gas), "setup.halo.n=1000",
-                                        "setup.disk.n=1000", "setup.bulge.n=100"});
-  InitialState st = make_initial_state(cfg);
-  std::size_t n = 0;
-  while (n < st.particles.size() && st.particles.type[n] == 0) ++n;
-  ParticleStore gas, others;
-  gas.append(st.particles, 0, n);
-  others.append(st.particles, n, st.particles.size());
+  bench::DiskGas g = bench::disk_gas(n_gas);
+  ParticleStore& gas = g.gas;
   const double t0 = wall_seconds();
   SphNeighbours nb;
-  compute_smoothing_lengths(gas, st.box, sph_params_from(cfg), nb);
-  std::printf("disk gas %zu (smoothing lengths in %.1f s)\n", n, wall_seconds() - t0);
+  compute_smoothing_lengths(gas, g.box, g.sph, nb);
+  std::printf("disk gas %zu (smoothing lengths in %.1f s)\n", gas.size(), wall_seconds() - t0);
 
-  const KeyCube run_cube = cube_of({&gas, &others});
-  const double half = 0.5 * run_cube.edge;
+  const bench::DiskFrames c = bench::disk_frames(g.gas, g.others);
   const struct {
     const char* name;
     KeyCube cube;
-  } frames[] = {{"gas cube", cube_of({&gas})},
-                {"run's cube", run_cube},
-                {"centred", {{-half, -half, -half}, run_cube.edge}},
-                {"off-centre", {{-half + 0.37, -half + 0.37, -half + 0.37}, run_cube.edge}}};
+  } frames[] = {{"gas cube", c.gas},
+                {"run's cube", c.run},
+                {"centred", c.centred},
+                {"off-centre", c.off_centre}};
   std::printf("%-12s %-8s | segments per leaf | leaves split | leaf extent / h_max\n", "frame",
               "curve");
   for (const auto& f : frames) {
