@@ -120,7 +120,8 @@ constexpr unsigned kGrowWarps = 8;
 // exclusive sums of the counts), the boxes themselves at out[offsets[c] ...). Every lane runs
 // the same grow_boxes over the same points (WarpPoints): the boxes of one thread reading the
 // chunk point by point, which waited a memory latency per point (1024 points in a domain-box
-// chunk: ~0.8 ms a pass for 4e6 gas on an H200), without the wait.
+// chunk), without the wait: the disk's domain boxes at 1e6 gas per rank, two H200s, 1.80 ms per
+// step before, 0.51 after (docs/PERFORMANCE.md, stop 46).
 __global__ void grow_boxes_kernel(DevicePoints points, std::size_t count, BoxRule rule,
                                   unsigned* counts, const unsigned* offsets, SearchBox* out) {
   const std::size_t c = blockIdx.x * std::size_t(kGrowWarps) + threadIdx.x / 32u;
