@@ -62,7 +62,7 @@ class ModuleRanks {
   virtual void run_on_root(const StageArgs& local, const std::vector<uint32_t>& members,
                            const std::function<void(const StageArgs&)>& stage) const = 0;
   // The order key of this rank's particle i: one process holds each type in (key, id) order
-  // (the Morton key, in the run's key cube, of the last order stage).
+  // (the key of core/sfc_key.hpp, in the run's key cube, of the last order stage).
   virtual uint64_t order_key(std::size_t i) const = 0;
   // Copies of every other rank's particles of `type` (in the gas range [0, n_gas) for gas)
   // within radius[c] of any of this rank's centres[c] (nearest image), each once, by owner rank

@@ -5,16 +5,16 @@
 #include <limits>
 
 #include "core/error.hpp"
-#include "core/morton.hpp"
 #include "core/parallel_sort.hpp"
 #include "core/position_bounds.hpp"
+#include "core/sfc_key.hpp"
 
 namespace mpsph {
 
 namespace {
 
-// Morton keys of the particles `at[0 .. n)` (store indices; null: 0 .. n - 1) in the cube of
-// morton_keys() for exactly those particles.
+// Keys (core/sfc_key.hpp) of the particles `at[0 .. n)` (store indices; null: 0 .. n - 1) in the
+// cube of order_keys() for exactly those particles.
 std::vector<uint64_t> keys_of(const ParticleStore& store, const Box& box, const std::size_t* at,
                               std::size_t count) {
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(count);
@@ -28,20 +28,20 @@ std::vector<uint64_t> keys_of(const ParticleStore& store, const Box& box, const 
     const PositionBounds b = position_bounds(store.pos.data(), count, at);
     lo = b.lo;
     edge = std::max({b.hi.x - b.lo.x, b.hi.y - b.lo.y, b.hi.z - b.lo.z});
-    // The highest particle lands in the last cell (morton_cell clamps), and a single particle or
+    // The highest particle lands in the last cell (the cells clamp), and a single particle or
     // a degenerate set still gets a positive edge.
     if (!(edge > 0.0)) edge = 1.0;
   }
 
 #pragma omp parallel for
   for (std::ptrdiff_t k = 0; k < n; ++k)
-    keys[k] = morton_key(wrap_position(store.pos[index(k)], box), lo, edge);
+    keys[k] = sfc_key(wrap_position(store.pos[index(k)], box), lo, edge);
   return keys;
 }
 
 }  // namespace
 
-std::vector<uint64_t> morton_keys(const ParticleStore& store, const Box& box) {
+std::vector<uint64_t> order_keys(const ParticleStore& store, const Box& box) {
   return keys_of(store, box, nullptr, store.size());
 }
 

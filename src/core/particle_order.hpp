@@ -1,5 +1,5 @@
-// The `order` stage: particles sorted by (type, Morton key), so gas stays in [0, n_gas) and
-// particles that are close in space are close in memory.
+// The `order` stage: particles sorted by (type, space-filling-curve key; core/sfc_key.hpp), so gas
+// stays in [0, n_gas) and particles that are close in space are close in memory.
 #pragma once
 
 #include <cstdint>
@@ -10,11 +10,12 @@
 
 namespace mpsph {
 
-// Morton keys of all particles. Periodic box: positions are wrapped into it and the key cube is
-// [box.lo, box.lo + max edge). Open box: the cube spans the particles' bounding box.
-std::vector<uint64_t> morton_keys(const ParticleStore& store, const Box& box);
+// The order's keys (core/sfc_key.hpp) of all particles. Periodic box: positions are wrapped into it
+// and the key cube is [box.lo, box.lo + max edge). Open box: the cube spans the particles' bounding
+// box.
+std::vector<uint64_t> order_keys(const ParticleStore& store, const Box& box);
 
-// Stable sort by (type, Morton key) through ParticleStore::permute; equal keys keep their order.
+// Stable sort by (type, key) through ParticleStore::permute; equal keys keep their order.
 // Keeps the gas-first invariant of the store. Returns true if anything moved. With `subset`
 // (store indices, ascending): the store keeps only those particles, ordered - the same store as
 // permute(*subset), resize, then order_particles, with one permute instead of two (the MPI order

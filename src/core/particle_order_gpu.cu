@@ -7,8 +7,8 @@
 
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
-#include "core/morton.hpp"
 #include "core/particle_order_gpu.hpp"
+#include "core/sfc_key.hpp"
 
 namespace mpsph {
 
@@ -48,7 +48,7 @@ __global__ void bounds_kernel(const Vec3d* pos, std::size_t n, Bounds* partial) 
   if (threadIdx.x == 0) partial[blockIdx.x] = b;
 }
 
-// The key cube of morton_keys() for an open box: the bounding box's corner and largest extent.
+// The key cube of order_keys() for an open box: the bounding box's corner and largest extent.
 __global__ void frame_kernel(const Bounds* partial, unsigned n_partial, KeyCube* frame) {
   Bounds b{{DBL_MAX, DBL_MAX, DBL_MAX}, {-DBL_MAX, -DBL_MAX, -DBL_MAX}};
   for (unsigned k = threadIdx.x; k < n_partial; k += blockDim.x)
@@ -68,7 +68,7 @@ __global__ void keys_kernel(const Vec3d* pos, std::size_t n, Box box, KeyCube fi
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= n) return;
   const KeyCube f = found ? *found : fixed;
-  keys[i] = morton_key(wrap_position(pos[i], box), f.lo, f.edge);
+  keys[i] = sfc_key(wrap_position(pos[i], box), f.lo, f.edge);
   idx[i] = uint32_t(i);
 }
 

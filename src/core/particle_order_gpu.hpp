@@ -1,5 +1,5 @@
 // The order stage on the device (defined in order_gpu.cu, CUDA builds only): the same
-// (type, Morton key) order as order_particles() in order.hpp, applied to every field of
+// (type, key) order as order_particles() in order.hpp, applied to every field of
 // DeviceParticles without leaving the device.
 #pragma once
 
@@ -20,9 +20,9 @@ class DeviceOrder {
   DeviceOrder(const DeviceOrder&) = delete;
   DeviceOrder& operator=(const DeviceOrder&) = delete;
 
-  // Stable sort by (type, Morton key) of all particles: keys of the wrapped positions in the
-  // key cube of morton_keys() (periodic: the box; open: the particles' bounding cube, found on the
-  // device). `mixed_types` = false skips the type pass when all particles have one type.
+  // Stable sort by (type, key; core/sfc_key.hpp) of all particles: keys of the wrapped positions in
+  // the key cube of order_keys() (periodic: the box; open: the particles' bounding cube, found on
+  // the device). `mixed_types` = false skips the type pass when all particles have one type.
   // Asynchronous; no host synchronisation. The keys, the sort buffers and the reorder buffer
   // of DeviceParticles::permute live in `scratch` (lent by the caller, who uses it for other
   // stages between sorts; null: a buffer of this object's own).

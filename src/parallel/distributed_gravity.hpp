@@ -4,11 +4,12 @@
 // own tree plus the received ones with the single-process walk (gravity/tree_gravity.hpp).
 //
 // Local trees. Keys are computed in the cube the one-process octree would use (the bounding cube
-// of all ranks' particles): since a domain is a Morton key range, every node of a local tree is
-// a cell of the one-process tree, except the few top nodes that straddle domain boundaries (the
-// part of the cell on this rank). Built in each rank's own bounding cube instead, the nodes are
-// cut differently and the relative criterion gave median errors up to 1.5x (force) and 2.8x
-// (potential) those of one process on 2 ranks (measured, gas + dark-matter test).
+// of all ranks' particles): since a domain is a key range (core/sfc_key.hpp: a union of octree
+// cells), every node of a local tree is a cell of the one-process tree, except the few top nodes
+// that straddle domain boundaries (the part of the cell on this rank). Built in each rank's own
+// bounding cube instead, the nodes are cut differently and the relative criterion gave median
+// errors up to 1.5x (force) and 2.8x (potential) those of one process on 2 ranks (measured, gas +
+// dark-matter test).
 //
 // Target boxes. A rank describes its targets by at most kMaxGravityBoxes boxes: nodes of its tree,
 // found from the root by splitting the node of largest extent (only nodes of more than

@@ -13,7 +13,7 @@
 //    and the EOS pass, the ghosts' rho, P, c_s and Balsara factor are refreshed from their owners
 //    and the forces computed.
 // While the ghosts are in the store, the gas (local and ghost) is in the order one process gives
-// it, (Morton key in the global cube at the segment's order stage, id); every pair list is sorted
+// it, (order key in the global cube at the segment's order stage, id); every pair list is sorted
 // by store index, so each sum runs over the same neighbours in the same order as on one process
 // and the results are the same bit for bit (tests/parallel/distributed_sph_mpi.cpp).
 // Block time steps: only the active local gas searches. The halos are then those of the active
@@ -80,10 +80,10 @@ struct DistributedSphReport {
   double domain_boxes = 0.0, search_boxes_sent = 0.0;
 };
 
-// The order in which one process holds the gas: its order stage sorts by Morton key at the first
-// substep of a segment and keeps that order for the whole segment (run/cpu_backend.cpp). `keys`:
-// the key of each of this rank's particles (store order) in `cube`, the cube of the whole run, at
-// that order stage; the halos carry the keys with the ghosts.
+// The order in which one process holds the gas: its order stage sorts by key (core/sfc_key.hpp) at
+// the first substep of a segment and keeps that order for the whole segment (run/cpu_backend.cpp).
+// `keys`: the key of each of this rank's particles (store order) in `cube`, the cube of the whole
+// run, at that order stage; the halos carry the keys with the ghosts.
 struct SphOrder {
   KeyCube cube;
   std::vector<uint64_t> keys;

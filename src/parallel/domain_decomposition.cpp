@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "core/morton.hpp"
+#include "core/sfc_key.hpp"
 #include "core/parallel_sort.hpp"
 #include "core/particle_cost.hpp"
 #include "core/position_bounds.hpp"
@@ -42,7 +42,7 @@ std::vector<uint64_t> sfc_keys(const ParticleStore& store, const Box& box, const
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(keys.size());
 #pragma omp parallel for
   for (std::ptrdiff_t i = 0; i < n; ++i)
-    keys[i] = morton_key(wrap_position(store.pos[i], box), cube.lo, cube.edge);
+    keys[i] = sfc_key(wrap_position(store.pos[i], box), cube.lo, cube.edge);
   return keys;
 }
 

@@ -1,5 +1,5 @@
-// Space-filling-curve domain decomposition (docs/mpi.md): the 63-bit Morton keys of the order
-// stage (core/morton.hpp), computed in one key cube common to all ranks, are cut into one
+// Space-filling-curve domain decomposition (docs/mpi.md): the 63-bit keys of the order stage
+// (Hilbert keys, core/sfc_key.hpp), computed in one key cube common to all ranks, are cut into one
 // contiguous key range per rank so that every rank carries the same total cost (sum of the
 // per-particle weights), as in GADGET-4 and cornerstone (SPH-EXA).
 //
@@ -25,7 +25,7 @@
 
 namespace mpsph {
 
-// One past the largest 63-bit Morton key.
+// One past the largest 63-bit key.
 constexpr uint64_t kKeyEnd = uint64_t(1) << 63;
 
 // The cube of the whole run, as order_particles makes it for one process: a periodic box's

@@ -68,11 +68,11 @@ struct GhostLayout {
 };
 
 // The store holds n_local local particles (gas first) followed by ghosts (gas); keys[i] is the
-// order key of store index i (the Morton key of its position when the order stage sorted: one
-// process keeps that order for a whole block-step segment, parallel/distributed_sph.hpp SphOrder).
-// Reorders the store so that the gas, local and ghost, is in [0, n_gas) followed by the local
-// non-gas particles: `interleave` true: all of it ordered by (key, id) - the order one process
-// gives the same particles, so that pair sums in store order are one process's bit for bit;
+// order key of store index i (the key of its position, core/sfc_key.hpp, when the order stage
+// sorted: one process keeps that order for a whole block-step segment, parallel/distributed_sph.hpp
+// SphOrder). Reorders the store so that the gas, local and ghost, is in [0, n_gas) followed by the
+// local non-gas particles: `interleave` true: all of it ordered by (key, id) - the order one
+// process gives the same particles, so that pair sums in store order are one process's bit for bit;
 // false: the local gas stays where it is and the ghosts, ordered by (key, id) among themselves,
 // follow it (the local non-gas particles in their way move to the end) - only the ghosts and
 // those move, for passes whose sums do not follow the store order (the GPU's).

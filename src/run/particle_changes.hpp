@@ -12,7 +12,7 @@
 //     parent gives up.
 // The next order stage applies the requests: spawn_particles() appends the children, in store
 // order of their parents, with ids next_id, next_id + 1, ... (so ids stay unique for the whole run
-// and both backends give the same ids in any thread order); the (type, Morton key) sort moves the
+// and both backends give the same ids in any thread order); the (type, key) sort moves the
 // removed particles (kRemoved sorts after every type) to the end, and drop_removed()
 // (core/particle_order.hpp) cuts them off. Mass and momentum are conserved to round-off: the
 // parent keeps m - spawn_mass.

@@ -1,5 +1,5 @@
 // The owner rank of every particle of a device-resident MPI rank (run/gpu_ranks.hpp) under the
-// domain cuts it keeps (parallel/domain_decomposition.hpp), computed on its GPU: Morton keys in
+// domain cuts it keeps (parallel/domain_decomposition.hpp), computed on its GPU: the order keys in
 // the decomposition's key cube, the owner of each key, the particles, their walk shares and cost
 // neighbours (core/particle_cost.hpp) counted by owner, and the list of the particles that leave.
 // Only the per-rank counts, the leavers and their owners come to the host: the decomposition no

@@ -8,7 +8,7 @@
 #include "core/cuda_check.hpp"
 #include "core/device_particles.hpp"
 #include "core/error.hpp"
-#include "core/morton.hpp"
+#include "core/sfc_key.hpp"
 #include "core/particle_cost.hpp"
 #include "core/sorted_keys.hpp"
 #include "core/warp_gpu.cuh"
@@ -67,7 +67,7 @@ __global__ void owners_kernel(ParticleView v, Box box, Vec3d lo, double edge,
   int r = -1, slot = -1;  // -1: no particle
   uint32_t walk = 0, k = 0;
   if (i < v.n) {
-    const uint64_t key = morton_key(wrap_position(v.pos[i], box), lo, edge);
+    const uint64_t key = sfc_key(wrap_position(v.pos[i], box), lo, edge);
     // The last cut at or below the key: upper_bound - 1 (keys < 2^63: key + 1 does not wrap).
     r = int(lower_bound_key(cut_begin, std::size_t(P) + 1, key + 1)) - 1;
     owner[i] = r;
@@ -114,7 +114,7 @@ __global__ void keys_costs_kernel(ParticleView v, Box box, Vec3d lo, double edge
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   double c = 0.0;
   if (i < v.n) {
-    keys[i] = morton_key(wrap_position(v.pos[i], box), lo, edge);
+    keys[i] = sfc_key(wrap_position(v.pos[i], box), lo, edge);
     costs[i] = c = particle_cost(v.type[i], v.nngb[i], v.walk_cost[i], w);
   }
   c = group_sum(c, kFullMask);  // one shared atomic per warp

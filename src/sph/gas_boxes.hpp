@@ -1,5 +1,5 @@
 // Bounding boxes over runs of consecutive gas particles, for neighbour searches shared by a group
-// of nearby particles (the CPU smoothing-length stage). The store order is Morton order after the
+// of nearby particles (the CPU smoothing-length stage). The store order is key order after the
 // order stage, so kLeaf consecutive particles are close in space: their tight box is a leaf, and
 // a balanced binary tree of box unions over consecutive leaves finds the leaves near a query box.
 // Periodic boxes: positions are wrapped into the box, and a query also looks at the 26 images

@@ -20,7 +20,7 @@ namespace mpsph {
 namespace gpu {
 
 constexpr int kLeafSize = 32;  // = warp size: one lane per particle of a leaf
-// Sub-boxes: each leaf's particles in groups of 8 (compact: 8 Morton-consecutive particles fill
+// Sub-boxes: each leaf's particles in groups of 8 (compact: 8 key-consecutive particles fill
 // about one 2x2x2 cell), so that a staged leaf is scanned only over the groups some lane can reach.
 // (Groups of 4 measured 11% slower on the Evrard 1e7 SPH pass: more box tests, little less
 // scanning. docs/PERFORMANCE.md.)
@@ -299,8 +299,9 @@ __device__ __forceinline__ double warp_min(double x) {
   return x;
 }
 
-// Segments of a leaf. 32 particles that are consecutive in Morton order are compact except where
-// the curve jumps (between distant cells, mostly in sparse regions); a leaf spanning a jump has a
+// Segments of a leaf. 32 particles that are consecutive in key order are compact except where
+// the order jumps (between distant cells, mostly in sparse regions: a Morton order's jumps, or
+// gaps between a Hilbert curve's particles, core/sfc_key.hpp); a leaf spanning a jump has a
 // box far larger than its particles' search spheres, and one walk with that box would visit every
 // leaf inside it (measured on an Evrard snapshot at t = 0.8, N = 1e5: up to 2856 leaves for one
 // walk against 117 on average). So a walk is made per segment: a run of the leaf's lanes cut
@@ -447,7 +448,7 @@ __device__ __forceinline__ int64_t global_warp() {
 // the active list, so that warps are full of active particles however they are spread over the
 // leaves (a leaf with a single active particle would cost a whole warp's walk; measured on the
 // Evrard collapse, N = 1e5, H100: docs/PERFORMANCE.md). The list is in store order, which the
-// order stage keeps close to Morton order, so a warp's particles stay close together; the
+// order stage keeps close to key order, so a warp's particles stay close together; the
 // segments of the walk (for_each_segment) cut where they are not.
 //
 // A small active set takes fewer particles per warp (ActiveSet::lanes, from gpu_task_lanes()):

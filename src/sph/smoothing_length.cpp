@@ -28,7 +28,7 @@ namespace {
 // volume since the last step.
 constexpr double kReuseRadius = 2.2;
 
-// Consecutive active particles (store order: Morton order after the order stage, so they are
+// Consecutive active particles (store order: key order after the order stage, so they are
 // close in space) share one search for candidate leaves (GasBoxes) within the largest of their
 // radii; each member then measures the particles of the leaves within its own radius. Two
 // leaves' worth: at Evrard N = 1e5 the stage took ~8% less than with groups of one leaf (fewer

@@ -1,7 +1,9 @@
-// The order stage: gas first, Morton order within each type, data moved with the particles.
+// The order stage: gas first, key order (core/sfc_key.hpp: Hilbert) within each type, data moved
+// with the particles.
 #include "core/particle_order.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "catch.hpp"
@@ -9,8 +11,7 @@
 
 using namespace mpsph;
 
-TEST_CASE("order_particles sorts by (type, Morton key) and keeps particles intact",
-          "[core][order]") {
+TEST_CASE("order_particles sorts by (type, key) and keeps particles intact", "[core][order]") {
   const std::size_t n = 5000;
   ParticleStore s;
   s.resize(n);
@@ -25,7 +26,7 @@ TEST_CASE("order_particles sorts by (type, Morton key) and keeps particles intac
     Box box;
     if (periodic) box = Box{true, {0, 0, 0}, {1, 1, 1}};
     CHECK(order_particles(s, box));
-    const std::vector<uint64_t> keys = morton_keys(s, box);
+    const std::vector<uint64_t> keys = order_keys(s, box);
     for (std::size_t i = 1; i < n; ++i) {
       REQUIRE(s.type[i - 1] <= s.type[i]);
       if (s.type[i - 1] == s.type[i]) REQUIRE(keys[i - 1] <= keys[i]);
@@ -35,6 +36,32 @@ TEST_CASE("order_particles sorts by (type, Morton key) and keeps particles intac
     CHECK(s.n_gas() == counts[kGas]);
     CHECK(counts[kGas] > 1000);
     CHECK_FALSE(order_particles(s, box));  // already ordered: nothing moves
+  }
+}
+
+TEST_CASE(
+    "order_particles follows the Hilbert curve: consecutive particles of a lattice are neighbours",
+    "[core][order]") {
+  // One particle at the centre of each cell of an 8^3 lattice, shuffled: in key order every
+  // particle is one lattice spacing from the last, along one axis (a Morton order jumps: 7 cells
+  // at the step from one 4^3 octant to the next). The open box's key cube is the particles'
+  // bounding cube, [0.5, 7.5]^3, whose 2^21 grid maps each lattice cell onto whole key cells.
+  const int m = 8;
+  ParticleStore s;
+  s.resize(std::size_t(m * m * m));
+  for (int i = 0; i < m * m * m; ++i) {
+    const std::size_t j = std::size_t((i * 137) % (m * m * m));  // 137 is prime to 512
+    s.pos[j] = {0.5 + i % m, 0.5 + (i / m) % m, 0.5 + i / (m * m)};
+    s.id[j] = j;
+    s.type[j] = kGas;
+  }
+  order_particles(s, Box{});
+  const std::vector<uint64_t> keys = order_keys(s, Box{});
+  for (std::size_t i = 1; i < s.size(); ++i) {
+    INFO("particle " << i);
+    REQUIRE(keys[i - 1] < keys[i]);
+    const Vec3d d = s.pos[i] - s.pos[i - 1];
+    REQUIRE(std::abs(d.x) + std::abs(d.y) + std::abs(d.z) == 1.0);
   }
 }
 

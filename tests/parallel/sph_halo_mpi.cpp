@@ -8,7 +8,7 @@
 
 #include "catch.hpp"
 #include "core/error.hpp"
-#include "core/morton.hpp"
+#include "core/sfc_key.hpp"
 #include "core/particle_order.hpp"
 #include "core/rng.hpp"
 #include "parallel/mpi_comm.hpp"
@@ -135,7 +135,7 @@ TEST_CASE("sph halo: ghost layouts, interleaved and appended, and their removal"
     s.mass[i] = double(i);
   }
   const KeyCube cube{{0, 0, 0}, 1.0};
-  auto key = [&](std::size_t i) { return morton_key(s.pos[i], cube.lo, cube.edge); };
+  auto key = [&](std::size_t i) { return sfc_key(s.pos[i], cube.lo, cube.edge); };
   for (const bool interleave : {true, false}) {
     ParticleStore t = s;
     // The expected order of the store indices.

@@ -19,7 +19,7 @@
 
 #include "catch.hpp"
 #include "core/device_particles.hpp"
-#include "core/morton.hpp"
+#include "core/sfc_key.hpp"
 #include "core/particle_order.hpp"
 #include "core/particle_order_gpu.hpp"
 #include "core/rng.hpp"
@@ -280,19 +280,19 @@ TEST_CASE("GPU order stage gives the CPU's (type, Morton key) order", "[gpu][ord
     bool same = true;
     for (std::size_t i = 0; i < n; ++i)
       same = same && g.id[i] == cpu.id[i] && g.type[i] == cpu.type[i] && g.pos[i].x == cpu.pos[i].x;
-    // Exact: same keys from the same morton_key(), both sorts stable with index tie-break.
+    // Exact: same keys from the same sfc_key(), both sorts stable with index tie-break.
     CHECK(same);
     if (periodic) continue;
     // In a given cube (the MPI ranks' sort in the run's cube): the stable (type, key) order of
-    // morton_key in that cube, also where it cuts the particles' bounds (keys clamped alike).
+    // sfc_key in that cube, also where it cuts the particles' bounds (keys clamped alike).
     for (const KeyCube cube :
          {KeyCube{{-3.1, -2.7, -3.3}, 5.9}, KeyCube{{-1.5, -1.0, -1.2}, 2.5}}) {
       INFO("cube at " << cube.lo.x << " edge " << cube.edge);
       std::vector<std::size_t> by(n);
       std::iota(by.begin(), by.end(), std::size_t(0));
       std::stable_sort(by.begin(), by.end(), [&](std::size_t a, std::size_t b) {
-        const uint64_t ka = morton_key(s.pos[a], cube.lo, cube.edge),
-                       kb = morton_key(s.pos[b], cube.lo, cube.edge);
+        const uint64_t ka = sfc_key(s.pos[a], cube.lo, cube.edge),
+                       kb = sfc_key(s.pos[b], cube.lo, cube.edge);
         return s.type[a] != s.type[b] ? s.type[a] < s.type[b] : ka < kb;
       });
       DeviceParticles dc;

@@ -9,7 +9,7 @@
 
 #include "catch.hpp"
 #include "core/device_particles.hpp"
-#include "core/morton.hpp"
+#include "core/sfc_key.hpp"
 #include "core/particle_cost.hpp"
 #include "core/particle_order.hpp"
 #include "core/rng.hpp"
@@ -59,7 +59,7 @@ TEST_CASE("rank owners: the GPU's owners, loads, leavers and counts are the host
         std::vector<int> owner;
         std::array<std::size_t, kNumTypes + 1> counts{};
         for (std::size_t i = 0; i < n; ++i) {
-          const uint64_t key = morton_key(wrap_position(s.pos[i], box), lo, edge);
+          const uint64_t key = sfc_key(wrap_position(s.pos[i], box), lo, edge);
           const int r = int(std::upper_bound(cuts.begin(), cuts.end(), key) - cuts.begin()) - 1;
           loads[std::size_t(r)] += particle_cost(s.type[i], s.nngb[i], s.walk_cost[i], w);
           ++particles[std::size_t(r)];
@@ -138,7 +138,7 @@ TEST_CASE(
   std::vector<uint64_t> keys(n);
   double want_total = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
-    keys[i] = morton_key(s.pos[i], lo, edge);
+    keys[i] = sfc_key(s.pos[i], lo, edge);
     want_total += particle_cost(s.type[i], s.nngb[i], s.walk_cost[i], w);
   }
   CHECK(total == want_total);  // multiples of 1/1024: exact in any order
