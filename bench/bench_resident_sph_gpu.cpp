@@ -2,7 +2,7 @@
 // (GpuSph on all the gas), on one GPU and without MPI: how much more GPU work the ranks' passes
 // do for the same gas, and how much the order of the particles matters. The ways:
 //   one GPU        GpuSph on all of it (the single-GPU backend's passes);
-//   P part(s)      the gas cut into P parts of consecutive Morton order (as the ranks' key cuts
+//   P part(s)      the gas cut into P parts of consecutive key order (as the ranks' key cuts
 //                  cut it), each in a DeviceParticles of its own with its ResidentSph, the halos
 //                  traded between them on the host as parallel/resident_sph.cpp trades them (the
 //                  first smoothing-length round by the density's rule; its ghosts serve the
@@ -204,7 +204,7 @@ void run_set(const std::string& set, long n_gas, const std::vector<int>& part_co
   Gas g = make_gas(set, n_gas);
   const SphParams sp = g.sph;
   const EosParams eos = g.eos;
-  // Morton order and h of every particle (one GPU's), as the ranks find them at a step's start.
+  // Key order and h of every particle (one GPU's), as the ranks find them at a step's start.
   {
     DeviceParticles d;
     d.upload(g.s);
@@ -258,7 +258,7 @@ void run_set(const std::string& set, long n_gas, const std::vector<int>& part_co
                       {", centred cube", true, false, &centred},
                       {", off-centre cube", true, false, &off_centre}};
   for (const int P : part_counts) {
-    // The gas in P ranges of its Morton order: as they are; ordered again in the bounding cube
+    // The gas in P ranges of its key order: as they are; ordered again in the bounding cube
     // of the part's gas; the same with the setup's other particles beside its gas (as the order
     // stage of a rank of the run, whose particles' cube reaches 300 kpc); in given cubes.
     for (const Way& w : ways) {

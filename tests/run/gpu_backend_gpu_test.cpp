@@ -252,7 +252,7 @@ TEST_CASE("Sod tube on the GPU has the CPU backend's L1 errors", "[gpu][backend]
   CHECK(g.pres == Approx(c.pres).epsilon(0.01));
 }
 
-TEST_CASE("GPU order stage gives the CPU's (type, Morton key) order", "[gpu][order]") {
+TEST_CASE("GPU order stage gives the CPU's (type, key) order", "[gpu][order]") {
   for (bool periodic : {false, true}) {
     INFO("periodic " << periodic);
     Box box;

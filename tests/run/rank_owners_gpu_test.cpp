@@ -1,18 +1,18 @@
 // The owners of a device-resident rank's particles under the domain cuts, found on the GPU
-// (run/rank_owners.hpp), against the host's definition: Morton key in the cube (periodic
-// positions wrapped), owner by the cuts, cost g + nngb for gas with a count and g otherwise
-// (mpi.gravity_cost g: 1 and 7), and measured weights with a walk weight: the particle's gravity
-// by its walk_cost where it has one (core/particle_cost.hpp).
+// (run/rank_owners.hpp), against the host's definition: the order key (core/sfc_key.hpp) in the
+// cube (periodic positions wrapped), owner by the cuts, cost g + nngb for gas with a count and g
+// otherwise (mpi.gravity_cost g: 1 and 7), and measured weights with a walk weight: the particle's
+// gravity by its walk_cost where it has one (core/particle_cost.hpp).
 #ifdef MPSPH_HAVE_CUDA
 #include <algorithm>
 #include <vector>
 
 #include "catch.hpp"
 #include "core/device_particles.hpp"
-#include "core/sfc_key.hpp"
 #include "core/particle_cost.hpp"
 #include "core/particle_order.hpp"
 #include "core/rng.hpp"
+#include "core/sfc_key.hpp"
 #include "run/rank_owners.hpp"
 
 using namespace mpsph;
