@@ -13,6 +13,31 @@ using namespace mpsph;
 
 namespace {
 
+// Skilling's loop as published (64-bit words, a branch per bit): the reference hilbert_key_of_cell
+// must equal bit for bit.
+uint64_t hilbert_key_reference(uint64_t ix, uint64_t iy, uint64_t iz) {
+  uint64_t x[3] = {ix, iy, iz};
+  constexpr uint64_t top = uint64_t(1) << (kMortonBitsPerAxis - 1);
+  for (uint64_t q = top; q > 1; q >>= 1) {
+    const uint64_t low = q - 1;
+    for (int i = 0; i < 3; ++i) {
+      if (x[i] & q) {
+        x[0] ^= low;
+      } else {
+        const uint64_t t = (x[0] ^ x[i]) & low;
+        x[0] ^= t;
+        x[i] ^= t;
+      }
+    }
+  }
+  x[1] ^= x[0];
+  x[2] ^= x[1];
+  uint64_t t = 0;
+  for (uint64_t q = top; q > 1; q >>= 1)
+    if (x[2] & q) t ^= q - 1;
+  return morton_key_of_cell(x[0] ^ t, x[1] ^ t, x[2] ^ t);
+}
+
 struct Cell {
   uint64_t key;
   int x, y, z;
@@ -54,6 +79,23 @@ TEST_CASE("Hilbert keys: every coarse grid once, each cell next to the last", "[
     // Starts in the corner cell (0, 0, 0).
     CHECK((c.front().x == 0 && c.front().y == 0 && c.front().z == 0));
   }
+}
+
+TEST_CASE("Hilbert keys: the branch-free 32-bit form equals Skilling's loop", "[core][hilbert]") {
+  uint64_t state = 42;
+  std::size_t differ = 0;
+  for (int k = 0; k < 200000; ++k) {
+    const uint64_t r = splitmix64(++state);
+    const uint64_t x = r & (kMortonCellsPerAxis - 1), y = (r >> 21) & (kMortonCellsPerAxis - 1),
+                   z = (r >> 42) & (kMortonCellsPerAxis - 1);
+    differ += hilbert_key_of_cell(x, y, z) != hilbert_key_reference(x, y, z);
+  }
+  const uint64_t last = kMortonCellsPerAxis - 1;  // the grid's corners
+  for (const uint64_t x : {uint64_t(0), last})
+    for (const uint64_t y : {uint64_t(0), last})
+      for (const uint64_t z : {uint64_t(0), last})
+        differ += hilbert_key_of_cell(x, y, z) != hilbert_key_reference(x, y, z);
+  CHECK(differ == 0);
 }
 
 TEST_CASE("Hilbert keys: an octree cell is one key range at every level", "[core][hilbert]") {
