@@ -26,9 +26,10 @@ MPSPH_HD void hilbert_untwist(uint32_t& x0, uint32_t& xi, int b, uint32_t low) {
   xi ^= t;
 }
 
-// Key of cell indices (ix, iy, iz), each < 2^21. In 32-bit words and without branches (the GPU
-// computes the keys of every particle in the order stage and the decomposition's owners: a
-// per-bit branch on 64-bit words cost a few ms per step at 2e7 particles, H200).
+// Key of cell indices (ix, iy, iz), each < 2^21. In 32-bit words and without branches: the GPU
+// computes a key for every particle in the order stage and in the decomposition's owners, where
+// lanes would take both sides of a per-bit branch (one GPU's order + trees at 2e7 disk particles,
+// H200: 10.7 ms per step with the branches, 10.5 without; two calls, docs/PERFORMANCE.md).
 MPSPH_HD uint64_t hilbert_key_of_cell(uint64_t ix, uint64_t iy, uint64_t iz) {
   uint32_t x0 = uint32_t(ix), x1 = uint32_t(iy), x2 = uint32_t(iz);
   // Undo the excess work of the curve's reflections and rotations, level by level from the top.
