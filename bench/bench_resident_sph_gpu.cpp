@@ -242,7 +242,7 @@ void run_set(const std::string& set, long n_gas, const std::vector<int>& part_co
   }
 
   // The cube of all the setup's particles (the run's: one GPU's, and the decomposition's), and
-  // cubes centred on the galaxy's centre, exactly and 0.37 length units off (bench_disk_frames.hpp;
+  // cubes centred on the galaxy's centre, exactly and 0.37 length units off (bench_sets.hpp;
   // for Evrard the "centred" cubes are centred on the origin, its centre too).
   const bench::DiskFrames frames = bench::disk_frames(g.s, g.others);
   const KeyCube &all = frames.run, &centred = frames.centred, &off_centre = frames.off_centre;

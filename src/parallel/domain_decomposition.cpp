@@ -7,10 +7,10 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "core/sfc_key.hpp"
 #include "core/parallel_sort.hpp"
 #include "core/particle_cost.hpp"
 #include "core/position_bounds.hpp"
+#include "core/sfc_key.hpp"
 #include "parallel/particle_exchange.hpp"
 
 namespace mpsph {

@@ -71,8 +71,8 @@ class StepBackend {
   virtual void predict(int64_t now) = 0;
   // Applies the particle changes the stages asked for since the last order
   // (run/particle_changes.hpp: children of spawn requests get ids from next_id(), removed particles
-  // are dropped), then sorts by (type, key; core/sfc_key.hpp), builds the trees and selects the active
-  // particles (those whose step ends at the predicted tick) for the stages that follow.
+  // are dropped), then sorts by (type, key; core/sfc_key.hpp), builds the trees and selects the
+  // active particles (those whose step ends at the predicted tick) for the stages that follow.
   virtual void order() = 0;
   // Particles of the current active set (valid from order() to the next predict()).
   virtual std::size_t active_count() const = 0;

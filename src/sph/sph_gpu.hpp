@@ -4,8 +4,8 @@
 // eos_kern.hpp, force_kern.hpp), so both backends compute the same h, rho, forces and heating.
 //
 // Neighbour search (docs/PERFORMANCE.md, section "GPU SPH"): gas particles, in the order of the
-// order stage (Hilbert keys), form leaves of 32 consecutive particles; an implicit binary tree over the
-// leaves holds their bounding boxes (double, periodic minimum image) and h_max. One warp serves
+// order stage (Hilbert keys), form leaves of 32 consecutive particles; an implicit binary tree over
+// the leaves holds their bounding boxes (double, periodic minimum image) and h_max. One warp serves
 // one leaf: it walks the tree with the box of each segment of the leaf (runs of lanes cut where
 // the curve jumps), and for every leaf that can hold a neighbour it stages that leaf's particles
 // - only its groups of 8 (boxes kept per group) that some lane can reach - in shared memory,

@@ -8,9 +8,9 @@
 
 #include "catch.hpp"
 #include "core/error.hpp"
-#include "core/sfc_key.hpp"
 #include "core/particle_order.hpp"
 #include "core/rng.hpp"
+#include "core/sfc_key.hpp"
 #include "parallel/mpi_comm.hpp"
 #include "parallel/sph_halo.hpp"
 

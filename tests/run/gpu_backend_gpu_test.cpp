@@ -19,10 +19,10 @@
 
 #include "catch.hpp"
 #include "core/device_particles.hpp"
-#include "core/sfc_key.hpp"
 #include "core/particle_order.hpp"
 #include "core/particle_order_gpu.hpp"
 #include "core/rng.hpp"
+#include "core/sfc_key.hpp"
 #include "io/snapshot.hpp"
 #include "multiphase/energy_column.hpp"
 #include "run/simulation.hpp"
