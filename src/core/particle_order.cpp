@@ -17,11 +17,7 @@ namespace {
 // cube of order_keys() for exactly those particles.
 std::vector<uint64_t> keys_of(const ParticleStore& store, const Box& box, const std::size_t* at,
                               std::size_t count) {
-  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(count);
-  std::vector<uint64_t> keys(count);
-  if (n == 0) return keys;
-  auto index = [at](std::ptrdiff_t k) { return at ? at[k] : std::size_t(k); };
-
+  if (count == 0) return {};
   Vec3d lo = box.lo;
   double edge = std::max({box.size.x, box.size.y, box.size.z});
   if (!box.periodic) {
@@ -33,13 +29,21 @@ std::vector<uint64_t> keys_of(const ParticleStore& store, const Box& box, const 
     if (!(edge > 0.0)) edge = 1.0;
   }
 
-#pragma omp parallel for
-  for (std::ptrdiff_t k = 0; k < n; ++k)
-    keys[k] = sfc_key(wrap_position(store.pos[index(k)], box), lo, edge);
-  return keys;
+  return order_keys_in(store, box, KeyCube{lo, edge}, at, count);
 }
 
 }  // namespace
+
+std::vector<uint64_t> order_keys_in(const ParticleStore& store, const Box& box, const KeyCube& cube,
+                                    const std::size_t* at, std::size_t count) {
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(count);
+  std::vector<uint64_t> keys(count);
+  auto index = [at](std::ptrdiff_t k) { return at ? at[k] : std::size_t(k); };
+#pragma omp parallel for
+  for (std::ptrdiff_t k = 0; k < n; ++k)
+    keys[std::size_t(k)] = sfc_key(wrap_position(store.pos[index(k)], box), cube.lo, cube.edge);
+  return keys;
+}
 
 std::vector<uint64_t> order_keys(const ParticleStore& store, const Box& box) {
   return keys_of(store, box, nullptr, store.size());

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/box.hpp"
+#include "core/morton.hpp"  // KeyCube
 #include "core/particle_store.hpp"
 
 namespace mpsph {
@@ -14,6 +15,10 @@ namespace mpsph {
 // and the key cube is [box.lo, box.lo + max edge). Open box: the cube spans the particles' bounding
 // box.
 std::vector<uint64_t> order_keys(const ParticleStore& store, const Box& box);
+// The same keys in a given cube, of the particles at[0 .. count) (store indices; null: 0 .. count -
+// 1): the MPI ranks' keys in the run's cube (parallel/domain_decomposition.hpp sfc_keys).
+std::vector<uint64_t> order_keys_in(const ParticleStore& store, const Box& box, const KeyCube& cube,
+                                    const std::size_t* at, std::size_t count);
 
 // Stable sort by (type, key) through ParticleStore::permute; equal keys keep their order.
 // Keeps the gas-first invariant of the store. Returns true if anything moved. With `subset`

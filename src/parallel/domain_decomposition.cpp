@@ -9,8 +9,8 @@
 #include "core/error.hpp"
 #include "core/parallel_sort.hpp"
 #include "core/particle_cost.hpp"
+#include "core/particle_order.hpp"
 #include "core/position_bounds.hpp"
-#include "core/sfc_key.hpp"
 #include "parallel/particle_exchange.hpp"
 
 namespace mpsph {
@@ -38,12 +38,7 @@ KeyCube global_key_cube(const Vec3d& lo, const Vec3d& hi, const Box& box, const 
 }
 
 std::vector<uint64_t> sfc_keys(const ParticleStore& store, const Box& box, const KeyCube& cube) {
-  std::vector<uint64_t> keys(store.size());
-  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(keys.size());
-#pragma omp parallel for
-  for (std::ptrdiff_t i = 0; i < n; ++i)
-    keys[i] = sfc_key(wrap_position(store.pos[i], box), cube.lo, cube.edge);
-  return keys;
+  return order_keys_in(store, box, cube, nullptr, store.size());
 }
 
 int DomainCuts::owner(uint64_t key) const {
